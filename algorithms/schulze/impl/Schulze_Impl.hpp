@@ -1,0 +1,353 @@
+#ifndef KOLLECTIVE_ALGORITHMS_SCHULZE_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_SCHULZE_IMPL_HPP
+
+/// \file Schulze_Impl.hpp
+/// Kernels of the blocked (max, min) Floyd-Warshall. For pivot tile k:
+///   1. the diagonal tile (k, k) in place (one team, a barrier per pivot row);
+///   2. the row-k and column-k tiles (one thread per column / row: no cross-thread dependency);
+///   3. every other tile from the finished row and column tiles (register-tiled, 8x8 cells per
+///      thread, the pivot tiles staged in team scratch).
+/// With non-negative strengths, updates with k == i or k == j never change a cell and i == j only
+/// touches the diagonal, so no masks are needed; the diagonal is reset to 0 at the end. Padding
+/// rows and columns are 0 and stay 0.
+/// Do not include directly: include algorithms/schulze/Schulze.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "core/Compat.hpp"
+#include "core/Error.hpp"
+#include "core/Memory.hpp"
+#include "core/Progress.hpp"
+
+namespace kollective::schulze::Impl {
+
+constexpr int tile = 64;             ///< tile width (cells) of the blocked algorithm
+constexpr int sub = 8;               ///< each thread owns sub x sub cells in phase 3
+constexpr int subs_per_side = tile / sub;
+constexpr int column_pad = 4;        ///< words of padding per transposed scratch row (banks)
+constexpr int gpu_team_size = subs_per_side * subs_per_side;
+
+/// Strengths are processed in 32-bit words: one 32-bit value, or two packed 16-bit values.
+template <class Strength>
+struct Lanes;
+
+template <>
+struct Lanes<std::uint32_t> {
+  static constexpr int per_word = 1;
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t min(std::uint32_t a, std::uint32_t b) {
+    return kollective::min(a, b);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t max(std::uint32_t a, std::uint32_t b) {
+    return kollective::max(a, b);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint32_t v) { return v; }
+};
+
+template <>
+struct Lanes<std::uint16_t> {
+  static constexpr int per_word = 2;
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t min(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __vminu2(a, b);
+#else
+    return kollective::min(a & 0xffffu, b & 0xffffu) | kollective::min(a >> 16, b >> 16) << 16;
+#endif
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t max(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __vmaxu2(a, b);
+#else
+    return kollective::max(a & 0xffffu, b & 0xffffu) | kollective::max(a >> 16, b >> 16) << 16;
+#endif
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint16_t v) {
+    return static_cast<std::uint32_t>(v) * 0x00010001u;
+  }
+};
+
+template <class Strength, class MemorySpace>
+using PathView = Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace>;
+
+/// Phase 1: the diagonal tile of pivot k. Thread r owns row r; row kk is read after a barrier.
+template <class ExecSpace, class Strength, class MemorySpace>
+struct DiagonalTile {
+  PathView<Strength, MemorySpace> p;
+  std::int64_t base;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    for (int kk = 0; kk < tile; ++kk) {
+      for (int r = team.team_rank(); r < tile; r += team.team_size()) {
+        if (r == kk) continue;
+        const Strength through = p(base + r, base + kk);
+        for (int c = 0; c < tile; ++c) {
+          const Strength candidate = kollective::min(through, p(base + kk, base + c));
+          if (candidate > p(base + r, base + c)) p(base + r, base + c) = candidate;
+        }
+      }
+      team.team_barrier();
+    }
+  }
+};
+
+/// Phase 2: tiles in pivot row and pivot column. Work item w < N updates column w of the pivot
+/// rows; w >= N updates row w - N of the pivot columns. Each reads only the final diagonal tile
+/// and cells it owns, so items are independent.
+template <class Strength, class MemorySpace>
+struct PivotRowAndColumn {
+  PathView<Strength, MemorySpace> p;
+  std::int64_t base, size;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t w) const {
+    const bool in_row = w < size;
+    const std::int64_t line = in_row ? w : w - size;
+    if (line >= base && line < base + tile) return;  // the diagonal tile is done
+    if (in_row) {
+      for (int kk = 0; kk < tile; ++kk) {
+        const Strength from_pivot = p(base + kk, line);
+        for (int r = 0; r < tile; ++r) {
+          const Strength candidate = kollective::min(p(base + r, base + kk), from_pivot);
+          if (candidate > p(base + r, line)) p(base + r, line) = candidate;
+        }
+      }
+    } else {
+      for (int kk = 0; kk < tile; ++kk) {
+        const Strength to_pivot = p(line, base + kk);
+        for (int c = 0; c < tile; ++c) {
+          const Strength candidate = kollective::min(to_pivot, p(base + kk, base + c));
+          if (candidate > p(line, base + c)) p(line, base + c) = candidate;
+        }
+      }
+    }
+  }
+};
+
+/// Phase 3: all tiles outside pivot row and column. The team stages the pivot-column tile
+/// (transposed, each value broadcast to a full word) and the pivot-row tile (packed words) in
+/// scratch; each thread keeps sub x sub cells in registers across the whole pivot.
+template <class ExecSpace, class Strength, class MemorySpace>
+struct IndependentTiles {
+  using L = Lanes<Strength>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int words_per_row = tile / L::per_word;   // words of one tile row
+  static constexpr int words_per_sub = sub / L::per_word;    // words of one sub-tile row
+  static constexpr int column_stride = tile + column_pad;
+
+  PathView<Strength, MemorySpace> p;
+  std::int64_t tiles, pivot;
+
+  static constexpr std::size_t scratch_bytes() {
+    return sizeof(std::uint32_t) * (tile * column_stride + tile * words_per_row);
+  }
+
+  KOKKOS_INLINE_FUNCTION std::uint32_t* word_row(std::int64_t row) const {
+    // Rows are contiguous (LayoutRight) and the extent is a multiple of the tile width, so a row
+    // of 16-bit strengths can be read as aligned 32-bit words.
+    return reinterpret_cast<std::uint32_t*>(&p(row, 0));
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t ti = team.league_rank() / tiles, tj = team.league_rank() % tiles;
+    if (ti == pivot || tj == pivot) return;  // uniform across the team: before any barrier
+    auto* column = static_cast<std::uint32_t*>(
+        team.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile * column_stride));
+    auto* row = static_cast<std::uint32_t*>(
+        team.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile * words_per_row));
+    const std::int64_t row0 = ti * tile, col0 = tj * tile, k0 = pivot * tile;
+
+    for (int idx = team.team_rank(); idx < tile * tile; idx += team.team_size()) {
+      const int r = idx / tile, kk = idx % tile;  // coalesced over kk in global memory
+      column[kk * column_stride + r] = L::broadcast(p(row0 + r, k0 + kk));
+    }
+    for (int idx = team.team_rank(); idx < tile * words_per_row; idx += team.team_size()) {
+      const int kk = idx / words_per_row, w = idx % words_per_row;
+      row[kk * words_per_row + w] = word_row(k0 + kk)[col0 / L::per_word + w];
+    }
+    team.team_barrier();
+
+    for (int s = team.team_rank(); s < subs_per_side * subs_per_side; s += team.team_size()) {
+      const int sr = (s / subs_per_side) * sub, sc = (s % subs_per_side) * words_per_sub;
+      std::uint32_t acc[sub][words_per_sub];
+      KOLLECTIVE_UNROLL
+      for (int r = 0; r < sub; ++r) {
+        const std::uint32_t* cells = word_row(row0 + sr + r) + col0 / L::per_word + sc;
+        KOLLECTIVE_UNROLL
+        for (int c = 0; c < words_per_sub; ++c) acc[r][c] = cells[c];
+      }
+      // Two pivots per step: max(acc, max(m0, m1)) maps to one 3-input max on Hopper.
+      for (int kk = 0; kk < tile; kk += 2) {
+        const std::uint32_t* a0 = column + kk * column_stride + sr;
+        const std::uint32_t* a1 = a0 + column_stride;
+        const std::uint32_t* b0 = row + kk * words_per_row + sc;
+        const std::uint32_t* b1 = b0 + words_per_row;
+        KOLLECTIVE_UNROLL
+        for (int r = 0; r < sub; ++r) {
+          KOLLECTIVE_UNROLL
+          for (int c = 0; c < words_per_sub; ++c) {
+            acc[r][c] = L::max(acc[r][c], L::max(L::min(a0[r], b0[c]), L::min(a1[r], b1[c])));
+          }
+        }
+      }
+      KOLLECTIVE_UNROLL
+      for (int r = 0; r < sub; ++r) {
+        std::uint32_t* cells = word_row(row0 + sr + r) + col0 / L::per_word + sc;
+        KOLLECTIVE_UNROLL
+        for (int c = 0; c < words_per_sub; ++c) cells[c] = acc[r][c];
+      }
+    }
+  }
+};
+
+/// Runs all pivots in place on a padded matrix.
+template <class ExecSpace, class Strength, class MemorySpace>
+void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpace>& p) {
+  const std::int64_t size = p.extent(0);
+  if (size % tile != 0 || p.extent(1) != p.extent(0)) {
+    fail("Schulze: the path matrix must be square with extents a multiple of ", tile);
+  }
+  const std::int64_t tiles = size / tile;
+  constexpr bool host = runs_on_host<ExecSpace>;
+  const int team_size = host ? 1 : gpu_team_size;
+  using Tiles = IndependentTiles<ExecSpace, Strength, MemorySpace>;
+  ProfilingRegion region("Kollective::Schulze::strongest_paths");
+  Progress progress("Schulze strongest paths (n=" + std::to_string(size) + ")", tiles);
+  for (std::int64_t k = 0; k < tiles; ++k) {
+    Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
+                         Kokkos::TeamPolicy<ExecSpace>(space, 1, host ? 1 : tile),
+                         DiagonalTile<ExecSpace, Strength, MemorySpace>{p, k * tile});
+    Kokkos::parallel_for("Kollective::Schulze::pivot_row_and_column",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, 2 * size),
+                         PivotRowAndColumn<Strength, MemorySpace>{p, k * tile, size});
+    Kokkos::parallel_for("Kollective::Schulze::independent_tiles",
+                         Kokkos::TeamPolicy<ExecSpace>(space, tiles * tiles, team_size)
+                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes())),
+                         Tiles{p, tiles, k});
+    if (k % 16 == 15) {  // fencing every pivot would cost launch latency; progress is coarse
+      space.fence();
+      progress.update(k + 1);
+    }
+  }
+  Kokkos::parallel_for("Kollective::Schulze::reset_diagonal",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size),
+                       KOKKOS_LAMBDA(const std::int64_t i) { p(i, i) = 0; });
+  progress.finish();
+}
+
+/// Largest link strength (doubled units) under a rule; decides the strength width.
+template <class ExecSpace, class MemorySpace>
+std::uint32_t max_link_strength(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
+                                LinkRule rule) {
+  const std::int64_t n = d.extent(0);
+  std::uint32_t largest = 0;
+  const bool margin = rule == LinkRule::margin;
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_reduce(
+      "Kollective::Schulze::max_link_strength", Policy(space, {0, 0}, {n, n}, {16, 16}),
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j, std::uint32_t& best) {
+        const std::uint32_t forward = d(i, j), backward = d(j, i);
+        const std::uint32_t strength = forward > backward ? (margin ? forward - backward : forward) : 0u;
+        if (strength > best) best = strength;
+      },
+      Kokkos::Max<std::uint32_t>(largest));
+  space.fence();
+  return largest;
+}
+
+template <class Strength, class ExecSpace, class MemorySpace>
+PathView<Strength, MemorySpace> link_strengths(const ExecSpace& space,
+                                               const preferences::PairwiseView<MemorySpace>& d,
+                                               LinkRule rule) {
+  const std::int64_t n = d.extent(0);
+  const std::int64_t padded = (n + tile - 1) / tile * tile;
+  const std::int64_t bytes = checked_mul(checked_mul(padded, padded, "strength matrix"),
+                                         sizeof(Strength), "strength matrix");
+  require_device_memory(bytes, "the Schulze path matrix of " + std::to_string(n) + " alternatives");
+  PathView<Strength, MemorySpace> p(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::paths"), padded, padded);
+  const bool margin = rule == LinkRule::margin;
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for(
+      "Kollective::Schulze::link_strengths", Policy(space, {0, 0}, {padded, padded}, {16, 16}),
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+        Strength strength = 0;
+        if (i < n && j < n && i != j) {
+          const std::uint32_t forward = d(i, j), backward = d(j, i);
+          if (forward > backward) strength = static_cast<Strength>(margin ? forward - backward : forward);
+        }
+        p(i, j) = strength;
+      });
+  return p;
+}
+
+/// Beaten counts and winner flags from a finished path matrix (one team per alternative).
+template <class ExecSpace, class Strength, class MemorySpace>
+void summarize(const ExecSpace& space, const PathView<Strength, MemorySpace>& p, int n, Result& result) {
+  Kokkos::View<int*, MemorySpace> beaten(Kokkos::view_alloc(space, "Kollective::Schulze::beaten"), n);
+  Kokkos::View<int*, MemorySpace> losses(Kokkos::view_alloc(space, "Kollective::Schulze::losses"), n);
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  Kokkos::parallel_for(
+      "Kollective::Schulze::summarize", Policy(space, n, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Member& team) {
+        const int i = team.league_rank();
+        int wins = 0, lost = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, n),
+            [&](const int j, int& count) { count += p(i, j) > p(j, i) ? 1 : 0; }, wins);
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, n),
+            [&](const int j, int& count) { count += p(j, i) > p(i, j) ? 1 : 0; }, lost);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          beaten(i) = wins;
+          losses(i) = lost;
+        });
+      });
+  auto beaten_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), beaten);
+  auto losses_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), losses);
+  result.beaten.assign(beaten_host.data(), beaten_host.data() + n);
+  result.winners.clear();
+  for (int i = 0; i < n; ++i) {
+    if (losses_host(i) == 0) result.winners.push_back(i);
+  }
+  result.ranking = rank_by_beaten(result.beaten);
+}
+
+template <class Strength, class ExecSpace, class MemorySpace>
+Result solve_with(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
+                  const Options& options) {
+  const int n = static_cast<int>(d.extent(0));
+  auto p = link_strengths<Strength>(space, d, options.rule);
+  strongest_paths(space, p);
+  Result result;
+  result.alternatives = n;
+  result.strength_bits = 8 * sizeof(Strength);
+  summarize(space, p, n, result);
+  if (options.keep_paths) {
+    auto cells = Kokkos::subview(p, std::make_pair(0, n), std::make_pair(0, n));
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells);
+    result.paths.resize(static_cast<size_t>(n) * n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) result.paths[static_cast<size_t>(i) * n + j] = host(i, j);
+    }
+  }
+  return result;
+}
+
+template <class ExecSpace, class MemorySpace>
+Result solve(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d, const Options& options) {
+  const std::uint32_t largest = max_link_strength(space, d, options.rule);
+  const bool fits16 = largest <= 0xffffu;
+  if (options.width == StrengthWidth::bits16 && !fits16) {
+    fail("Schulze: 16-bit strengths requested but the largest link strength is ", largest / 2.0,
+         " (at most 32767.5 fits)");
+  }
+  const bool use16 = options.width == StrengthWidth::bits16 || (options.width == StrengthWidth::automatic && fits16);
+  return use16 ? solve_with<std::uint16_t>(space, d, options) : solve_with<std::uint32_t>(space, d, options);
+}
+
+}  // namespace kollective::schulze::Impl
+
+#endif

@@ -1,0 +1,169 @@
+#include "core/Config.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace kollective {
+
+ConfigNode ConfigNode::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail("cannot open config '", path, "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return load_string(text.str(), path);
+}
+
+ConfigNode ConfigNode::load_string(const std::string& text, const std::string& origin) {
+  try {
+    YAML::Node root = YAML::Load(text);
+    if (!root.IsMap()) fail_at(origin, 1, "a config must be a YAML map of keys to values");
+    return ConfigNode(root, origin, "");
+  } catch (const YAML::Exception& e) {
+    fail_at(origin, e.mark.line + 1, "YAML syntax error: ", e.msg);
+  }
+}
+
+ConfigNode::ConfigNode(YAML::Node node, std::string file, std::string key_path)
+    : node_(std::move(node)), file_(std::move(file)), key_path_(std::move(key_path)) {}
+
+long ConfigNode::line() const {
+  const auto mark = node_.Mark();
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+void ConfigNode::error(const std::string& message) const {
+  fail_at(file_, line(), key_path_.empty() ? "" : key_path_ + ": ", message);
+}
+
+bool ConfigNode::has(const std::string& key) const {
+  return node_.IsMap() && node_[key].IsDefined() && !node_[key].IsNull();
+}
+
+void ConfigNode::expect_map() const {
+  if (!node_.IsMap()) error("expected a map of keys to values");
+}
+
+ConfigNode ConfigNode::required(const std::string& key) const {
+  expect_map();
+  const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
+  if (!has(key)) fail_at(file_, line(), "missing required key '", path, "'");
+  return ConfigNode(node_[key], file_, path);
+}
+
+std::vector<ConfigNode> ConfigNode::elements() const {
+  std::vector<ConfigNode> items;
+  if (node_.IsSequence()) {
+    for (size_t i = 0; i < node_.size(); ++i) {
+      items.emplace_back(node_[i], file_, key_path_ + "[" + std::to_string(i) + "]");
+    }
+  } else if (node_.IsScalar() || node_.IsMap()) {
+    items.push_back(*this);
+  } else {
+    error("expected a list");
+  }
+  return items;
+}
+
+void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
+  expect_map();
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.as<std::string>();
+    bool known = false;
+    for (const char* name : allowed) known = known || key == name;
+    if (!known) {
+      std::string list;
+      for (const char* name : allowed) list += list.empty() ? name : std::string(", ") + name;
+      const auto mark = entry.first.Mark();
+      fail_at(file_, mark.line + 1, "unknown key '",
+              key_path_.empty() ? key : key_path_ + "." + key, "' (expected one of: ", list, ")");
+    }
+  }
+}
+
+std::string ConfigNode::as_string() const {
+  if (!node_.IsScalar()) error("expected a single value");
+  return node_.Scalar();
+}
+
+std::int64_t ConfigNode::as_int() const {
+  const std::string text = as_string();
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE) {
+    // Accept integral floating notation such as 1e6.
+    char* fend = nullptr;
+    const double real = std::strtod(text.c_str(), &fend);
+    if (!text.empty() && *fend == '\0' && std::isfinite(real) && real == std::floor(real) &&
+        std::fabs(real) < 9.2e18) {
+      return static_cast<std::int64_t>(real);
+    }
+    error("expected an integer, got '" + text + "'");
+  }
+  return value;
+}
+
+double ConfigNode::as_double() const {
+  const std::string text = as_string();
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+    error("expected a finite number, got '" + text + "'");
+  }
+  return value;
+}
+
+bool ConfigNode::as_bool() const {
+  const std::string text = as_string();
+  if (text == "true" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "no" || text == "off") return false;
+  error("expected true or false, got '" + text + "'");
+}
+
+std::string ConfigNode::as_choice(std::initializer_list<const char*> choices) const {
+  const std::string text = as_string();
+  std::string list;
+  for (const char* choice : choices) {
+    if (text == choice) return text;
+    list += list.empty() ? choice : std::string(", ") + choice;
+  }
+  error("'" + text + "' is not one of: " + list);
+}
+
+std::string ConfigNode::get_string(const std::string& key, const std::string& fallback) const {
+  return has(key) ? required(key).as_string() : fallback;
+}
+std::int64_t ConfigNode::get_int(const std::string& key, std::int64_t fallback) const {
+  return has(key) ? required(key).as_int() : fallback;
+}
+double ConfigNode::get_double(const std::string& key, double fallback) const {
+  return has(key) ? required(key).as_double() : fallback;
+}
+bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
+  return has(key) ? required(key).as_bool() : fallback;
+}
+
+std::int64_t ConfigNode::get_int_in(const std::string& key, std::int64_t fallback,
+                                    std::int64_t low, std::int64_t high) const {
+  if (!has(key)) return fallback;
+  const ConfigNode child = required(key);
+  const std::int64_t value = child.as_int();
+  if (value < low || value > high) {
+    child.error(std::to_string(value) + " is outside [" + std::to_string(low) + ", " +
+                std::to_string(high) + "]");
+  }
+  return value;
+}
+
+std::vector<std::int64_t> ConfigNode::get_int_list(const std::string& key,
+                                                   std::vector<std::int64_t> fallback) const {
+  if (!has(key)) return fallback;
+  std::vector<std::int64_t> values;
+  for (const auto& item : required(key).elements()) values.push_back(item.as_int());
+  return values;
+}
+
+}  // namespace kollective

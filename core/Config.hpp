@@ -1,0 +1,75 @@
+#ifndef KOLLECTIVE_CORE_CONFIG_HPP
+#define KOLLECTIVE_CORE_CONFIG_HPP
+
+/// \file Config.hpp
+/// YAML configs read into typed values on the host. Every error names the file, the line and
+/// the key; unknown keys are errors (a typo must not silently fall back to a default).
+/// Never include this from headers that kernels include.
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "core/Error.hpp"
+
+namespace kollective {
+
+class ConfigNode {
+ public:
+  /// Parses a YAML file (syntax errors cite file:line).
+  static ConfigNode load_file(const std::string& path);
+  /// Parses YAML text; `origin` names it in messages.
+  static ConfigNode load_string(const std::string& text, const std::string& origin);
+
+  ConfigNode(YAML::Node node, std::string file, std::string key_path);
+
+  bool is_map() const { return node_.IsMap(); }
+  bool is_sequence() const { return node_.IsSequence(); }
+  bool is_scalar() const { return node_.IsScalar(); }
+  bool has(const std::string& key) const;
+  const std::string& file() const { return file_; }
+  const std::string& key_path() const { return key_path_; }
+  long line() const;  ///< 1-based line of this node
+
+  /// The child at `key`; fails if absent.
+  ConfigNode required(const std::string& key) const;
+  /// Children of a sequence (a scalar is treated as a one-element sequence).
+  std::vector<ConfigNode> elements() const;
+  /// Fails, citing the offending key's line, if the map has a key outside `allowed`.
+  void expect_keys(std::initializer_list<const char*> allowed) const;
+  /// Fails unless this node is a map.
+  void expect_map() const;
+
+  std::string as_string() const;
+  std::int64_t as_int() const;
+  double as_double() const;
+  bool as_bool() const;
+  /// One of `choices`; the message lists them.
+  std::string as_choice(std::initializer_list<const char*> choices) const;
+
+  std::string get_string(const std::string& key, const std::string& fallback) const;
+  std::int64_t get_int(const std::string& key, std::int64_t fallback) const;
+  double get_double(const std::string& key, double fallback) const;
+  bool get_bool(const std::string& key, bool fallback) const;
+  /// Integer in [low, high]; fails naming the bounds.
+  std::int64_t get_int_in(const std::string& key, std::int64_t fallback, std::int64_t low,
+                          std::int64_t high) const;
+  /// A list of integers (a single integer is a list of one).
+  std::vector<std::int64_t> get_int_list(const std::string& key,
+                                         std::vector<std::int64_t> fallback) const;
+
+  /// Fails with "file:line: key: message".
+  [[noreturn]] void error(const std::string& message) const;
+
+ private:
+  YAML::Node node_;
+  std::string file_;
+  std::string key_path_;
+};
+
+}  // namespace kollective
+
+#endif

@@ -1,0 +1,51 @@
+#ifndef KOLLECTIVE_CORE_ERROR_HPP
+#define KOLLECTIVE_CORE_ERROR_HPP
+
+/// \file Error.hpp
+/// Errors about user input and resources. They are thrown, never abort the process: the driver
+/// prints the message and exits non-zero without presenting partial output as a result.
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace kollective {
+
+/// An error with a human-readable message that already says what and where.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Builds a message from streamable parts: fail("n = ", n, " is too large").
+template <class... Parts>
+[[noreturn]] void fail(Parts&&... parts) {
+  std::ostringstream message;
+  (message << ... << std::forward<Parts>(parts));
+  throw Error(message.str());
+}
+
+/// An error located in an input file: "file:line: message" (line 0 = whole file).
+template <class... Parts>
+[[noreturn]] void fail_at(const std::string& file, long line, Parts&&... parts) {
+  std::ostringstream where;
+  where << file;
+  if (line > 0) where << ":" << line;
+  where << ": ";
+  fail(where.str(), std::forward<Parts>(parts)...);
+}
+
+/// Runs f and prefixes the message of any Error it throws with context ("while reading X: ").
+template <class F>
+auto with_context(const std::string& context, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw Error(context + ": " + e.what());
+  }
+}
+
+}  // namespace kollective
+
+#endif

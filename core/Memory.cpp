@@ -1,0 +1,91 @@
+#include "core/Memory.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include "core/Error.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace kollective {
+
+namespace {
+
+std::int64_t host_available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::int64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return std::numeric_limits<std::int64_t>::max();  // unknown: do not refuse
+}
+
+std::int64_t limit_from_environment() {
+  const char* text = std::getenv("KOLLECTIVE_MEMORY_LIMIT");
+  if (text == nullptr || *text == '\0') return std::numeric_limits<std::int64_t>::max();
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || value <= 0) fail("KOLLECTIVE_MEMORY_LIMIT='", text, "' is not a positive byte count");
+  return value;
+}
+
+}  // namespace
+
+std::int64_t available_device_bytes() {
+  std::int64_t available = 0;
+#ifdef KOKKOS_ENABLE_CUDA
+  if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) fail("cudaMemGetInfo failed");
+    available = static_cast<std::int64_t>(free_bytes);
+  } else {
+    available = host_available_bytes();
+  }
+#else
+  available = host_available_bytes();
+#endif
+  const std::int64_t limit = limit_from_environment();
+  return available < limit ? available : limit;
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 6) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", bytes, units[unit]);
+  return text;
+}
+
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what) {
+  std::int64_t product = 0;
+  if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &product)) {
+    fail(what, ": size ", a, " x ", b, " overflows 64-bit byte counts");
+  }
+  return product;
+}
+
+void require_device_memory(std::int64_t bytes, const std::string& what) {
+  const std::int64_t available = available_device_bytes();
+  // Keep 5% (at least 64 MiB) free for the runtime, scratch and small buffers.
+  const std::int64_t margin = std::max<std::int64_t>(available / 20, 64ll << 20);
+  if (bytes > available - margin) {
+    fail(what, " needs ", format_bytes(static_cast<double>(bytes)), " of ",
+         Kokkos::DefaultExecutionSpace::name(), " memory but only ",
+         format_bytes(static_cast<double>(available)), " is free");
+  }
+}
+
+}  // namespace kollective

@@ -1,0 +1,29 @@
+#ifndef KOLLECTIVE_CORE_MEMORY_HPP
+#define KOLLECTIVE_CORE_MEMORY_HPP
+
+/// \file Memory.hpp
+/// Byte estimates and the capacity check made before large allocations, so work that will not
+/// fit is refused with a message saying how much it needs instead of failing mid-run.
+
+#include <cstdint>
+#include <string>
+
+namespace kollective {
+
+/// Bytes currently free in the default execution space's memory (GPU: cudaMemGetInfo; host:
+/// MemAvailable). Tests may cap it with KOLLECTIVE_MEMORY_LIMIT (bytes).
+std::int64_t available_device_bytes();
+
+/// "3.25 GiB" style.
+std::string format_bytes(double bytes);
+
+/// Product a*b in 64 bits; fails with `what` if it overflows.
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what);
+
+/// Throws a kollective::Error naming `what`, the bytes needed and the bytes free when `bytes`
+/// exceeds what is available (keeping a small safety margin).
+void require_device_memory(std::int64_t bytes, const std::string& what);
+
+}  // namespace kollective
+
+#endif

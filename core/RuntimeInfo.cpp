@@ -1,0 +1,71 @@
+#include "core/RuntimeInfo.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "core/Compat.hpp"
+#include "core/Memory.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace kollective {
+
+namespace {
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+std::int64_t host_total_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key, unit;
+  std::int64_t kib = 0;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemTotal:") return kib * 1024;
+  }
+  return 0;
+}
+
+RuntimeInfo query() {
+  RuntimeInfo info;
+  using Space = Kokkos::DefaultExecutionSpace;
+  info.backend = Space::name();
+  info.kokkos_version = kokkos_version_string();
+  info.revision = git_revision();
+  info.concurrency = Space().concurrency();
+  info.device = cpu_model() + " (" + std::to_string(info.concurrency) + " threads)";
+  info.device_memory_bytes = host_total_bytes();
+#ifdef KOKKOS_ENABLE_CUDA
+  if (std::is_same<Space, Kokkos::Cuda>::value) {
+    int device = 0;
+    cudaDeviceProp properties{};
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
+      info.device = properties.name;
+      info.device_memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
+    }
+  }
+#endif
+  return info;
+}
+
+}  // namespace
+
+const RuntimeInfo& runtime_info() {
+  static const RuntimeInfo info = query();
+  return info;
+}
+
+}  // namespace kollective

@@ -1,0 +1,29 @@
+#ifndef KOLLECTIVE_CORE_PREFERENCES_PREFLIB_HPP
+#define KOLLECTIVE_CORE_PREFERENCES_PREFLIB_HPP
+
+/// \file PrefLib.hpp
+/// PrefLib .soc/.soi/.toc/.toi files, current format (`# KEY: value` headers, `count: order`
+/// lines) and pre-2022 format (n, `i,Name` lines, `voters,sum,unique`, `count,order` lines).
+/// Malformed input fails with "file:line: problem".
+
+#include <istream>
+#include <ostream>
+#include <string>
+
+#include "core/preferences/Profile.hpp"
+
+namespace kollective::preferences {
+
+/// Reads a file; the extension, if it is one of soc/soi/toc/toi, must agree with the data.
+Profile read_preflib(const std::string& path);
+/// Parses text from a stream; `origin` names it in error messages, `declared_type` ("" = none)
+/// is a type the data must fit (e.g. from the file extension).
+Profile parse_preflib(std::istream& in, const std::string& origin,
+                      const std::string& declared_type = "");
+/// Writes the current format, with the data type the ballots need.
+void write_preflib(const Profile& profile, std::ostream& out, const std::string& file_name = "");
+void write_preflib_file(const Profile& profile, const std::string& path);
+
+}  // namespace kollective::preferences
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Build and install patched Kokkos + Kokkos Kernels 3.4.01 for one backend into a cache keyed by
+# version, patch and backend; prints the install prefix on the last line of stdout.
+#   scripts/bootstrap_kokkos.sh openmp|serial|cuda
+# Env: KOLLECTIVE_DEPS_DIR (default .deps), KOLLECTIVE_CUDA_ARCH (Kokkos arch name, default
+# HOPPER90), KOLLECTIVE_JOBS (default: all cores). Sources come from scripts/fetch_deps.sh.
+set -euo pipefail
+backend=${1:?usage: bootstrap_kokkos.sh openmp|serial|cuda}
+root=$(cd "$(dirname "$0")/.." && pwd)
+deps=${KOLLECTIVE_DEPS_DIR:-$root/.deps}
+jobs=${KOLLECTIVE_JOBS:-$(nproc)}
+arch=${KOLLECTIVE_CUDA_ARCH:-HOPPER90}
+version=3.4.01
+patch=$root/scripts/kokkos-$version-cuda13-hopper.patch
+patch_id=$(sha256sum "$patch" | cut -c1-8)
+
+case $backend in
+  openmp) options=(-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON); key=openmp;;
+  serial) options=(-DKokkos_ENABLE_SERIAL=ON); key=serial;;
+  cuda)   options=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
+                   -DKokkos_ARCH_$arch=ON); key=cuda-$arch;;
+  *) echo "bootstrap_kokkos: unknown backend '$backend' (openmp, serial or cuda)" >&2; exit 2;;
+esac
+prefix=$deps/install/kokkos-$version-$patch_id-$key
+if [ -f "$prefix/.complete" ]; then echo "$prefix"; exit 0; fi
+
+[ -f "$deps/src/trilinos.tar.xz" ] || "$root/scripts/fetch_deps.sh" trilinos >&2
+build=$deps/build/kokkos-$key
+rm -rf "$build" "$prefix"; mkdir -p "$build"
+tar -xJf "$deps/src/trilinos.tar.xz" -C "$build"
+(cd "$build/kokkos" && patch -p1 -s <"$patch")
+
+compiler=()
+if [ "$backend" = cuda ]; then compiler=(-DCMAKE_CXX_COMPILER="$build/kokkos/bin/nvcc_wrapper"); fi
+common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17
+        -DCMAKE_POLICY_VERSION_MINIMUM=3.5)
+echo "bootstrap_kokkos: building Kokkos $version ($key) in $build" >&2
+cmake -S "$build/kokkos" -B "$build/kokkos-build" "${common[@]}" "${compiler[@]}" "${options[@]}" \
+      -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >"$build/kokkos-configure.log" 2>&1 \
+  || { tail -n 40 "$build/kokkos-configure.log" >&2; exit 1; }
+cmake --build "$build/kokkos-build" -j "$jobs" >"$build/kokkos-build.log" 2>&1 \
+  || { tail -n 40 "$build/kokkos-build.log" >&2; exit 1; }
+cmake --install "$build/kokkos-build" >/dev/null
+
+# Kokkos Kernels: no ETI (header-only use, builds in seconds); cuSPARSE/cuBLAS TPLs off because
+# 3.4.01 calls APIs that CUDA 12+ removed.
+echo "bootstrap_kokkos: building Kokkos Kernels $version ($key)" >&2
+kk_compiler=()
+if [ "$backend" = cuda ]; then kk_compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"); fi
+cmake -S "$build/kokkos-kernels" -B "$build/kernels-build" "${common[@]}" "${kk_compiler[@]}" \
+      -DKokkos_ROOT="$prefix" -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \
+      -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF \
+      -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF \
+      -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+      -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+      -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+      -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+      -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+      >"$build/kernels-configure.log" 2>&1 \
+  || { tail -n 40 "$build/kernels-configure.log" >&2; exit 1; }
+cmake --build "$build/kernels-build" -j "$jobs" >"$build/kernels-build.log" 2>&1 \
+  || { tail -n 40 "$build/kernels-build.log" >&2; exit 1; }
+cmake --install "$build/kernels-build" >/dev/null
+rm -rf "$build"
+touch "$prefix/.complete"
+echo "$prefix"

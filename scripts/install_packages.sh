@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install the Debian packages Kollective builds with, if any is missing (Debian/Ubuntu only).
+set -euo pipefail
+needed=(cmake g++ make git xz-utils patch libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${needed[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+command -v apt-get >/dev/null || { echo "install_packages: missing ${missing[*]} and no apt-get; install them by hand" >&2; exit 1; }
+sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+echo "install_packages: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
