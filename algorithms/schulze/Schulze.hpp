@@ -38,6 +38,7 @@ struct Result {
   std::vector<int> beaten;                 ///< per i: number of j with p[i][j] > p[j][i]
   std::vector<std::vector<int>> ranking;   ///< groups by beaten count, most first
   std::vector<std::uint32_t> paths;        ///< n*n doubled strengths, when keep_paths
+  double paths_seconds = 0.0;              ///< fenced time of the strongest-path kernels alone
   std::uint32_t path(int i, int j) const { return paths[static_cast<size_t>(i) * alternatives + j]; }
 };
 

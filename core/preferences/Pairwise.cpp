@@ -97,11 +97,12 @@ PairwiseCounts read_pairwise_csv(const std::string& path) {
   }
   counts.alternatives = n;
   counts.doubled.assign(static_cast<size_t>(n) * n, 0);
+  const bool named = static_cast<int>(rows.front().second.size()) == n + 1;  // leading name column
+  const size_t expected = named ? n + 1 : n;
   for (int i = 0; i < n; ++i) {
     const auto& [line_number, cells] = rows[i];
-    const bool named = static_cast<int>(cells.size()) == n + 1;
-    if (!named && static_cast<int>(cells.size()) != n) {
-      fail_at(path, line_number, "row has ", cells.size(), " cells, expected ", n, " (or ", n + 1, " with a name)");
+    if (cells.size() != expected) {
+      fail_at(path, line_number, "row has ", cells.size(), " cells, expected ", expected);
     }
     if (named && header && cells[0] != counts.names[i]) {
       fail_at(path, line_number, "row name '", cells[0], "' does not match column name '", counts.names[i], "'");

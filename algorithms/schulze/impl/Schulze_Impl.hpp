@@ -22,6 +22,7 @@
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Progress.hpp"
+#include "core/Timer.hpp"
 
 namespace kollective::schulze::Impl {
 
@@ -319,12 +320,12 @@ template <class Strength, class ExecSpace, class MemorySpace>
 Result solve_with(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
                   const Options& options) {
   const int n = static_cast<int>(d.extent(0));
-  auto p = link_strengths<Strength>(space, d, options.rule);
-  strongest_paths(space, p);
+  auto p = Impl::link_strengths<Strength>(space, d, options.rule);
   Result result;
+  result.paths_seconds = time_fenced(space, [&] { Impl::strongest_paths(space, p); });
   result.alternatives = n;
   result.strength_bits = 8 * sizeof(Strength);
-  summarize(space, p, n, result);
+  Impl::summarize(space, p, n, result);
   if (options.keep_paths) {
     auto cells = Kokkos::subview(p, std::make_pair(0, n), std::make_pair(0, n));
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells);

@@ -1,0 +1,33 @@
+#include "drivers/Runner.hpp"
+
+namespace kollective::driver {
+
+namespace {
+const Runner runners[] = {
+    {"schulze", &validate_schulze, &run_schulze},
+};
+}  // namespace
+
+std::string RunContext::resolve(const std::string& path) const {
+  if (path.empty() || path[0] == '/' || config_dir.empty()) return path;
+  return config_dir + "/" + path;
+}
+
+std::string RunContext::output_file(const std::string& suffix) const {
+  return output_dir + "/" + run_name + suffix;
+}
+
+const Runner* find_runner(const std::string& algorithm) {
+  for (const auto& runner : runners) {
+    if (algorithm == runner.algorithm) return &runner;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& runner : runners) names.emplace_back(runner.algorithm);
+  return names;
+}
+
+}  // namespace kollective::driver

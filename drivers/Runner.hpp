@@ -1,0 +1,43 @@
+#ifndef KOLLECTIVE_DRIVERS_RUNNER_HPP
+#define KOLLECTIVE_DRIVERS_RUNNER_HPP
+
+/// \file Runner.hpp
+/// One runner per algorithm: it reads its part of a config, runs, verifies, and adds rows.
+
+#include <string>
+#include <vector>
+
+#include "core/Config.hpp"
+#include "core/Tables.hpp"
+
+namespace kollective::driver {
+
+struct RunContext {
+  std::string output_dir;   ///< where tables and result files go
+  std::string config_dir;   ///< relative input paths are resolved against it
+  std::string run_name;
+  /// Resolves a path from the config relative to the config file's folder.
+  std::string resolve(const std::string& path) const;
+  /// Output file path for this run: <output_dir>/<run_name><suffix>.
+  std::string output_file(const std::string& suffix) const;
+};
+
+struct Runner {
+  const char* algorithm;
+  /// Parses the whole run entry without doing any work, so config errors surface before the
+  /// first run starts.
+  void (*validate)(const ConfigNode& run, const RunContext& context);
+  void (*run)(const ConfigNode& run, const RunContext& context, Table& table);
+};
+
+/// The runner for an algorithm name, or nullptr.
+const Runner* find_runner(const std::string& algorithm);
+/// Names of all algorithms, for messages.
+std::vector<std::string> algorithm_names();
+
+void validate_schulze(const ConfigNode& run, const RunContext& context);
+void run_schulze(const ConfigNode& run, const RunContext& context, Table& table);
+
+}  // namespace kollective::driver
+
+#endif

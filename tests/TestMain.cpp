@@ -1,0 +1,11 @@
+// One main for every test executable: initialize Kokkos, run GoogleTest, finalize.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+int main(int argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int result = RUN_ALL_TESTS();
+  Kokkos::finalize();
+  return result;
+}

@@ -1,0 +1,22 @@
+# Runs `kollective run` on each bad_*.yaml in CASES and checks that it exits non-zero with the
+# message written in the case's first line ("# expect: ...") on stderr.
+file(GLOB cases ${CASES}/bad_*.yaml)
+file(MAKE_DIRECTORY ${WORK})
+foreach(case ${cases})
+  file(STRINGS ${case} first LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# expect: " "" expected "${first}")
+  execute_process(COMMAND ${KOLLECTIVE} run ${case} --out ${WORK} --quiet
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(status EQUAL 0)
+    message(FATAL_ERROR "${case}: exit status 0, expected an error")
+  endif()
+  string(FIND "${err}" "${expected}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "${case}: stderr lacks '${expected}':\n${err}")
+  endif()
+  message(STATUS "ok ${case}: ${expected}")
+endforeach()
+list(LENGTH cases count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no cases in ${CASES}")
+endif()

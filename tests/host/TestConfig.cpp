@@ -1,0 +1,50 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "core/Config.hpp"
+
+using kollective::ConfigNode;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const kollective::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(config, typed_values_and_defaults) {
+  const auto config = ConfigNode::load_string("a: 3\nb: 2.5\nc: true\nd: [1, 2, 3]\ne: text\nf: 1e3\n", "t.yaml");
+  EXPECT_EQ(config.get_int("a", 0), 3);
+  EXPECT_DOUBLE_EQ(config.get_double("b", 0), 2.5);
+  EXPECT_TRUE(config.get_bool("c", false));
+  EXPECT_EQ(config.get_int_list("d", {}), (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_EQ(config.get_string("e", ""), "text");
+  EXPECT_EQ(config.get_int("f", 0), 1000);
+  EXPECT_EQ(config.get_int("missing", 42), 42);
+}
+
+TEST(config, errors_cite_file_line_and_key) {
+  const auto config = ConfigNode::load_string("run:\n  reps: three\n  size: 5\n  typo: 1\n", "exp.yaml");
+  const auto run = config.required("run");
+  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }), "exp.yaml:2: run.reps: expected an integer, got 'three'");
+  EXPECT_EQ(error_of([&] { run.expect_keys({"reps", "size"}); }),
+            "exp.yaml:4: unknown key 'run.typo' (expected one of: reps, size)");
+  EXPECT_EQ(error_of([&] { run.get_int_in("size", 1, 10, 20); }), "exp.yaml:3: run.size: 5 is outside [10, 20]");
+  EXPECT_NE(error_of([&] { run.required("name"); }).find("missing required key 'run.name'"), std::string::npos);
+  EXPECT_NE(error_of([&] { run.required("size").as_choice({"a", "b"}); }).find("'5' is not one of: a, b"),
+            std::string::npos);
+}
+
+TEST(config, syntax_errors_cite_line) {
+  EXPECT_NE(error_of([] { ConfigNode::load_string("a: 1\nb: [1, 2\n", "bad.yaml"); }).find("bad.yaml:"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { ConfigNode::load_string("- 1\n- 2\n", "list.yaml"); }).find("must be a YAML map"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { ConfigNode::load_file("/nonexistent.yaml"); }).find("cannot open config"),
+            std::string::npos);
+}

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/Error.hpp"
+#include "core/preferences/PrefLib.hpp"
+
+namespace prefs = kollective::preferences;
+
+namespace {
+
+prefs::Profile parse(const std::string& text, const std::string& declared = "") {
+  std::istringstream in(text);
+  return prefs::parse_preflib(in, "test.toi", declared);
+}
+
+/// The error message of parsing `text` ("" when it parses).
+std::string parse_error(const std::string& text, const std::string& declared = "") {
+  try {
+    parse(text, declared);
+  } catch (const kollective::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string header3 =
+    "# NUMBER ALTERNATIVES: 3\n# ALTERNATIVE NAME 1: A\n# ALTERNATIVE NAME 2: B\n# ALTERNATIVE NAME 3: C\n";
+
+}  // namespace
+
+TEST(preflib, reads_current_format_with_ties_and_unranked) {
+  const auto profile = parse(
+      "# FILE NAME: x.toi\n# TITLE: t\n# DATA TYPE: toi\n" + header3 +
+      "# NUMBER VOTERS: 9\n# NUMBER UNIQUE ORDERS: 3\n4: 1,{2, 3}\n3: 2\n2 : 3 , 1 , 2\n");
+  EXPECT_EQ(profile.alternatives, 3);
+  EXPECT_EQ(profile.names, (std::vector<std::string>{"A", "B", "C"}));
+  EXPECT_EQ(profile.title, "t");
+  ASSERT_EQ(profile.ballots.size(), 3u);
+  EXPECT_EQ(profile.ballots[0].count, 4);
+  EXPECT_EQ(profile.ballots[0].groups, (std::vector<std::vector<int>>{{0}, {1, 2}}));
+  EXPECT_EQ(profile.ballots[1].groups, (std::vector<std::vector<int>>{{1}}));
+  EXPECT_EQ(profile.ballots[2].groups, (std::vector<std::vector<int>>{{2}, {0}, {1}}));
+  EXPECT_EQ(profile.total_weight(), 9);
+  EXPECT_EQ(profile.data_type(), prefs::DataType::toi);
+}
+
+TEST(preflib, reads_legacy_format) {
+  const auto profile = parse("3\n1,Alice\n2,Bob\n3,Carol\n7,7,2\n5,1,2,3\n2,3,{1,2}\n");
+  EXPECT_EQ(profile.names, (std::vector<std::string>{"Alice", "Bob", "Carol"}));
+  ASSERT_EQ(profile.ballots.size(), 2u);
+  EXPECT_EQ(profile.ballots[1].count, 2);
+  EXPECT_EQ(profile.ballots[1].groups, (std::vector<std::vector<int>>{{2}, {0, 1}}));
+  EXPECT_EQ(profile.data_type(), prefs::DataType::toc);
+}
+
+TEST(preflib, round_trip_preserves_profile) {
+  const auto original = parse("# DATA TYPE: toi\n" + header3 + "4: 1,{2,3}\n3: 2\n2: 3,1,2\n");
+  std::ostringstream out;
+  prefs::write_preflib(original, out, "round.toi");
+  const std::string text = out.str();
+  EXPECT_NE(text.find("# DATA TYPE: toi"), std::string::npos);
+  EXPECT_NE(text.find("4: 1,{2,3}"), std::string::npos);
+  const auto again = parse(text);
+  EXPECT_EQ(again.names, original.names);
+  ASSERT_EQ(again.ballots.size(), original.ballots.size());
+  for (size_t b = 0; b < again.ballots.size(); ++b) {
+    EXPECT_EQ(again.ballots[b].count, original.ballots[b].count);
+    EXPECT_EQ(again.ballots[b].groups, original.ballots[b].groups);
+  }
+}
+
+TEST(preflib, bundled_files_parse) {
+  for (const char* file : {"languages_100.soc", "participation_10.soc", "participation_11.soc",
+                           "wikipedia_45.soc", "committee_ties.toi"}) {
+    const auto profile = prefs::read_preflib(std::string(KOLLECTIVE_TEST_DATA) + "/" + file);
+    EXPECT_GT(profile.total_weight(), 0) << file;
+  }
+}
+
+TEST(preflib, malformed_inputs_name_line_and_problem) {
+  struct Case {
+    std::string text, expected;
+  };
+  const std::vector<Case> cases = {
+      {header3 + "x: 1,2,3\n", "test.toi:5: count 'x' is not a positive integer"},
+      {header3 + "0: 1,2,3\n", "test.toi:5: count '0' is not a positive integer"},
+      {header3 + "2: 1,4,3\n", "test.toi:5: unknown alternative 4"},
+      {header3 + "2: 1,0\n", "test.toi:5: unknown alternative 0"},
+      {header3 + "2: 1,2,1\n", "test.toi:5: alternative 1 appears twice"},
+      {header3 + "2: 1,{2,3\n", "test.toi:5: unbalanced braces"},
+      {header3 + "2: 1,2},3\n", "test.toi:5: unbalanced braces"},
+      {header3 + "2: 1,{},3\n", "test.toi:5: empty tie group"},
+      {header3 + "2: 1,,3\n", "test.toi:5: unexpected ','"},
+      {header3 + "2: 1 2\n", "test.toi:5: expected ','"},
+      {header3 + "2 1,2\n", "test.toi:5: expected 'count: order'"},
+      {header3 + "2:\n", "test.toi:5: empty order"},
+      {"# NUMBER VOTERS: 3\n3: 1\n", "header lacks '# NUMBER ALTERNATIVES: n'"},
+      {"# NUMBER VOTERS: 4\n" + header3 + "3: 1,2,3\n", "counts sum to 3 but the header says 4 voters"},
+      {"# NUMBER UNIQUE ORDERS: 2\n" + header3 + "3: 1,2,3\n", "1 orders but the header says 2 unique orders"},
+      {"# DATA TYPE: soc\n" + header3 + "3: 1,{2,3}\n", "DATA TYPE says 'soc' but the data is toc (it has ties)"},
+      {"# DATA TYPE: soc\n" + header3 + "3: 1,2\n", "DATA TYPE says 'soc' but the data is soi"},
+      {"# DATA TYPE: xyz\n" + header3, "DATA TYPE 'xyz' is not an ordinal type"},
+      {header3 + "3: 1,2,3\n# NUMBER VOTERS: 3\n", "test.toi:6: header line after the data"},
+      {"# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME 3: C\n1: 1,2\n", "test.toi:2: name given for alternative 3 of 2"},
+      {"3\n1,A\n2,B\n", "file ends inside the header"},
+      {"3\n1,A\n3,B\n2,C\n1,1,1\n1,1,2,3\n", "test.toi:3: expected '2,Name'"},
+      {"2\n1,A\n2,B\n1,1\n1,1,2\n", "test.toi:4: expected 'voters,sum of counts,unique orders'"},
+      {"2\n1,A\n2,B\n5,5,1\n3,1,2\n", "counts sum to 3 but the header says 5 voters"},
+      {"", "empty file"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = parse_error(c.text);
+    EXPECT_NE(message.find(c.expected), std::string::npos)
+        << "input:\n" << c.text << "\nexpected: " << c.expected << "\ngot: " << message;
+  }
+}
+
+TEST(preflib, extension_must_agree_with_data) {
+  EXPECT_NE(parse_error(header3 + "3: 1,2\n", "soc").find("the file extension says 'soc' but the data is soi"),
+            std::string::npos);
+  EXPECT_EQ(parse_error(header3 + "3: 1,2\n", "soi"), "");
+}
+
+TEST(preflib, missing_file_is_a_clear_error) {
+  try {
+    prefs::read_preflib("/nonexistent/file.soc");
+    FAIL() << "no error";
+  } catch (const kollective::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open PrefLib file '/nonexistent/file.soc'"), std::string::npos);
+  }
+}
