@@ -37,7 +37,7 @@ namespace kmath = ::Kokkos::Experimental;
 #endif
 
 /// Full unrolling of a short fixed-trip loop, so register arrays stay in registers.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDACC__) || defined(__HIPCC__)
 #define KOLLECTIVE_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define KOLLECTIVE_UNROLL _Pragma("GCC unroll 16")

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Prepares a GPU-machine run from a clean checkout: fetches every dependency source into
+# .deps/src (about 3.5 MB, git-ignored), which the device tool carries. Then run, with the
+# device tool, carry [".deps/src"] and the command
+#   scripts/gpu_run.sh configs/schulze_scaling_gpu.yaml
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/fetch_deps.sh" trilinos yaml-cpp googletest benchmark
+du -sh "$root/.deps/src"
+echo 'carry: [".deps/src"]   command: scripts/gpu_run.sh configs/schulze_scaling_gpu.yaml'

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (no package registry): builds yaml-cpp, GoogleTest, Google Benchmark and
+# patched Kokkos from the sources carried in .deps/src, builds the CUDA preset, runs the CUDA
+# tests and the given perf configs, and prints a short table last.
+#   scripts/gpu_run.sh [CONFIG.yaml ...]        (default: configs/schulze_scaling.yaml)
+# Prepare here first with scripts/gpu_prepare.sh, then carry .deps/src. Logs and tables go to
+# $OUT (the device tool's output folder) or ./gpu-out.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+jobs=$(nproc)
+deps=$root/.deps
+tools=$deps/install/tools
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(configs/schulze_scaling.yaml)
+log() { echo "gpu_run: $*" >&2; }
+step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, stops the script on failure
+  local name=$1; shift
+  log "$name"
+  if ! "$@" >"$out/$name.log" 2>&1; then tail -n 40 "$out/$name.log"; log "$name FAILED (log: $name.log)"; exit 1; fi
+}
+
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,memory.total,driver_version --format=csv | tee "$out/gpu.csv"
+
+build_tool() {  # build_tool PACKAGE CMAKE_OPTIONS...
+  local package=$1; shift
+  [ -f "$tools/.$package" ] && return 0
+  rm -rf "$deps/build/$package" && mkdir -p "$deps/build"
+  tar -xJf "$deps/src/$package.tar.xz" -C "$deps/build"
+  cmake -S "$deps/build/$package" -B "$deps/build/$package/_build" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_INSTALL_PREFIX="$tools" -DCMAKE_POLICY_VERSION_MINIMUM=3.5 "$@" &&
+    cmake --build "$deps/build/$package/_build" -j "$jobs" && cmake --install "$deps/build/$package/_build" &&
+    touch "$tools/.$package"
+}
+step tools_yaml build_tool yaml-cpp -DYAML_CPP_BUILD_TESTS=OFF -DYAML_CPP_BUILD_TOOLS=OFF
+step tools_gtest build_tool googletest -DBUILD_GMOCK=ON
+step tools_benchmark build_tool benchmark -DBENCHMARK_ENABLE_TESTING=OFF -DBENCHMARK_ENABLE_WERROR=OFF
+step kokkos bash -c "'$root/scripts/bootstrap_kokkos.sh' cuda > '$out/kokkos_prefix'"
+prefix=$(tail -n 1 "$out/kokkos_prefix")
+step configure cmake --preset cuda -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"
+step build cmake --build "$root/build/cuda" -j "$jobs"
+(cd "$root" && ctest --preset cuda -j 4 --timeout 600) >"$out/tests.log" 2>&1
+tests_status=$?
+grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/tests.log" | head -n 20
+
+summary=()
+for config in "${configs[@]}"; do
+  name=$(basename "$config" .yaml)
+  log "running $config"
+  (cd "$root" && ./build/cuda/drivers/kollective run "$config" --out "$out/$name") >"$out/$name.log" 2>&1 \
+    || { tail -n 20 "$out/$name.log"; log "$config FAILED"; }
+  summary+=("$out/$name")
+done
+[ "${KOLLECTIVE_GPU_BENCH:-0}" = 1 ] && (cd "$root" && ./build/cuda/perf/kollective_bench --benchmark_min_time=1 \
+  --benchmark_out="$out/bench.json" --benchmark_out_format=json) >"$out/bench.log" 2>&1
+
+echo
+echo "== CUDA tests: $([ $tests_status = 0 ] && echo passed || echo FAILED) =="
+for dir in "${summary[@]}"; do
+  for table in "$dir"/*.csv; do
+    case $table in *_ranking.csv|*_paths.csv|*_pairwise.csv) continue;; esac
+    python3 - "$table" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in rows:
+    print(f"{r['run']:<28} n={r['alternatives']:>6} bits={r['strength_bits']:>2} paths={float(r['paths_s']):9.4f}s "
+          f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
+PY
+  done
+done
+exit $tests_status
