@@ -59,6 +59,7 @@ echo
 echo "== CUDA tests: $([ $tests_status = 0 ] && echo passed || echo FAILED) =="
 for dir in "${summary[@]}"; do
   for table in "$dir"/*.csv; do
+    [ -f "$table" ] || continue
     case $table in *_ranking.csv|*_paths.csv|*_pairwise.csv) continue;; esac
     python3 - "$table" <<'PY'
 import csv, sys
