@@ -3,8 +3,9 @@
 
 /// \file Schulze_Impl.hpp
 /// Kernels of the blocked (max, min) Floyd-Warshall. For pivot tile k:
-///   1. the diagonal tile (k, k) in place (one team, a barrier per pivot row);
-///   2. the row-k and column-k tiles (one thread per column / row: no cross-thread dependency);
+///   1. the diagonal tile (k, k) (a barrier per pivot row);
+///   2. the row-k and column-k tiles from it (one thread per column / row: no cross-thread
+///      dependency); 1 and 2 run in one launch, each team in its own scratch;
 ///   3. every other tile from the finished row and column tiles (register-tiled, 8x8 cells per
 ///      thread, the pivot tiles staged in team scratch).
 /// With non-negative strengths, updates with k == i or k == j never change a cell and i == j only
@@ -73,56 +74,77 @@ struct Lanes<std::uint16_t> {
 template <class Strength, class MemorySpace>
 using PathView = Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace>;
 
-/// Phase 1: the diagonal tile of pivot k. Thread r owns row r; row kk is read after a barrier.
+/// Phases 1 and 2 in one launch: team t < tiles owns pivot-row tile (k, t), team t >= tiles owns
+/// pivot-column tile (t - tiles, k). Every team first closes the diagonal tile (k, k) in its own
+/// scratch (cheap, and it spares a launch and a global dependency), then updates its strip tile
+/// from it; only the team of tile (k, k) writes the diagonal back. Scratch rows are padded to
+/// tile + 1 values, so a warp touching one column or one row hits distinct banks.
 template <class ExecSpace, class Strength, class MemorySpace>
-struct DiagonalTile {
-  PathView<Strength, MemorySpace> p;
-  std::int64_t base;
+struct PivotStrips {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int stride = tile + 1;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+  PathView<Strength, MemorySpace> p;
+  std::int64_t tiles, pivot;
+
+  static constexpr std::size_t scratch_bytes() { return 2 * sizeof(Strength) * tile * stride; }
+
+  KOKKOS_INLINE_FUNCTION void load(const Member& team, Strength* cells, std::int64_t row0, std::int64_t col0) const {
+    for (int idx = team.team_rank(); idx < tile * tile; idx += team.team_size()) {
+      cells[(idx / tile) * stride + idx % tile] = p(row0 + idx / tile, col0 + idx % tile);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void store(const Member& team, const Strength* cells, std::int64_t row0, std::int64_t col0) const {
+    for (int idx = team.team_rank(); idx < tile * tile; idx += team.team_size()) {
+      p(row0 + idx / tile, col0 + idx % tile) = cells[(idx / tile) * stride + idx % tile];
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const bool in_row = team.league_rank() < tiles;
+    const std::int64_t other = in_row ? team.league_rank() : team.league_rank() - tiles;
+    if (!in_row && other == pivot) return;  // the row-strip team of (k, k) handles the diagonal
+    auto* d = static_cast<Strength*>(team.team_scratch(0).get_shmem(sizeof(Strength) * tile * stride));
+    auto* t = static_cast<Strength*>(team.team_scratch(0).get_shmem(sizeof(Strength) * tile * stride));
+    const std::int64_t k0 = pivot * tile;
+    load(team, d, k0, k0);
+    if (other != pivot) load(team, t, in_row ? k0 : other * tile, in_row ? other * tile : k0);
+    team.team_barrier();
+
+    // Phase 1: thread r owns row r of the diagonal tile; row kk is read after a barrier.
     for (int kk = 0; kk < tile; ++kk) {
       for (int r = team.team_rank(); r < tile; r += team.team_size()) {
-        if (r == kk) continue;
-        const Strength through = p(base + r, base + kk);
+        const Strength through = d[r * stride + kk];
         for (int c = 0; c < tile; ++c) {
-          const Strength candidate = kollective::min(through, p(base + kk, base + c));
-          if (candidate > p(base + r, base + c)) p(base + r, base + c) = candidate;
+          d[r * stride + c] = kollective::max(d[r * stride + c], kollective::min(through, d[kk * stride + c]));
         }
       }
       team.team_barrier();
     }
-  }
-};
+    if (other == pivot) {
+      store(team, d, k0, k0);
+      return;
+    }
 
-/// Phase 2: tiles in pivot row and pivot column. Work item w < N updates column w of the pivot
-/// rows; w >= N updates row w - N of the pivot columns. Each reads only the final diagonal tile
-/// and cells it owns, so items are independent.
-template <class Strength, class MemorySpace>
-struct PivotRowAndColumn {
-  PathView<Strength, MemorySpace> p;
-  std::int64_t base, size;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t w) const {
-    const bool in_row = w < size;
-    const std::int64_t line = in_row ? w : w - size;
-    if (line >= base && line < base + tile) return;  // the diagonal tile is done
-    if (in_row) {
+    // Phase 2. Pivot-row tile: thread c owns column c and needs only the final diagonal.
+    // Pivot-column tile: thread r owns row r likewise. No barrier inside.
+    for (int line = team.team_rank(); line < tile; line += team.team_size()) {
       for (int kk = 0; kk < tile; ++kk) {
-        const Strength from_pivot = p(base + kk, line);
-        for (int r = 0; r < tile; ++r) {
-          const Strength candidate = kollective::min(p(base + r, base + kk), from_pivot);
-          if (candidate > p(base + r, line)) p(base + r, line) = candidate;
-        }
-      }
-    } else {
-      for (int kk = 0; kk < tile; ++kk) {
-        const Strength to_pivot = p(line, base + kk);
-        for (int c = 0; c < tile; ++c) {
-          const Strength candidate = kollective::min(to_pivot, p(base + kk, base + c));
-          if (candidate > p(line, base + c)) p(line, base + c) = candidate;
+        if (in_row) {
+          const Strength from_pivot = t[kk * stride + line];
+          for (int r = 0; r < tile; ++r) {
+            t[r * stride + line] = kollective::max(t[r * stride + line], kollective::min(d[r * stride + kk], from_pivot));
+          }
+        } else {
+          const Strength to_pivot = t[line * stride + kk];
+          for (int c = 0; c < tile; ++c) {
+            t[line * stride + c] = kollective::max(t[line * stride + c], kollective::min(to_pivot, d[kk * stride + c]));
+          }
         }
       }
     }
+    team.team_barrier();
+    store(team, t, in_row ? k0 : other * tile, in_row ? other * tile : k0);
   }
 };
 
@@ -215,13 +237,12 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
   using Tiles = IndependentTiles<ExecSpace, Strength, MemorySpace>;
   ProfilingRegion region("Kollective::Schulze::strongest_paths");
   Progress progress("Schulze strongest paths (n=" + std::to_string(size) + ")", tiles);
+  using Strips = PivotStrips<ExecSpace, Strength, MemorySpace>;
   for (std::int64_t k = 0; k < tiles; ++k) {
-    Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
-                         Kokkos::TeamPolicy<ExecSpace>(space, 1, host ? 1 : tile),
-                         DiagonalTile<ExecSpace, Strength, MemorySpace>{p, k * tile});
-    Kokkos::parallel_for("Kollective::Schulze::pivot_row_and_column",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, 2 * size),
-                         PivotRowAndColumn<Strength, MemorySpace>{p, k * tile, size});
+    Kokkos::parallel_for("Kollective::Schulze::pivot_strips",
+                         Kokkos::TeamPolicy<ExecSpace>(space, 2 * tiles, team_size)
+                             .set_scratch_size(0, Kokkos::PerTeam(Strips::scratch_bytes())),
+                         Strips{p, tiles, k});
     Kokkos::parallel_for("Kollective::Schulze::independent_tiles",
                          Kokkos::TeamPolicy<ExecSpace>(space, tiles * tiles, team_size)
                              .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes())),
@@ -327,8 +348,8 @@ Result solve_with(const ExecSpace& space, const preferences::PairwiseView<Memory
   result.strength_bits = 8 * sizeof(Strength);
   Impl::summarize(space, p, n, result);
   if (options.keep_paths) {
-    auto cells = Kokkos::subview(p, std::make_pair(0, n), std::make_pair(0, n));
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells);
+    // Copy the padded matrix whole: a strided subview cannot be copied across memory spaces.
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
     result.paths.resize(static_cast<size_t>(n) * n);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) result.paths[static_cast<size_t>(i) * n + j] = host(i, j);
