@@ -38,7 +38,7 @@ runs:
     write: {ranking: false}
 YAML
 for kernel in PivotStrips IndependentTiles; do
-  ncu --clock-control none -k "regex:$kernel" --launch-skip 8 --launch-count 2 \
+  ncu --clock-control none --kernel-name-base demangled -k "regex:$kernel" --launch-skip 8 --launch-count 2 \
       --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
       --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
       "$exe" run "$out/profile.yaml" --out "$out/profile" --quiet > "$out/ncu_$kernel.txt" 2>&1

@@ -30,7 +30,6 @@ namespace kollective::schulze::Impl {
 constexpr int tile = 64;             ///< tile width (cells) of the blocked algorithm
 constexpr int sub = 8;               ///< each thread owns sub x sub cells in phase 3
 constexpr int subs_per_side = tile / sub;
-constexpr int column_pad = 4;        ///< words of padding per transposed scratch row (banks)
 constexpr int gpu_team_size = subs_per_side * subs_per_side;
 
 /// Strengths are processed in 32-bit words: one 32-bit value, or two packed 16-bit values.
@@ -47,6 +46,7 @@ struct Lanes<std::uint32_t> {
     return kollective::max(a, b);
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint32_t v) { return v; }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t lane(std::uint32_t word, int) { return word; }
 };
 
 template <>
@@ -66,10 +66,39 @@ struct Lanes<std::uint16_t> {
     return kollective::max(a & 0xffffu, b & 0xffffu) | kollective::max(a >> 16, b >> 16) << 16;
 #endif
   }
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint16_t v) {
-    return static_cast<std::uint32_t>(v) * 0x00010001u;
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint32_t v) { return v * 0x00010001u; }
+  /// Lane 0 is the lower address (the even column) on little-endian machines.
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t lane(std::uint32_t word, int which) {
+    return which == 0 ? word & 0xffffu : word >> 16;
   }
 };
+
+/// 16 bytes, so rows of strengths move with one 128-bit access per thread.
+struct alignas(16) Quad {
+  std::uint32_t word[4];
+};
+
+/// Threads of a team: 1 on host backends (a team is one thread walking the whole tile).
+template <class ExecSpace>
+constexpr int team_threads = runs_on_host<ExecSpace> ? 1 : gpu_team_size;
+
+/// Team-wide copy of Count items in batches: all loads of a batch are issued before its stores,
+/// so a GPU thread keeps a batch of loads in flight (the compiler cannot reorder global loads
+/// past scratch stores itself, as it cannot prove they do not alias).
+template <int Threads, int Count, class Load, class Store>
+KOKKOS_FORCEINLINE_FUNCTION void batched_team_copy(const int rank, const Load& load, const Store& store) {
+  static_assert(Count % Threads == 0, "items must divide evenly among threads");
+  constexpr int per_thread = Count / Threads;
+  constexpr int batch = per_thread < 16 ? per_thread : 16;
+  static_assert(per_thread % batch == 0, "batches must divide the items of a thread");
+  for (int base = 0; base < per_thread; base += batch) {
+    decltype(load(0)) staged[batch];
+    KOLLECTIVE_UNROLL
+    for (int b = 0; b < batch; ++b) staged[b] = load((base + b) * Threads + rank);
+    KOLLECTIVE_UNROLL
+    for (int b = 0; b < batch; ++b) store((base + b) * Threads + rank, staged[b]);
+  }
+}
 
 template <class Strength, class MemorySpace>
 using PathView = Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace>;
@@ -89,15 +118,17 @@ struct PivotStrips {
 
   static constexpr std::size_t scratch_bytes() { return 2 * sizeof(Strength) * tile * stride; }
 
+  static constexpr int threads = team_threads<ExecSpace>;
+
   KOKKOS_INLINE_FUNCTION void load(const Member& team, Strength* cells, std::int64_t row0, std::int64_t col0) const {
-    for (int idx = team.team_rank(); idx < tile * tile; idx += team.team_size()) {
-      cells[(idx / tile) * stride + idx % tile] = p(row0 + idx / tile, col0 + idx % tile);
-    }
+    batched_team_copy<threads, tile * tile>(
+        team.team_rank(), [&](int idx) { return p(row0 + idx / tile, col0 + idx % tile); },
+        [&](int idx, Strength value) { cells[(idx / tile) * stride + idx % tile] = value; });
   }
   KOKKOS_INLINE_FUNCTION void store(const Member& team, const Strength* cells, std::int64_t row0, std::int64_t col0) const {
-    for (int idx = team.team_rank(); idx < tile * tile; idx += team.team_size()) {
-      p(row0 + idx / tile, col0 + idx % tile) = cells[(idx / tile) * stride + idx % tile];
-    }
+    batched_team_copy<threads, tile * tile>(
+        team.team_rank(), [&](int idx) { return cells[(idx / tile) * stride + idx % tile]; },
+        [&](int idx, Strength value) { p(row0 + idx / tile, col0 + idx % tile) = value; });
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -150,61 +181,78 @@ struct PivotStrips {
 
 /// Phase 3: all tiles outside pivot row and column. The team stages the pivot-column tile
 /// (transposed, each value broadcast to a full word) and the pivot-row tile (packed words) in
-/// scratch; each thread keeps sub x sub cells in registers across the whole pivot.
+/// scratch; each thread keeps sub x sub cells in registers across the whole pivot. Global memory
+/// moves in 16-byte quads: rows are contiguous (LayoutRight) and extents are multiples of the
+/// tile, so a row of 16-bit strengths can be read as aligned 32-bit words.
 template <class ExecSpace, class Strength, class MemorySpace>
 struct IndependentTiles {
   using L = Lanes<Strength>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int threads = team_threads<ExecSpace>;
   static constexpr int words_per_row = tile / L::per_word;   // words of one tile row
+  static constexpr int quads_per_row = words_per_row / 4;
   static constexpr int words_per_sub = sub / L::per_word;    // words of one sub-tile row
-  static constexpr int column_stride = tile + column_pad;
+  static constexpr int quads_per_sub = words_per_sub / 4;
+  static constexpr int column_stride = tile + 1;             // odd: transposed stores spread over banks
 
   PathView<Strength, MemorySpace> p;
   std::int64_t tiles, pivot;
 
   static constexpr std::size_t scratch_bytes() {
-    return sizeof(std::uint32_t) * (tile * column_stride + tile * words_per_row);
+    return sizeof(std::uint32_t) * (tile * column_stride + tile * words_per_row) + 2 * sizeof(Quad);  // + alignment
   }
 
-  KOKKOS_INLINE_FUNCTION std::uint32_t* word_row(std::int64_t row) const {
-    // Rows are contiguous (LayoutRight) and the extent is a multiple of the tile width, so a row
-    // of 16-bit strengths can be read as aligned 32-bit words.
-    return reinterpret_cast<std::uint32_t*>(&p(row, 0));
+  /// Quad q of the tile row `row` whose first column is `col0`.
+  KOKKOS_FORCEINLINE_FUNCTION Quad* quads(std::int64_t row, std::int64_t col0) const {
+    return reinterpret_cast<Quad*>(&p(row, col0));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t ti = team.league_rank() / tiles, tj = team.league_rank() % tiles;
     if (ti == pivot || tj == pivot) return;  // uniform across the team: before any barrier
     auto* column = static_cast<std::uint32_t*>(
-        team.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile * column_stride));
-    auto* row = static_cast<std::uint32_t*>(
-        team.team_scratch(0).get_shmem(sizeof(std::uint32_t) * tile * words_per_row));
+        team.team_scratch(0).get_shmem_aligned(sizeof(std::uint32_t) * tile * column_stride, sizeof(Quad)));
+    auto* row = static_cast<Quad*>(
+        team.team_scratch(0).get_shmem_aligned(sizeof(std::uint32_t) * tile * words_per_row, sizeof(Quad)));
     const std::int64_t row0 = ti * tile, col0 = tj * tile, k0 = pivot * tile;
+    const int rank = team.team_rank();
 
-    for (int idx = team.team_rank(); idx < tile * tile; idx += team.team_size()) {
-      const int r = idx / tile, kk = idx % tile;  // coalesced over kk in global memory
-      column[kk * column_stride + r] = L::broadcast(p(row0 + r, k0 + kk));
-    }
-    for (int idx = team.team_rank(); idx < tile * words_per_row; idx += team.team_size()) {
-      const int kk = idx / words_per_row, w = idx % words_per_row;
-      row[kk * words_per_row + w] = word_row(k0 + kk)[col0 / L::per_word + w];
-    }
+    batched_team_copy<threads, tile * quads_per_row>(
+        rank, [&](int idx) { return quads(row0 + idx / quads_per_row, k0)[idx % quads_per_row]; },
+        [&](int idx, const Quad& quad) {
+          const int r = idx / quads_per_row, first = (idx % quads_per_row) * 4 * L::per_word;
+          KOLLECTIVE_UNROLL
+          for (int w = 0; w < 4; ++w) {
+            KOLLECTIVE_UNROLL
+            for (int lane = 0; lane < L::per_word; ++lane) {
+              column[(first + w * L::per_word + lane) * column_stride + r] = L::broadcast(L::lane(quad.word[w], lane));
+            }
+          }
+        });
+    batched_team_copy<threads, tile * quads_per_row>(
+        rank, [&](int idx) { return quads(k0 + idx / quads_per_row, col0)[idx % quads_per_row]; },
+        [&](int idx, const Quad& quad) { row[idx] = quad; });
     team.team_barrier();
 
-    for (int s = team.team_rank(); s < subs_per_side * subs_per_side; s += team.team_size()) {
+    const auto* row_words = reinterpret_cast<const std::uint32_t*>(row);
+    for (int s = rank; s < subs_per_side * subs_per_side; s += threads) {
       const int sr = (s / subs_per_side) * sub, sc = (s % subs_per_side) * words_per_sub;
       std::uint32_t acc[sub][words_per_sub];
       KOLLECTIVE_UNROLL
       for (int r = 0; r < sub; ++r) {
-        const std::uint32_t* cells = word_row(row0 + sr + r) + col0 / L::per_word + sc;
+        const Quad* cells = quads(row0 + sr + r, col0) + sc / 4;
         KOLLECTIVE_UNROLL
-        for (int c = 0; c < words_per_sub; ++c) acc[r][c] = cells[c];
+        for (int q = 0; q < quads_per_sub; ++q) {
+          const Quad quad = cells[q];
+          KOLLECTIVE_UNROLL
+          for (int w = 0; w < 4; ++w) acc[r][q * 4 + w] = quad.word[w];
+        }
       }
       // Two pivots per step: max(acc, max(m0, m1)) maps to one 3-input max on Hopper.
       for (int kk = 0; kk < tile; kk += 2) {
         const std::uint32_t* a0 = column + kk * column_stride + sr;
         const std::uint32_t* a1 = a0 + column_stride;
-        const std::uint32_t* b0 = row + kk * words_per_row + sc;
+        const std::uint32_t* b0 = row_words + kk * words_per_row + sc;
         const std::uint32_t* b1 = b0 + words_per_row;
         KOLLECTIVE_UNROLL
         for (int r = 0; r < sub; ++r) {
@@ -216,9 +264,14 @@ struct IndependentTiles {
       }
       KOLLECTIVE_UNROLL
       for (int r = 0; r < sub; ++r) {
-        std::uint32_t* cells = word_row(row0 + sr + r) + col0 / L::per_word + sc;
+        Quad* cells = quads(row0 + sr + r, col0) + sc / 4;
         KOLLECTIVE_UNROLL
-        for (int c = 0; c < words_per_sub; ++c) cells[c] = acc[r][c];
+        for (int q = 0; q < quads_per_sub; ++q) {
+          Quad quad;
+          KOLLECTIVE_UNROLL
+          for (int w = 0; w < 4; ++w) quad.word[w] = acc[r][q * 4 + w];
+          cells[q] = quad;
+        }
       }
     }
   }
