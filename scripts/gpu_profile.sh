@@ -22,8 +22,7 @@ for line in open(sys.argv[1]):
     if m and current:
         kernels[current][m.group(1).split('.')[0]] += 1
 for name, counts in kernels.items():
-    if 'IndependentTiles' in name or 'PivotStrips' in name:
-        kind = ('Independent' if 'IndependentTiles' in name else 'Strips') + ('16' if 'IJtLi' in name or 'tE' in name else '')
+    if "TileUpdates" in name or "DiagonalTile" in name:
         print(name[:90]); print('   ', ', '.join(f"{k}:{v}" for k, v in counts.most_common(14)))
 PY
 
@@ -37,7 +36,7 @@ runs:
     verify: false
     write: {ranking: false}
 YAML
-for kernel in PivotStrips IndependentTiles; do
+for kernel in DiagonalTile TileUpdates; do
   ncu --clock-control none --kernel-name-base demangled -k "regex:$kernel" --launch-skip 8 --launch-count 2 \
       --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
       --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \

@@ -20,7 +20,7 @@ enum class LinkRule {
   margin          ///< p[i][j] = max(0, d[i][j] - d[j][i])
 };
 enum class StrengthWidth {
-  automatic,  ///< 16 bits when every (doubled) strength is below 65536, else 32
+  automatic,  ///< on GPUs 16 bits when every (doubled) strength is below 65536; 32 on host backends
   bits32,
   bits16  ///< fails when a strength does not fit
 };

@@ -3,11 +3,10 @@
 
 /// \file Schulze_Impl.hpp
 /// Kernels of the blocked (max, min) Floyd-Warshall. For pivot tile k:
-///   1. the diagonal tile (k, k) (a barrier per pivot row);
-///   2. the row-k and column-k tiles from it (one thread per column / row: no cross-thread
-///      dependency); 1 and 2 run in one launch, each team in its own scratch;
-///   3. every other tile from the finished row and column tiles (register-tiled, 8x8 cells per
-///      thread, the pivot tiles staged in team scratch).
+///   1. the diagonal tile (k, k), closed in scratch by one team (a barrier per pivot row);
+///   2. the row-k and column-k tiles from it, and
+///   3. every other tile from the finished row and column tiles,
+///      2 and 3 by one register-tiled kernel (8x8 cells per thread, operands in team scratch).
 /// With non-negative strengths, updates with k == i or k == j never change a cell and i == j only
 /// touches the diagonal, so no masks are needed; the diagonal is reset to 0 at the end. Padding
 /// rows and columns are 0 and stay 0.
@@ -103,48 +102,28 @@ KOKKOS_FORCEINLINE_FUNCTION void batched_team_copy(const int rank, const Load& l
 template <class Strength, class MemorySpace>
 using PathView = Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace>;
 
-/// Phases 1 and 2 in one launch: team t < tiles owns pivot-row tile (k, t), team t >= tiles owns
-/// pivot-column tile (t - tiles, k). Every team first closes the diagonal tile (k, k) in its own
-/// scratch (cheap, and it spares a launch and a global dependency), then updates its strip tile
-/// from it; only the team of tile (k, k) writes the diagonal back. Scratch rows are padded to
-/// tile + 1 values, so a warp touching one column or one row hits distinct banks.
+/// Phase 1: closes the diagonal tile (k, k) in scratch, one team. Thread r owns row r; row kk is
+/// read after a barrier. Scratch rows are padded to tile + 1 values, so a warp touching one
+/// column hits distinct banks.
 template <class ExecSpace, class Strength, class MemorySpace>
-struct PivotStrips {
+struct DiagonalTile {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int threads = team_threads<ExecSpace>;
   static constexpr int stride = tile + 1;
 
   PathView<Strength, MemorySpace> p;
-  std::int64_t tiles, pivot;
+  std::int64_t base;
 
-  static constexpr std::size_t scratch_bytes() { return 2 * sizeof(Strength) * tile * stride; }
-
-  static constexpr int threads = team_threads<ExecSpace>;
-
-  KOKKOS_INLINE_FUNCTION void load(const Member& team, Strength* cells, std::int64_t row0, std::int64_t col0) const {
-    batched_team_copy<threads, tile * tile>(
-        team.team_rank(), [&](int idx) { return p(row0 + idx / tile, col0 + idx % tile); },
-        [&](int idx, Strength value) { cells[(idx / tile) * stride + idx % tile] = value; });
-  }
-  KOKKOS_INLINE_FUNCTION void store(const Member& team, const Strength* cells, std::int64_t row0, std::int64_t col0) const {
-    batched_team_copy<threads, tile * tile>(
-        team.team_rank(), [&](int idx) { return cells[(idx / tile) * stride + idx % tile]; },
-        [&](int idx, Strength value) { p(row0 + idx / tile, col0 + idx % tile) = value; });
-  }
+  static constexpr std::size_t scratch_bytes() { return sizeof(Strength) * tile * stride; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const bool in_row = team.league_rank() < tiles;
-    const std::int64_t other = in_row ? team.league_rank() : team.league_rank() - tiles;
-    if (!in_row && other == pivot) return;  // the row-strip team of (k, k) handles the diagonal
-    auto* d = static_cast<Strength*>(team.team_scratch(0).get_shmem(sizeof(Strength) * tile * stride));
-    auto* t = static_cast<Strength*>(team.team_scratch(0).get_shmem(sizeof(Strength) * tile * stride));
-    const std::int64_t k0 = pivot * tile;
-    load(team, d, k0, k0);
-    if (other != pivot) load(team, t, in_row ? k0 : other * tile, in_row ? other * tile : k0);
+    auto* d = static_cast<Strength*>(team.team_scratch(0).get_shmem(scratch_bytes()));
+    batched_team_copy<threads, tile * tile>(
+        team.team_rank(), [&](int idx) { return p(base + idx / tile, base + idx % tile); },
+        [&](int idx, Strength value) { d[(idx / tile) * stride + idx % tile] = value; });
     team.team_barrier();
-
-    // Phase 1: thread r owns row r of the diagonal tile; row kk is read after a barrier.
     for (int kk = 0; kk < tile; ++kk) {
-      for (int r = team.team_rank(); r < tile; r += team.team_size()) {
+      for (int r = team.team_rank(); r < tile; r += threads) {
         const Strength through = d[r * stride + kk];
         for (int c = 0; c < tile; ++c) {
           d[r * stride + c] = kollective::max(d[r * stride + c], kollective::min(through, d[kk * stride + c]));
@@ -152,40 +131,26 @@ struct PivotStrips {
       }
       team.team_barrier();
     }
-    if (other == pivot) {
-      store(team, d, k0, k0);
-      return;
-    }
-
-    // Phase 2. Pivot-row tile: thread c owns column c and needs only the final diagonal.
-    // Pivot-column tile: thread r owns row r likewise. No barrier inside.
-    for (int line = team.team_rank(); line < tile; line += team.team_size()) {
-      for (int kk = 0; kk < tile; ++kk) {
-        if (in_row) {
-          const Strength from_pivot = t[kk * stride + line];
-          for (int r = 0; r < tile; ++r) {
-            t[r * stride + line] = kollective::max(t[r * stride + line], kollective::min(d[r * stride + kk], from_pivot));
-          }
-        } else {
-          const Strength to_pivot = t[line * stride + kk];
-          for (int c = 0; c < tile; ++c) {
-            t[line * stride + c] = kollective::max(t[line * stride + c], kollective::min(to_pivot, d[kk * stride + c]));
-          }
-        }
-      }
-    }
-    team.team_barrier();
-    store(team, t, in_row ? k0 : other * tile, in_row ? other * tile : k0);
+    batched_team_copy<threads, tile * tile>(
+        team.team_rank(), [&](int idx) { return d[(idx / tile) * stride + idx % tile]; },
+        [&](int idx, Strength value) { p(base + idx / tile, base + idx % tile) = value; });
   }
 };
 
-/// Phase 3: all tiles outside pivot row and column. The team stages the pivot-column tile
-/// (transposed, each value broadcast to a full word) and the pivot-row tile (packed words) in
-/// scratch; each thread keeps sub x sub cells in registers across the whole pivot. Global memory
-/// moves in 16-byte quads: rows are contiguous (LayoutRight) and extents are multiples of the
-/// tile, so a row of 16-bit strengths can be read as aligned 32-bit words.
+/// Phases 2 and 3: out = max(out, min(A, B)) over the 64 pivots of tile k, for independent output
+/// tiles. Phase 3 updates tile (i, j) from A = (i, k) and B = (k, j), both final. Phase 2 updates
+/// the pivot-row tile (k, j) from A = D* (the closed diagonal tile) and B = its own original
+/// values, and the pivot-column tile (i, k) from A = its own original values and B = D*: the
+/// strongest path through the pivot block ends with a direct edge from (or starts with one to)
+/// its last (first) pivot, so no update depends on another and the same register-tiled kernel
+/// serves both.
+///
+/// The team stages A (transposed, each value broadcast to a full word) and B (packed words) in
+/// scratch; each thread keeps sub x sub cells in registers across all pivots. Global memory moves
+/// in 16-byte quads: rows are contiguous (LayoutRight) and extents are multiples of the tile, so
+/// a row of 16-bit strengths can be read as aligned 32-bit words.
 template <class ExecSpace, class Strength, class MemorySpace>
-struct IndependentTiles {
+struct TileUpdates {
   using L = Lanes<Strength>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr int threads = team_threads<ExecSpace>;
@@ -197,24 +162,37 @@ struct IndependentTiles {
 
   PathView<Strength, MemorySpace> p;
   std::int64_t tiles, pivot;
+  bool strips;  ///< phase 2 (league 2 x tiles) or phase 3 (league tiles x tiles)
 
   static constexpr std::size_t scratch_bytes() {
     return sizeof(std::uint32_t) * (tile * column_stride + tile * words_per_row) + 2 * sizeof(Quad);  // + alignment
   }
 
-  /// Quad q of the tile row `row` whose first column is `col0`.
+  /// The row `row` of the matrix from column `col0` on, as quads.
   KOKKOS_FORCEINLINE_FUNCTION Quad* quads(std::int64_t row, std::int64_t col0) const {
     return reinterpret_cast<Quad*>(&p(row, col0));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t ti = team.league_rank() / tiles, tj = team.league_rank() % tiles;
-    if (ti == pivot || tj == pivot) return;  // uniform across the team: before any barrier
+    // Tile coordinates (in tiles) of the output and of the operands A (rows of the output, pivot
+    // columns) and B (pivot rows, columns of the output).
+    std::int64_t out_i, out_j;
+    if (strips) {
+      const bool in_row = team.league_rank() < tiles;
+      const std::int64_t other = in_row ? team.league_rank() : team.league_rank() - tiles;
+      out_i = in_row ? pivot : other;
+      out_j = in_row ? other : pivot;
+      if (other == pivot) return;  // the diagonal tile is closed already
+    } else {
+      out_i = team.league_rank() / tiles;
+      out_j = team.league_rank() % tiles;
+      if (out_i == pivot || out_j == pivot) return;  // uniform across the team: before any barrier
+    }
+    const std::int64_t row0 = out_i * tile, col0 = out_j * tile, k0 = pivot * tile;
     auto* column = static_cast<std::uint32_t*>(
         team.team_scratch(0).get_shmem_aligned(sizeof(std::uint32_t) * tile * column_stride, sizeof(Quad)));
     auto* row = static_cast<Quad*>(
         team.team_scratch(0).get_shmem_aligned(sizeof(std::uint32_t) * tile * words_per_row, sizeof(Quad)));
-    const std::int64_t row0 = ti * tile, col0 = tj * tile, k0 = pivot * tile;
     const int rank = team.team_rank();
 
     batched_team_copy<threads, tile * quads_per_row>(
@@ -285,21 +263,22 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
     fail("Schulze: the path matrix must be square with extents a multiple of ", tile);
   }
   const std::int64_t tiles = size / tile;
-  constexpr bool host = runs_on_host<ExecSpace>;
-  const int team_size = host ? 1 : gpu_team_size;
-  using Tiles = IndependentTiles<ExecSpace, Strength, MemorySpace>;
+  const int threads = team_threads<ExecSpace>;
+  using Diagonal = DiagonalTile<ExecSpace, Strength, MemorySpace>;
+  using Updates = TileUpdates<ExecSpace, Strength, MemorySpace>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
   ProfilingRegion region("Kollective::Schulze::strongest_paths");
   Progress progress("Schulze strongest paths (n=" + std::to_string(size) + ")", tiles);
-  using Strips = PivotStrips<ExecSpace, Strength, MemorySpace>;
   for (std::int64_t k = 0; k < tiles; ++k) {
+    Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
+                         Policy(space, 1, threads).set_scratch_size(0, Kokkos::PerTeam(Diagonal::scratch_bytes())),
+                         Diagonal{p, k * tile});
     Kokkos::parallel_for("Kollective::Schulze::pivot_strips",
-                         Kokkos::TeamPolicy<ExecSpace>(space, 2 * tiles, team_size)
-                             .set_scratch_size(0, Kokkos::PerTeam(Strips::scratch_bytes())),
-                         Strips{p, tiles, k});
+                         Policy(space, 2 * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
+                         Updates{p, tiles, k, true});
     Kokkos::parallel_for("Kollective::Schulze::independent_tiles",
-                         Kokkos::TeamPolicy<ExecSpace>(space, tiles * tiles, team_size)
-                             .set_scratch_size(0, Kokkos::PerTeam(Tiles::scratch_bytes())),
-                         Tiles{p, tiles, k});
+                         Policy(space, tiles * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
+                         Updates{p, tiles, k, false});
     if (k % 16 == 15) {  // fencing every pivot would cost launch latency; progress is coarse
       space.fence();
       progress.update(k + 1);
@@ -419,7 +398,10 @@ Result solve(const ExecSpace& space, const preferences::PairwiseView<MemorySpace
     fail("Schulze: 16-bit strengths requested but the largest link strength is ", largest / 2.0,
          " (at most 32767.5 fits)");
   }
-  const bool use16 = options.width == StrengthWidth::bits16 || (options.width == StrengthWidth::automatic && fits16);
+  // Host backends emulate the packed 16-bit min/max lane by lane, slower than 32-bit words, so
+  // `auto` takes 16 bits on devices only.
+  const bool use16 = options.width == StrengthWidth::bits16 ||
+                     (options.width == StrengthWidth::automatic && fits16 && !runs_on_host<ExecSpace>);
   return use16 ? solve_with<std::uint16_t>(space, d, options) : solve_with<std::uint32_t>(space, d, options);
 }
 
