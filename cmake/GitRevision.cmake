@@ -2,6 +2,11 @@
 execute_process(COMMAND git -C ${SOURCE_DIR} describe --always --dirty --abbrev=12
                 OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE
                 RESULT_VARIABLE status ERROR_QUIET)
+if((NOT status EQUAL 0 OR revision STREQUAL "") AND EXISTS ${SOURCE_DIR}/.deps/src/REVISION)
+  # A copy without .git (the GPU machine): scripts/gpu_prepare.sh recorded the revision.
+  file(STRINGS ${SOURCE_DIR}/.deps/src/REVISION revision LIMIT_COUNT 1)
+  set(status 0)
+endif()
 if(NOT status EQUAL 0 OR revision STREQUAL "")
   set(revision "unknown")
 endif()

@@ -122,11 +122,22 @@ struct DiagonalTile {
         team.team_rank(), [&](int idx) { return p(base + idx / tile, base + idx % tile); },
         [&](int idx, Strength value) { d[(idx / tile) * stride + idx % tile] = value; });
     team.team_barrier();
+    // Each chunk's loads are issued before its stores: the compiler cannot reorder scratch loads
+    // past scratch stores itself, and one load at a time would make every step latency-bound.
+    constexpr int chunk = 16;
     for (int kk = 0; kk < tile; ++kk) {
       for (int r = team.team_rank(); r < tile; r += threads) {
+        if (r == kk) continue;  // row kk cannot improve through itself
         const Strength through = d[r * stride + kk];
-        for (int c = 0; c < tile; ++c) {
-          d[r * stride + c] = kollective::max(d[r * stride + c], kollective::min(through, d[kk * stride + c]));
+        for (int c0 = 0; c0 < tile; c0 += chunk) {
+          Strength pivot_row[chunk], own[chunk];
+          KOLLECTIVE_UNROLL
+          for (int c = 0; c < chunk; ++c) {
+            pivot_row[c] = d[kk * stride + c0 + c];
+            own[c] = d[r * stride + c0 + c];
+          }
+          KOLLECTIVE_UNROLL
+          for (int c = 0; c < chunk; ++c) d[r * stride + c0 + c] = kollective::max(own[c], kollective::min(through, pivot_row[c]));
         }
       }
       team.team_barrier();
