@@ -31,7 +31,11 @@ struct SchulzeSettings {
   bool write_ranking = true;
   bool write_paths = false;
   bool write_pairwise = false;
+  bool write_beats = false;
 };
+
+/// Largest n whose n x n matrices (paths, pairwise, beat relation) are written as CSV files.
+constexpr int max_written_matrix = 8192;
 
 SchulzeSettings parse_settings(const ConfigNode& run) {
   SchulzeSettings settings;
@@ -52,10 +56,11 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
   }
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
-    write.expect_keys({"ranking", "paths", "pairwise"});
+    write.expect_keys({"ranking", "paths", "pairwise", "beats"});
     settings.write_ranking = write.get_bool("ranking", true);
     settings.write_paths = write.get_bool("paths", false);
     settings.write_pairwise = write.get_bool("pairwise", false);
+    settings.write_beats = write.get_bool("beats", false);
   }
   return settings;
 }
@@ -95,6 +100,21 @@ void write_ranking(const std::string& path, const schulze::Result& result, const
 void write_paths(const std::string& path, const schulze::Result& result, const std::vector<std::string>& names) {
   prefs::PairwiseCounts paths{result.alternatives, names, result.paths};
   prefs::write_pairwise_csv(paths, path);
+}
+
+/// The beat relation as `winner,loser,path_winner_to_loser,path_loser_to_winner` rows (votes).
+void write_beats(const std::string& path, const schulze::Result& result, const std::vector<std::string>& names) {
+  std::ofstream out(path);
+  auto votes = [](std::uint32_t doubled) { return std::to_string(doubled / 2) + (doubled % 2 ? ".5" : ""); };
+  out << "winner,loser,path_winner_to_loser,path_loser_to_winner\n";
+  for (int i = 0; i < result.alternatives; ++i) {
+    for (int j = 0; j < result.alternatives; ++j) {
+      if (result.path(i, j) > result.path(j, i)) {
+        out << names[i] << "," << names[j] << "," << votes(result.path(i, j)) << "," << votes(result.path(j, i)) << "\n";
+      }
+    }
+  }
+  if (!out) fail("cannot write '", path, "'");
 }
 
 /// Fails unless the device result equals the serial reference exactly.
@@ -161,9 +181,14 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
       input.voters = voters;
       DeviceElection election = load(space, input);
       const int alternatives = static_cast<int>(election.doubled.extent(0));
+      const bool matrices = settings.write_paths || settings.write_beats || settings.write_pairwise;
+      if (matrices && alternatives > max_written_matrix) {
+        fail("writing paths, pairwise or beats files is limited to ", max_written_matrix,
+             " alternatives (this election has ", alternatives, "); set them to false under write:");
+      }
       const bool check = settings.verify == "true" || (settings.verify == "auto" && alternatives <= settings.verify_limit);
       schulze::Options options = settings.options;
-      options.keep_paths = check || settings.write_paths;
+      options.keep_paths = check || settings.write_paths || settings.write_beats;
 
       for (int w = 0; w < settings.warmup; ++w) schulze::solve(space, election.doubled, options);
       std::vector<double> solve_times, path_times;
@@ -187,6 +212,7 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
                                      ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(voters) : "";
       if (settings.write_ranking) write_ranking(context.output_file(suffix + "_ranking.csv"), result, election.names);
       if (settings.write_paths) write_paths(context.output_file(suffix + "_paths.csv"), result, election.names);
+      if (settings.write_beats) write_beats(context.output_file(suffix + "_beats.csv"), result, election.names);
       if (settings.write_pairwise) {
         prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names), context.output_file(suffix + "_pairwise.csv"));
       }

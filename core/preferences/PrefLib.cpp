@@ -283,6 +283,30 @@ Profile read_preflib(const std::string& path) {
   return parse_preflib(in, path, extension_type(path));
 }
 
+namespace {
+/// "1,{2,3},4": groups of 1-based alternatives.
+void write_order(const Ballot& ballot, std::ostream& out) {
+  for (size_t g = 0; g < ballot.groups.size(); ++g) {
+    const auto& group = ballot.groups[g];
+    out << (g ? "," : "") << (group.size() > 1 ? "{" : "");
+    for (size_t k = 0; k < group.size(); ++k) out << (k ? "," : "") << group[k] + 1;
+    out << (group.size() > 1 ? "}" : "");
+  }
+}
+}  // namespace
+
+void write_preflib_legacy(const Profile& profile, std::ostream& out) {
+  validate(profile, "profile");
+  out << profile.alternatives << "\n";
+  for (int i = 0; i < profile.alternatives; ++i) out << i + 1 << "," << profile.names[i] << "\n";
+  out << profile.total_weight() << "," << profile.total_weight() << "," << profile.ballots.size() << "\n";
+  for (const auto& ballot : profile.ballots) {
+    out << ballot.count << ",";
+    write_order(ballot, out);
+    out << "\n";
+  }
+}
+
 void write_preflib(const Profile& profile, std::ostream& out, const std::string& file_name) {
   validate(profile, file_name.empty() ? "profile" : file_name);
   if (!file_name.empty()) out << "# FILE NAME: " << file_name << "\n";
@@ -296,12 +320,7 @@ void write_preflib(const Profile& profile, std::ostream& out, const std::string&
   }
   for (const auto& ballot : profile.ballots) {
     out << ballot.count << ": ";
-    for (size_t g = 0; g < ballot.groups.size(); ++g) {
-      const auto& group = ballot.groups[g];
-      out << (g ? "," : "") << (group.size() > 1 ? "{" : "");
-      for (size_t k = 0; k < group.size(); ++k) out << (k ? "," : "") << group[k] + 1;
-      out << (group.size() > 1 ? "}" : "");
-    }
+    write_order(ballot, out);
     out << "\n";
   }
 }

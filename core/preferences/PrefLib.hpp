@@ -22,6 +22,8 @@ Profile parse_preflib(std::istream& in, const std::string& origin,
                       const std::string& declared_type = "");
 /// Writes the current format, with the data type the ballots need.
 void write_preflib(const Profile& profile, std::ostream& out, const std::string& file_name = "");
+/// Writes the pre-2022 format (n, `i,Name` lines, `voters,sum,unique`, `count,order` lines).
+void write_preflib_legacy(const Profile& profile, std::ostream& out);
 void write_preflib_file(const Profile& profile, const std::string& path);
 
 }  // namespace kollective::preferences

@@ -70,6 +70,20 @@ TEST(preflib, round_trip_preserves_profile) {
   }
 }
 
+TEST(preflib, legacy_round_trip_preserves_profile) {
+  const auto original = parse("# DATA TYPE: toi\n" + header3 + "4: 1,{2,3}\n3: 2\n2: 3,1,2\n");
+  std::ostringstream out;
+  prefs::write_preflib_legacy(original, out);
+  EXPECT_EQ(out.str().substr(0, 2), "3\n");
+  const auto again = parse(out.str());
+  EXPECT_EQ(again.names, original.names);
+  ASSERT_EQ(again.ballots.size(), original.ballots.size());
+  for (size_t b = 0; b < again.ballots.size(); ++b) {
+    EXPECT_EQ(again.ballots[b].count, original.ballots[b].count);
+    EXPECT_EQ(again.ballots[b].groups, original.ballots[b].groups);
+  }
+}
+
 TEST(preflib, bundled_files_parse) {
   for (const char* file : {"languages_100.soc", "participation_10.soc", "participation_11.soc",
                            "wikipedia_45.soc", "committee_ties.toi"}) {
