@@ -43,6 +43,8 @@ RuntimeInfo query() {
   using Space = Kokkos::DefaultExecutionSpace;
   info.backend = Space::name();
   info.kokkos_version = kokkos_version_string();
+  info.kokkos_kernels_version = KOLLECTIVE_KOKKOSKERNELS_VERSION;
+  info.yaml_cpp_version = KOLLECTIVE_YAML_CPP_VERSION;
   info.revision = git_revision();
   info.concurrency = Space().concurrency();
   info.device = cpu_model() + " (" + std::to_string(info.concurrency) + " threads)";

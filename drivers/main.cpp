@@ -38,7 +38,8 @@ int info() {
             << "  device:         " << runtime.device << "\n"
             << "  device memory:  " << format_bytes(static_cast<double>(runtime.device_memory_bytes)) << " total, "
             << format_bytes(static_cast<double>(available_device_bytes())) << " available\n"
-            << "  Kokkos:         " << runtime.kokkos_version << "\n"
+            << "  Kokkos:         " << runtime.kokkos_version << ", Kokkos Kernels " << runtime.kokkos_kernels_version
+            << ", yaml-cpp " << runtime.yaml_cpp_version << "\n"
             << "  execution spaces:";
 #ifdef KOKKOS_ENABLE_CUDA
   std::cout << " Cuda";
