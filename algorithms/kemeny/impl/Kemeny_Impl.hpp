@@ -1,0 +1,277 @@
+#ifndef KOLLECTIVE_ALGORITHMS_KEMENY_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_KEMENY_IMPL_HPP
+
+/// \file Kemeny_Impl.hpp
+/// Exact Kemeny by dynamic programming over subsets (Betzler et al. 2009): with S the set of the
+/// top |S| alternatives, best[S] = min over c in S of best[S \ c] + cost(c, S), cost(c, S) =
+/// sum over b in S of o[c][b] (c placed below every other member of S). Layers by popcount run
+/// one after another; within a layer every subset is independent (colex unranking, one per work
+/// item). cost(c, S) = low[c][S & low_mask] + high[c][S >> half]: two half-width tables.
+/// ways[S] counts the optimal orderings of S (saturating at 2^64 - 1). Then the decomposition
+/// strategy. Do not include directly: include algorithms/kemeny/Kemeny.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "algorithms/kemeny/impl/KemenyDP_Impl.hpp"
+#include "core/Compat.hpp"
+#include "core/Error.hpp"
+#include "core/Memory.hpp"
+#include "core/Progress.hpp"
+#include "core/subsets/Subsets.hpp"
+
+namespace kollective::kemeny::Impl {
+
+/// The DP tables of one profile on a memory space.
+template <class Distance, class MemorySpace>
+struct SubsetTables {
+  int n = 0, half = 0;
+  Kokkos::View<Distance**, Kokkos::LayoutRight, MemorySpace> low, high;  ///< cost tables
+  Kokkos::View<Distance*, MemorySpace> best;                             ///< 2^n entries
+  Kokkos::View<std::uint64_t*, MemorySpace> ways;                        ///< 2^n entries
+
+  KOKKOS_INLINE_FUNCTION Distance cost(int c, std::uint64_t set) const {
+    const std::uint64_t low_mask = (std::uint64_t{1} << half) - 1;
+    return low(c, set & low_mask) + high(c, set >> half);
+  }
+};
+
+template <class Distance, class ExecSpace>
+SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o) {
+  using Memory = typename ExecSpace::memory_space;
+  const int n = o.alternatives;
+  SubsetTables<Distance, Memory> t;
+  t.n = n;
+  t.half = n / 2;
+  const int high_bits = n - t.half;
+  const std::uint64_t subsets = std::uint64_t{1} << n;
+
+  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Memory> outranking("Kollective::Kemeny::outranking", n, n);
+  {
+    auto host = Kokkos::create_mirror_view(outranking);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) host(i, j) = o.at(i, j);
+    }
+    Kokkos::deep_copy(space, outranking, host);
+  }
+  t.low = decltype(t.low)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::low"), n,
+                          std::size_t{1} << t.half);
+  t.high = decltype(t.high)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::high"), n,
+                            std::size_t{1} << high_bits);
+  const auto low = t.low, high = t.high;
+  const int half = t.half;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for(
+      "Kollective::Kemeny::cost_tables", Range(space, 0, static_cast<std::int64_t>(n) << high_bits),
+      KOKKOS_LAMBDA(const std::int64_t item) {
+        const int c = static_cast<int>(item >> high_bits);
+        const std::uint64_t set = static_cast<std::uint64_t>(item) & ((std::uint64_t{1} << high_bits) - 1);
+        Distance high_sum = 0, low_sum = 0;
+        for (int b = 0; b < high_bits; ++b) {
+          if (set >> b & 1) high_sum += outranking(c, half + b);
+        }
+        high(c, set) = high_sum;
+        if (set < (std::uint64_t{1} << half)) {
+          for (int b = 0; b < half; ++b) {
+            if (set >> b & 1) low_sum += outranking(c, b);
+          }
+          low(c, set) = low_sum;
+        }
+      });
+
+  BinomialView<Memory> binomial("Kollective::Kemeny::binomial", n + 1, n + 1);
+  {
+    auto host = Kokkos::create_mirror_view(binomial);
+    for (int a = 0; a <= n; ++a) {
+      for (int b = 0; b <= n; ++b) host(a, b) = b == 0 ? 1 : (a == 0 ? 0 : host(a - 1, b - 1) + host(a - 1, b));
+    }
+    Kokkos::deep_copy(space, binomial, host);
+  }
+  t.best = decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), subsets);
+  t.ways = decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), subsets);
+  const auto best = t.best;
+  const auto ways = t.ways;
+  Kokkos::parallel_for("Kollective::Kemeny::empty_set", Range(space, 0, 1), KOKKOS_LAMBDA(const std::int64_t) {
+    best(0) = 0;
+    ways(0) = 1;
+  });
+  const auto tables = t;
+  Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ")", n);
+  for (int k = 1; k <= n; ++k) {
+    const auto layer = static_cast<std::int64_t>(Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), Kokkos::subview(binomial, n, k))());
+    Kokkos::parallel_for(
+        "Kollective::Kemeny::dp_layer", Range(space, 0, layer), KOKKOS_LAMBDA(const std::int64_t r) {
+          const std::uint64_t set = unrank_colex(static_cast<std::uint64_t>(r), k, n, binomial);
+          Distance minimum = ~Distance{0};
+          std::uint64_t count = 0;
+          for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) {
+            const int c = lowest_bit(rest);
+            const std::uint64_t without = set ^ (std::uint64_t{1} << c);
+            const Distance value = best(without) + tables.cost(c, set);
+            if (value < minimum) {
+              minimum = value;
+              count = ways(without);
+            } else if (value == minimum) {
+              count = saturating_add(count, ways(without));
+            }
+          }
+          best(set) = minimum;
+          ways(set) = count;
+        });
+    space.fence();
+    progress.update(k);
+  }
+  progress.finish();
+  return t;
+}
+
+/// Alternatives c of `set` that can be last (lowest) in an optimal ordering of `set`.
+template <class Distance, class ExecSpace>
+std::vector<int> optimal_last(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
+                              std::uint64_t set) {
+  Kokkos::View<int*, typename ExecSpace::memory_space> flags("Kollective::Kemeny::optimal_last", t.n);
+  const auto tables = t;
+  Kokkos::parallel_for(
+      "Kollective::Kemeny::optimal_last", Kokkos::RangePolicy<ExecSpace>(space, 0, t.n), KOKKOS_LAMBDA(const int c) {
+        const std::uint64_t bit = std::uint64_t{1} << c;
+        flags(c) = (set & bit) && tables.best(set ^ bit) + tables.cost(c, set) == tables.best(set) ? 1 : 0;
+      });
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), flags);
+  std::vector<int> last;
+  for (int c = 0; c < t.n; ++c) {
+    if (host(c)) last.push_back(c);
+  }
+  return last;
+}
+
+/// Lists up to `limit` optimal rankings by following optimal last elements from the full set.
+template <class Distance, class ExecSpace>
+void list_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
+                 std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out, int limit) {
+  if (static_cast<int>(out.size()) >= limit) return;
+  if (set == 0) {
+    out.emplace_back(suffix.rbegin(), suffix.rend());
+    return;
+  }
+  for (int c : optimal_last(space, t, set)) {
+    suffix.push_back(c);
+    list_optima(space, t, set ^ (std::uint64_t{1} << c), suffix, out, limit);
+    suffix.pop_back();
+    if (static_cast<int>(out.size()) >= limit) return;
+  }
+}
+
+template <class Distance, class ExecSpace>
+Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
+  const auto t = run_dp<Distance>(space, o);
+  const std::uint64_t full = (std::uint64_t{1} << o.alternatives) - 1;
+  Result result;
+  result.distance = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.best, full))();
+  result.count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.ways, full))();
+  result.count_saturated = result.count == ~std::uint64_t{0};
+  result.exact = true;
+  result.lower_bound = result.distance;
+  Ranking suffix;
+  list_optima(space, t, full, suffix, result.optima, std::max(1, options.list_limit));
+  result.component_sizes = {o.alternatives};
+  result.method = "dp";
+  return result;
+}
+
+template <class ExecSpace>
+Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options) {
+  const int n = o.alternatives;
+  if (n < 1) fail("Kemeny: no alternatives");
+  if (n > dp_max_alternatives) {
+    fail("Kemeny subset DP: ", n, " alternatives exceed its limit of ", dp_max_alternatives,
+         " (2^n table entries); use method auto or heuristic");
+  }
+  const bool narrow = distances_fit_32(o);
+  require_device_memory(dp_bytes(n, narrow ? 4 : 8), "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
+  return narrow ? solve_dp_with<std::uint32_t>(space, o, options) : solve_dp_with<std::uint64_t>(space, o, options);
+}
+
+/// Whether the DP for this component fits in the memory available now.
+inline bool dp_fits(const Counts& o) {
+  return o.alternatives <= dp_max_alternatives &&
+         dp_bytes(o.alternatives, distances_fit_32(o) ? 4 : 8) <= available_device_bytes() * 9 / 10;
+}
+
+template <class ExecSpace>
+Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
+  if (options.method == Method::dp) return Impl::solve_dp(space, o, options);
+  Result result;
+  result.lower_bound = lower_bound(o);
+  if (options.method == Method::heuristic) {
+    result.optima = {best_heuristic(o, options.seed)};
+    result.distance = distance(o, result.optima[0]);
+    result.exact = result.distance == result.lower_bound;
+    result.component_sizes = {o.alternatives};
+    result.method = "heuristic";
+    return result;
+  }
+  // auto: Condorcet components in order, each exact when the DP fits, else heuristic.
+  std::vector<std::vector<Ranking>> parts;
+  result.exact = true;
+  result.count = 1;
+  std::string methods;
+  for (const auto& component : condorcet_components(o)) {
+    result.component_sizes.push_back(static_cast<int>(component.size()));
+    const Counts sub = restrict_to(o, component);
+    std::vector<Ranking> local;
+    std::uint64_t local_count = 1;
+    bool local_saturated = false;
+    if (component.size() <= 2) {  // one alternative, or two tied ones: every order is optimal
+      local = {{0}};
+      if (component.size() == 2) local = {{0, 1}, {1, 0}};
+      local_count = local.size();
+    } else if (dp_fits(sub)) {
+      const Result exact = Impl::solve_dp(space, sub, options);
+      local = exact.optima;
+      local_count = exact.count;
+      local_saturated = exact.count_saturated;
+      methods += methods.find("dp") == std::string::npos ? "+dp" : "";
+    } else {
+      local = {best_heuristic(sub, options.seed)};
+      result.exact = false;
+      methods += methods.find("heuristic") == std::string::npos ? "+heuristic" : "";
+    }
+    const unsigned __int128 product = static_cast<unsigned __int128>(result.count) * local_count;
+    result.count_saturated = result.count_saturated || local_saturated || product > ~std::uint64_t{0};
+    result.count = result.count_saturated ? ~std::uint64_t{0} : static_cast<std::uint64_t>(product);
+    for (auto& ranking : local) {
+      for (auto& a : ranking) a = component[a];
+    }
+    parts.push_back(std::move(local));
+  }
+  // Optimal rankings: every combination of the components' optima, up to the limit.
+  std::vector<Ranking> combined = {{}};
+  for (const auto& options_of_part : parts) {
+    std::vector<Ranking> next;
+    for (const auto& prefix : combined) {
+      for (const auto& part : options_of_part) {
+        if (static_cast<int>(next.size()) >= std::max(1, options.list_limit)) break;
+        Ranking joined = prefix;
+        joined.insert(joined.end(), part.begin(), part.end());
+        next.push_back(std::move(joined));
+      }
+    }
+    combined = std::move(next);
+  }
+  result.optima = std::move(combined);
+  result.distance = distance(o, result.optima[0]);
+  if (result.exact) result.lower_bound = result.distance;
+  if (!result.exact) result.count = 0;
+  result.method = "decomposition" + methods;
+  return result;
+}
+
+}  // namespace kollective::kemeny::Impl
+
+#endif

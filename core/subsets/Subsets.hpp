@@ -1,0 +1,45 @@
+#ifndef KOLLECTIVE_CORE_SUBSETS_HPP
+#define KOLLECTIVE_CORE_SUBSETS_HPP
+
+/// \file Subsets.hpp
+/// Bit-set helpers for dynamic programs over subsets (64-bit masks), usable in kernels.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kollective::subsets {
+
+/// Index of the lowest set bit of a non-zero mask.
+KOKKOS_FORCEINLINE_FUNCTION int lowest_bit(std::uint64_t mask) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(mask)) - 1;
+#else
+  return __builtin_ctzll(mask);
+#endif
+}
+
+/// The r-th k-subset of {0..n-1} in colex order (the order of increasing masks among subsets of
+/// size k), as a mask. `binomial(a, b)` must give C(a, b) for a <= n, b <= k.
+template <class Binomials>
+KOKKOS_INLINE_FUNCTION std::uint64_t unrank_colex(std::uint64_t r, int k, int n, const Binomials& binomial) {
+  std::uint64_t mask = 0;
+  int c = n - 1;
+  for (int i = k; i >= 1; --i) {
+    while (binomial(c, i) > r) --c;  // largest c with C(c, i) <= r
+    mask |= std::uint64_t{1} << c;
+    r -= binomial(c, i);
+    --c;
+  }
+  return mask;
+}
+
+/// a + b, or 2^64 - 1 when that overflows.
+KOKKOS_FORCEINLINE_FUNCTION std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t sum = a + b;
+  return sum < a ? ~std::uint64_t{0} : sum;
+}
+
+}  // namespace kollective::subsets
+
+#endif

@@ -1,0 +1,135 @@
+// Kemeny: subset DP and the decomposition strategy against brute force (included once per backend).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "algorithms/kemeny/Kemeny.hpp"
+#include "core/preferences/Pairwise.hpp"
+#include "tests/TestHelpers.hpp"
+
+namespace kollective::test {
+
+inline preferences::Profile strict_profile(int n, const std::vector<std::pair<std::int64_t, std::vector<int>>>& orders) {
+  preferences::Profile profile;
+  profile.alternatives = n;
+  profile.names = preferences::numbered_names(n);
+  for (const auto& [count, order] : orders) {
+    preferences::Ballot ballot;
+    ballot.count = count;
+    for (int a : order) ballot.groups.push_back({a});
+    profile.ballots.push_back(ballot);
+  }
+  return profile;
+}
+
+/// Rico et al. (2023), Tables 1-2: A=0, B=1, C=2, D=3; unique optimum B > D > A > C at 21.
+inline kemeny::Counts seed_example() {
+  auto counts = preferences::pairwise_reference(strict_profile(
+      4, {{3, {0, 1, 2, 3}}, {2, {3, 1, 0, 2}}, {2, {3, 0, 1, 2}}, {3, {1, 2, 3, 0}}}));
+  counts.names = {"A", "B", "C", "D"};
+  return counts;
+}
+
+template <class ExecSpace>
+void check_seed_example() {
+  const auto o = seed_example();
+  const kemeny::Ranking expected = {1, 3, 0, 2};
+  EXPECT_EQ(kemeny::distance(o, expected), 42u);  // doubled: 21 disagreements
+  const auto brute = kemeny::brute_force(o);
+  EXPECT_EQ(brute.distance, 42u);
+  EXPECT_EQ(brute.optima, (std::vector<kemeny::Ranking>{expected}));
+  ExecSpace space;
+  for (auto method : {kemeny::Method::dp, kemeny::Method::automatic}) {
+    kemeny::Options options;
+    options.method = method;
+    const auto result = kemeny::solve(space, o, options);
+    EXPECT_TRUE(result.exact);
+    EXPECT_EQ(result.distance, 42u);
+    EXPECT_EQ(result.count, 1u);
+    EXPECT_EQ(result.optima, (std::vector<kemeny::Ranking>{expected})) << kemeny::to_string(method);
+  }
+}
+
+template <class ExecSpace>
+void check_against_brute_force(int n, std::uint64_t seed) {
+  // Few ballots and small counts make ties and several optima common.
+  const auto o = preferences::pairwise_reference(random_weak_profile(n, 1 + static_cast<int>(seed % 6), seed, 3));
+  const auto brute = kemeny::brute_force(o);
+  ExecSpace space;
+  kemeny::Options options;
+  options.list_limit = 100000;
+  const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
+  for (auto method : {kemeny::Method::dp, kemeny::Method::automatic}) {
+    options.method = method;
+    const auto result = kemeny::solve(space, o, options);
+    EXPECT_TRUE(result.exact) << what;
+    EXPECT_EQ(result.distance, brute.distance) << what;
+    EXPECT_EQ(result.count, brute.optima.size()) << what << " " << kemeny::to_string(method);
+    auto listed = result.optima;
+    std::sort(listed.begin(), listed.end());
+    EXPECT_EQ(listed, brute.optima) << what << " " << kemeny::to_string(method);
+  }
+  // Bounds: no heuristic beats the optimum, the lower bound never exceeds it.
+  EXPECT_LE(kemeny::lower_bound(o), brute.distance) << what;
+  for (const auto& ranking : {kemeny::borda(o), kemeny::copeland(o), kemeny::kwiksort(o, seed),
+                              kemeny::best_heuristic(o, seed)}) {
+    EXPECT_GE(kemeny::distance(o, ranking), brute.distance) << what;
+  }
+  options.method = kemeny::Method::heuristic;
+  const auto heuristic = kemeny::solve(space, o, options);
+  EXPECT_GE(heuristic.distance, brute.distance);
+  EXPECT_LE(heuristic.lower_bound, brute.distance);
+}
+
+template <class ExecSpace>
+void check_decomposition() {
+  // Alternatives 0-2 form a cycle that beats every one of 3-6, which form a second cycle plus 6
+  // (beaten by all): three components {0,1,2} > {3,4,5} > {6}.
+  const auto o = preferences::pairwise_reference(strict_profile(
+      7, {{1, {0, 1, 2, 3, 4, 5, 6}}, {1, {1, 2, 0, 4, 5, 3, 6}}, {1, {2, 0, 1, 5, 3, 4, 6}}}));
+  const auto components = kemeny::condorcet_components(o);
+  EXPECT_EQ(components, (std::vector<std::vector<int>>{{0, 1, 2}, {3, 4, 5}, {6}}));
+  ExecSpace space;
+  kemeny::Options options;
+  options.list_limit = 1000;
+  const auto result = kemeny::solve(space, o, options);
+  const auto brute = kemeny::brute_force(o);
+  EXPECT_EQ(result.component_sizes, (std::vector<int>{3, 3, 1}));
+  EXPECT_EQ(result.distance, brute.distance);
+  EXPECT_EQ(result.count, brute.optima.size());  // 3 x 3 x 1 = 9
+  EXPECT_EQ(result.count, 9u);
+  auto listed = result.optima;
+  std::sort(listed.begin(), listed.end());
+  EXPECT_EQ(listed, brute.optima);
+}
+
+TEST(TEST_CATEGORY, kemeny_seed_example) { check_seed_example<TEST_EXECSPACE>(); }
+
+TEST(TEST_CATEGORY, kemeny_dp_and_auto_match_brute_force) {
+  for (int n = 1; n <= 8; ++n) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) check_against_brute_force<TEST_EXECSPACE>(n, seed);
+  }
+}
+
+TEST(TEST_CATEGORY, kemeny_decomposition) { check_decomposition<TEST_EXECSPACE>(); }
+
+TEST(TEST_CATEGORY, kemeny_refuses_what_does_not_fit) {
+  TEST_EXECSPACE space;
+  const auto big = preferences::pairwise_reference(random_weak_profile(41, 3, 1));
+  kemeny::Options options;
+  options.method = kemeny::Method::dp;
+  EXPECT_NE(error_of([&] { kemeny::solve(space, big, options); }).find("41 alternatives exceed its limit of 40"),
+            std::string::npos);
+  const auto mid = preferences::pairwise_reference(random_weak_profile(30, 3, 1));
+  setenv("KOLLECTIVE_MEMORY_LIMIT", "100000000", 1);
+  const std::string message = error_of([&] { kemeny::solve(space, mid, options); });
+  EXPECT_NE(message.find("the Kemeny subset DP over 30 alternatives needs 12.01 GiB"), std::string::npos) << message;
+  // auto falls back to the heuristic with a certified gap instead of failing.
+  options.method = kemeny::Method::automatic;
+  const auto fallback = kemeny::solve(space, mid, options);
+  unsetenv("KOLLECTIVE_MEMORY_LIMIT");
+  EXPECT_LE(fallback.lower_bound, fallback.distance);
+  EXPECT_EQ(fallback.optima.size(), 1u);
+}
+
+}  // namespace kollective::test
