@@ -39,7 +39,7 @@ void check_seed_example() {
   EXPECT_EQ(brute.distance, 42u);
   EXPECT_EQ(brute.optima, (std::vector<kemeny::Ranking>{expected}));
   ExecSpace space;
-  for (auto method : {kemeny::Method::dp, kemeny::Method::automatic}) {
+  for (auto method : {kemeny::Method::enumeration, kemeny::Method::dp, kemeny::Method::automatic}) {
     kemeny::Options options;
     options.method = method;
     const auto result = kemeny::solve(space, o, options);
@@ -59,7 +59,7 @@ void check_against_brute_force(int n, std::uint64_t seed) {
   kemeny::Options options;
   options.list_limit = 100000;
   const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
-  for (auto method : {kemeny::Method::dp, kemeny::Method::automatic}) {
+  for (auto method : {kemeny::Method::enumeration, kemeny::Method::dp, kemeny::Method::automatic}) {
     options.method = method;
     const auto result = kemeny::solve(space, o, options);
     EXPECT_TRUE(result.exact) << what;
@@ -113,8 +113,33 @@ TEST(TEST_CATEGORY, kemeny_dp_and_auto_match_brute_force) {
 
 TEST(TEST_CATEGORY, kemeny_decomposition) { check_decomposition<TEST_EXECSPACE>(); }
 
+TEST(TEST_CATEGORY, kemeny_enumeration_matches_dp_beyond_brute_force) {
+  TEST_EXECSPACE space;
+  for (int n : {9, 10, 11}) {
+    const auto o = preferences::pairwise_reference(random_weak_profile(n, 4, 100 + n, 3));
+    kemeny::Options options;
+    options.list_limit = 50;
+    options.method = kemeny::Method::enumeration;
+    const auto enumerated = kemeny::solve(space, o, options);
+    options.method = kemeny::Method::dp;
+    const auto dp = kemeny::solve(space, o, options);
+    EXPECT_EQ(enumerated.distance, dp.distance) << n;
+    EXPECT_EQ(enumerated.count, dp.count) << n;
+    if (dp.count <= 50) {
+      auto listed = dp.optima;
+      std::sort(listed.begin(), listed.end());
+      EXPECT_EQ(enumerated.optima, listed) << n;
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, kemeny_refuses_what_does_not_fit) {
   TEST_EXECSPACE space;
+  const auto seventeen = preferences::pairwise_reference(random_weak_profile(17, 3, 1));
+  kemeny::Options enumeration;
+  enumeration.method = kemeny::Method::enumeration;
+  EXPECT_NE(error_of([&] { kemeny::solve(space, seventeen, enumeration); }).find("limited to 16 alternatives"),
+            std::string::npos);
   const auto big = preferences::pairwise_reference(random_weak_profile(41, 3, 1));
   kemeny::Options options;
   options.method = kemeny::Method::dp;

@@ -18,8 +18,8 @@
 
 namespace kollective::kemeny {
 
-enum class Method { automatic, dp, heuristic };
-Method parse_method(const std::string& name);  ///< "auto" | "dp" | "heuristic"
+enum class Method { automatic, enumeration, dp, heuristic };
+Method parse_method(const std::string& name);  ///< "auto" | "enumeration" | "dp" | "heuristic"
 const char* to_string(Method method);
 
 struct Options {
@@ -61,7 +61,8 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options 
   return Impl::solve_dp(space, o, options);
 }
 
-/// Solves with options.method: `dp` on the whole profile; `heuristic` (bounds only); `auto`:
+/// Solves with options.method: `enumeration` (the seed's exhaustive search over n!, n <= 16) or
+/// `dp` on the whole profile; `heuristic` (bounds only); `auto`:
 /// Condorcet components, each by the DP when it fits in device memory, else by the heuristic.
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options = {}) {

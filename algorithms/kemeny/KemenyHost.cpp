@@ -181,14 +181,16 @@ BruteForceResult brute_force(const Counts& o) {
 Method parse_method(const std::string& name) {
   if (name == "auto") return Method::automatic;
   if (name == "dp") return Method::dp;
+  if (name == "enumeration") return Method::enumeration;
   if (name == "heuristic") return Method::heuristic;
-  fail("unknown Kemeny method '", name, "' (auto, dp or heuristic)");
+  fail("unknown Kemeny method '", name, "' (auto, enumeration, dp or heuristic)");
 }
 
 const char* to_string(Method method) {
   switch (method) {
     case Method::automatic: return "auto";
     case Method::dp: return "dp";
+    case Method::enumeration: return "enumeration";
     case Method::heuristic: return "heuristic";
   }
   return "?";

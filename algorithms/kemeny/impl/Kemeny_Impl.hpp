@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "algorithms/kemeny/impl/KemenyDP_Impl.hpp"
+#include "algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
 #include "core/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
@@ -197,6 +198,117 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options)
   return narrow ? solve_dp_with<std::uint32_t>(space, o, options) : solve_dp_with<std::uint64_t>(space, o, options);
 }
 
+template <class ExecSpace>
+Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options& options) {
+  using Memory = typename ExecSpace::memory_space;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const int n = o.alternatives;
+  if (n < 1) fail("Kemeny: no alternatives");
+  if (n > enumeration_max_alternatives) {
+    fail("Kemeny enumeration over n! rankings is limited to ", enumeration_max_alternatives, " alternatives (",
+         enumeration_max_alternatives, "! = 2.1e13 rankings); ", n, " given: use method dp or auto");
+  }
+  EnumerationData<Memory> data;
+  data.n = n;
+  data.suffix = n <= 5 ? n : std::min(n - 5, 11);
+  std::uint64_t items = 1;
+  for (int k = data.suffix + 1; k <= n; ++k) items *= k;
+  const int limit = std::max(1, options.list_limit);
+  require_device_memory(static_cast<std::int64_t>(n) * (8 << n) + 16 * static_cast<std::int64_t>(items) +
+                            4 * static_cast<std::int64_t>(limit) * n,
+                        "the Kemeny enumeration over " + std::to_string(n) + " alternatives");
+
+  data.o = decltype(data.o)("Kollective::Kemeny::outranking", n, n);
+  auto o_host = Kokkos::create_mirror_view(data.o);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) o_host(i, j) = o.at(i, j);
+  }
+  Kokkos::deep_copy(space, data.o, o_host);
+  data.add = decltype(data.add)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::add"), n,
+                                std::size_t{1} << n);
+  const auto d = data;
+  Kokkos::parallel_for(
+      "Kollective::Kemeny::add_table", Range(space, 0, static_cast<std::int64_t>(n) << n), KOKKOS_LAMBDA(const std::int64_t item) {
+        const int y = static_cast<int>(item >> d.n);
+        const std::uint32_t set = static_cast<std::uint32_t>(item & ((std::int64_t{1} << d.n) - 1));
+        std::uint64_t sum = 0;
+        for (std::uint32_t rest = set; rest != 0; rest &= rest - 1) sum += d.o(subsets::lowest_bit(rest), y);
+        d.add(y, set) = sum;
+      });
+
+  Kokkos::View<std::uint64_t*, Memory> item_best(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_best"), items);
+  Kokkos::View<std::uint64_t*, Memory> item_count(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_count"), items);
+  Progress progress("Kemeny enumeration (n=" + std::to_string(n) + ")", static_cast<std::int64_t>(items));
+  const std::uint64_t batch = std::max<std::uint64_t>(items / 64, 1);
+  for (std::uint64_t begin = 0; begin < items; begin += batch) {
+    const std::uint64_t end = std::min(items, begin + batch);
+    Kokkos::parallel_for(
+        "Kollective::Kemeny::enumerate", Range(space, static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)),
+        KOKKOS_LAMBDA(const std::int64_t w) {
+          int ranking[enumeration_max_alternatives];
+          std::uint32_t unplaced = 0;
+          const std::uint64_t cost = d.prefix(static_cast<std::uint64_t>(w), ranking, unplaced);
+          std::uint64_t best = ~std::uint64_t{0}, count = 0;
+          d.enumerate(ranking, unplaced, cost, [&](std::uint64_t value, const int*) {
+            if (value < best) {
+              best = value;
+              count = 1;
+            } else if (value == best) {
+              ++count;
+            }
+          });
+          item_best(w) = best;
+          item_count(w) = count;
+        });
+    space.fence();
+    progress.update(static_cast<std::int64_t>(end));
+  }
+  progress.finish();
+
+  Result result;
+  Kokkos::parallel_reduce(
+      "Kollective::Kemeny::best", Range(space, 0, static_cast<std::int64_t>(items)),
+      KOKKOS_LAMBDA(const std::int64_t w, std::uint64_t& best) {
+        if (item_best(w) < best) best = item_best(w);
+      },
+      Kokkos::Min<std::uint64_t>(result.distance));
+  const std::uint64_t optimum = result.distance;
+  Kokkos::parallel_reduce(
+      "Kollective::Kemeny::count", Range(space, 0, static_cast<std::int64_t>(items)),
+      KOKKOS_LAMBDA(const std::int64_t w, std::uint64_t& sum) { sum += item_best(w) == optimum ? item_count(w) : 0; },
+      result.count);
+
+  Kokkos::View<int**, Kokkos::LayoutRight, Memory> listed("Kollective::Kemeny::listed", limit, n);
+  Kokkos::View<std::uint64_t, Memory> found("Kollective::Kemeny::found");
+  Kokkos::parallel_for(
+      "Kollective::Kemeny::list", Range(space, 0, static_cast<std::int64_t>(items)), KOKKOS_LAMBDA(const std::int64_t w) {
+        if (item_best(w) != optimum) return;
+        int ranking[enumeration_max_alternatives];
+        std::uint32_t unplaced = 0;
+        const std::uint64_t cost = d.prefix(static_cast<std::uint64_t>(w), ranking, unplaced);
+        d.enumerate(ranking, unplaced, cost, [&](std::uint64_t value, const int* order) {
+          if (value != optimum) return;
+          const std::uint64_t slot = Kokkos::atomic_fetch_add(&found(), std::uint64_t{1});
+          if (slot < static_cast<std::uint64_t>(limit)) {
+            for (int p = 0; p < d.n; ++p) listed(slot, p) = order[p];
+          }
+        });
+      });
+  auto listed_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), listed);
+  const std::uint64_t shown = std::min<std::uint64_t>(result.count, static_cast<std::uint64_t>(limit));
+  for (std::uint64_t r = 0; r < shown; ++r) {
+    Ranking ranking(n);
+    for (int p = 0; p < n; ++p) ranking[p] = listed_host(r, p);
+    result.optima.push_back(std::move(ranking));
+  }
+  std::sort(result.optima.begin(), result.optima.end());  // listing order depends on scheduling
+  result.exact = true;
+  result.lower_bound = result.distance;
+  result.component_sizes = {n};
+  result.method = "enumeration";
+  return result;
+}
+
 /// Whether the DP for this component fits in the memory available now.
 inline bool dp_fits(const Counts& o) {
   return o.alternatives <= dp_max_alternatives &&
@@ -206,6 +318,7 @@ inline bool dp_fits(const Counts& o) {
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   if (options.method == Method::dp) return Impl::solve_dp(space, o, options);
+  if (options.method == Method::enumeration) return Impl::solve_enumeration(space, o, options);
   Result result;
   result.lower_bound = lower_bound(o);
   if (options.method == Method::heuristic) {
