@@ -5,6 +5,7 @@ namespace kollective::driver {
 namespace {
 const Runner runners[] = {
     {"schulze", &validate_schulze, &run_schulze},
+    {"kemeny", &validate_kemeny, &run_kemeny},
 };
 }  // namespace
 

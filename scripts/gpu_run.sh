@@ -63,10 +63,13 @@ for dir in "${summary[@]}"; do
     case $table in *_ranking.csv|*_paths.csv|*_pairwise.csv) continue;; esac
     python3 - "$table" <<'PY'
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-for r in rows:
-    print(f"{r['run']:<28} n={r['alternatives']:>6} bits={r['strength_bits']:>2} paths={float(r['paths_s']):9.4f}s "
-          f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
+for r in csv.DictReader(open(sys.argv[1])):
+    if 'paths_s' in r:
+        print(f"{r['run']:<28} n={r['alternatives']:>6} bits={r['strength_bits']:>2} paths={float(r['paths_s']):9.4f}s "
+              f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
+    elif 'method' in r:
+        print(f"{r['run']:<28} n={r['alternatives']:>3} m={r['voters']:>5} {r['method']:<22} d={r['distance']:>8} "
+              f"optima={r['optimal_rankings']:>4} {float(r['seconds']):9.4f}s verified={r['verified']}")
 PY
   done
 done
