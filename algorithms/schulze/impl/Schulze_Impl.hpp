@@ -117,7 +117,7 @@ struct DiagonalTile {
   static constexpr std::size_t scratch_bytes() { return sizeof(Strength) * tile * stride; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    auto* d = static_cast<Strength*>(team.team_scratch(0).get_shmem(scratch_bytes()));
+    auto* d = static_cast<Strength*>(team.team_scratch(0).get_shmem(sizeof(Strength) * tile * stride));
     batched_team_copy<threads, tile * tile>(
         team.team_rank(), [&](int idx) { return p(base + idx / tile, base + idx % tile); },
         [&](int idx, Strength value) { d[(idx / tile) * stride + idx % tile] = value; });
