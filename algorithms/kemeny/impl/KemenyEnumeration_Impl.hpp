@@ -52,6 +52,25 @@ struct EnumerationData {
     return cost;
   }
 
+  /// The six orders of the three alternatives in `unplaced`, in lexicographic order: the last
+  /// three levels of the depth-first search, which hold most of its nodes, without a stack.
+  template <class Leaf>
+  KOKKOS_INLINE_FUNCTION void last_three(int* slots, std::uint32_t unplaced, std::uint64_t cost, const Leaf& leaf) const {
+    const int a = subsets::lowest_bit(unplaced);
+    unplaced &= unplaced - 1;
+    const int b = subsets::lowest_bit(unplaced);
+    const int c = subsets::lowest_bit(unplaced & (unplaced - 1));
+    const int orders[6][3] = {{a, b, c}, {a, c, b}, {b, a, c}, {b, c, a}, {c, a, b}, {c, b, a}};
+    int* ranking = slots - (n - 3);
+    for (int k = 0; k < 6; ++k) {
+      const int x = orders[k][0], y = orders[k][1], z = orders[k][2];
+      slots[0] = x;
+      slots[1] = y;
+      slots[2] = z;
+      leaf(cost + o(y, x) + o(z, x) + o(z, y), ranking);
+    }
+  }
+
   /// Depth-first over the orders of `unplaced`; calls leaf(distance, ranking) for each.
   template <class Leaf>
   KOKKOS_INLINE_FUNCTION void enumerate(int* ranking, std::uint32_t unplaced, std::uint64_t cost, const Leaf& leaf) const {
@@ -66,6 +85,12 @@ struct EnumerationData {
       return;
     }
     while (depth >= 0) {
+      if (suffix - depth == 3 && next[depth] == 0) {  // first visit with three left: six leaves directly
+        last_three(ranking + length + depth, unplaced, costs[depth], leaf);
+        --depth;
+        if (depth >= 0) unplaced |= std::uint32_t{1} << ranking[length + depth];
+        continue;
+      }
       const std::uint32_t candidates = unplaced & ~((std::uint32_t{1} << next[depth]) - 1);
       if (candidates == 0) {  // back up: put the element of the level above back
         --depth;
