@@ -30,11 +30,37 @@ inline kemeny::Counts seed_example() {
   return counts;
 }
 
+/// Kendall tau distance between a ranking and a strict ballot (pairs in opposite order).
+inline std::uint64_t kendall_tau(const kemeny::Ranking& ranking, const std::vector<int>& ballot) {
+  std::vector<int> position(ranking.size());
+  for (size_t p = 0; p < ranking.size(); ++p) position[ranking[p]] = static_cast<int>(p);
+  std::uint64_t disagreements = 0;
+  for (size_t i = 0; i < ballot.size(); ++i) {
+    for (size_t j = i + 1; j < ballot.size(); ++j) disagreements += position[ballot[i]] > position[ballot[j]] ? 1 : 0;
+  }
+  return disagreements;
+}
+
 template <class ExecSpace>
 void check_seed_example() {
   const auto o = seed_example();
   const kemeny::Ranking expected = {1, 3, 0, 2};
   EXPECT_EQ(kemeny::distance(o, expected), 42u);  // doubled: 21 disagreements
+  // The full distance table (all 24 rankings) from the definition: the weighted sum of Kendall
+  // tau distances to the ballots, computed here ballot by ballot, equals the matrix form.
+  const std::vector<std::pair<std::uint64_t, std::vector<int>>> ballots = {
+      {3, {0, 1, 2, 3}}, {2, {3, 1, 0, 2}}, {2, {3, 0, 1, 2}}, {3, {1, 2, 3, 0}}};
+  kemeny::Ranking ranking = {0, 1, 2, 3};
+  int rankings = 0;
+  do {
+    std::uint64_t by_definition = 0;
+    for (const auto& [count, ballot] : ballots) by_definition += count * kendall_tau(ranking, ballot);
+    EXPECT_EQ(kemeny::distance(o, ranking), 2 * by_definition);
+    EXPECT_GE(by_definition, 21u);
+    EXPECT_TRUE(by_definition > 21 || ranking == expected);
+    ++rankings;
+  } while (std::next_permutation(ranking.begin(), ranking.end()));
+  EXPECT_EQ(rankings, 24);
   const auto brute = kemeny::brute_force(o);
   EXPECT_EQ(brute.distance, 42u);
   EXPECT_EQ(brute.optima, (std::vector<kemeny::Ranking>{expected}));
@@ -106,7 +132,7 @@ void check_decomposition() {
 TEST(TEST_CATEGORY, kemeny_seed_example) { check_seed_example<TEST_EXECSPACE>(); }
 
 TEST(TEST_CATEGORY, kemeny_dp_and_auto_match_brute_force) {
-  for (int n = 1; n <= 8; ++n) {
+  for (int n = 1; n <= 9; ++n) {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) check_against_brute_force<TEST_EXECSPACE>(n, seed);
   }
 }

@@ -1,0 +1,63 @@
+// Exact Kemeny: the seed's enumeration of n! rankings (rankings/s) and the subset DP
+// (subsets/s = 2^n / t). Inputs from the seed's benchmark generator; manual, fenced time.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+#include "algorithms/kemeny/Kemeny.hpp"
+#include "core/Compat.hpp"
+#include "core/Timer.hpp"
+#include "core/preferences/Generators.hpp"
+
+namespace {
+
+namespace prefs = kollective::preferences;
+namespace kemeny = kollective::kemeny;
+using Space = Kokkos::DefaultExecutionSpace;
+constexpr bool host = kollective::runs_on_host<Space>;
+
+void run(benchmark::State& state, kemeny::Method method, double work) {
+  const int n = static_cast<int>(state.range(0));
+  const auto o = prefs::pairwise_reference(prefs::kemeny_benchmark(n, 1001, 1));
+  kemeny::Options options;
+  options.method = method;
+  options.list_limit = 1;
+  Space space;
+  double total = 0;
+  for (auto _ : state) {
+    const double seconds = kollective::time_fenced(space, [&] { benchmark::DoNotOptimize(kemeny::solve(space, o, options)); });
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  state.counters[method == kemeny::Method::enumeration ? "rankings_per_s" : "subsets_per_s"] =
+      static_cast<double>(state.iterations()) * work / total;
+}
+
+void enumeration(benchmark::State& state) {
+  run(state, kemeny::Method::enumeration, std::tgamma(static_cast<double>(state.range(0)) + 1));
+}
+
+void subset_dp(benchmark::State& state) {
+  run(state, kemeny::Method::dp, std::ldexp(1.0, static_cast<int>(state.range(0))));
+}
+
+void enumeration_sizes(benchmark::internal::Benchmark* b) {
+  if (host) {
+    b->Arg(9)->Arg(10)->Arg(11);
+  } else {
+    b->Arg(12)->Arg(13)->Arg(14);
+  }
+}
+
+void dp_sizes(benchmark::internal::Benchmark* b) {
+  if (host) {
+    b->Arg(14)->Arg(18)->Arg(22);
+  } else {
+    b->Arg(14)->Arg(20)->Arg(24)->Arg(28);
+  }
+}
+
+}  // namespace
+
+BENCHMARK(enumeration)->Apply(enumeration_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(subset_dp)->Apply(dp_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
