@@ -19,14 +19,8 @@ namespace kollective {
 namespace {
 
 std::int64_t host_available_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::int64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return std::numeric_limits<std::int64_t>::max();  // unknown: do not refuse
+  const std::int64_t available = host_meminfo_bytes("MemAvailable");
+  return available > 0 ? available : std::numeric_limits<std::int64_t>::max();  // unknown: do not refuse
 }
 
 std::int64_t limit_from_environment() {
@@ -39,6 +33,16 @@ std::int64_t limit_from_environment() {
 }
 
 }  // namespace
+
+std::int64_t host_meminfo_bytes(const std::string& key) {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name, unit;
+  std::int64_t kib = 0;
+  while (meminfo >> name >> kib >> unit) {
+    if (name == key + ":") return kib * 1024;
+  }
+  return 0;
+}
 
 std::int64_t available_device_bytes() {
   std::int64_t available = 0;

@@ -14,6 +14,9 @@ namespace kollective {
 /// MemAvailable). Tests may cap it with KOLLECTIVE_MEMORY_LIMIT (bytes).
 std::int64_t available_device_bytes();
 
+/// A /proc/meminfo entry ("MemTotal", "MemAvailable") in bytes; 0 when unknown.
+std::int64_t host_meminfo_bytes(const std::string& key);
+
 /// "3.25 GiB" style.
 std::string format_bytes(double bytes);
 

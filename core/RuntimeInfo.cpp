@@ -28,16 +28,6 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
-std::int64_t host_total_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  std::int64_t kib = 0;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemTotal:") return kib * 1024;
-  }
-  return 0;
-}
-
 RuntimeInfo query() {
   RuntimeInfo info;
   using Space = Kokkos::DefaultExecutionSpace;
@@ -48,7 +38,7 @@ RuntimeInfo query() {
   info.revision = git_revision();
   info.concurrency = Space().concurrency();
   info.device = cpu_model() + " (" + std::to_string(info.concurrency) + " threads)";
-  info.device_memory_bytes = host_total_bytes();
+  info.device_memory_bytes = host_meminfo_bytes("MemTotal");
 #ifdef KOKKOS_ENABLE_CUDA
   if (std::is_same<Space, Kokkos::Cuda>::value) {
     int device = 0;

@@ -86,4 +86,29 @@ std::vector<std::int64_t> sweep_values(const ConfigNode& run, const std::string&
   return values;
 }
 
+ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context) {
+  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
+  const ElectionInput input = parse_election_input(run.required("input"), context);
+  if (run.has("sweep") && input.kind != ElectionInput::Kind::generator) {
+    run.required("sweep").error("a sweep needs a generator input");
+  }
+  sweep_values(run, "alternatives", input.alternatives);
+  sweep_values(run, "voters", input.voters);
+  return input;
+}
+
+std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context) {
+  const ElectionInput base = validate_election_run(run, context);
+  std::vector<ElectionInput> inputs;
+  for (const std::int64_t n : sweep_values(run, "alternatives", base.alternatives)) {
+    for (const std::int64_t voters : sweep_values(run, "voters", base.voters)) {
+      ElectionInput input = base;
+      input.alternatives = static_cast<int>(n);
+      input.voters = voters;
+      inputs.push_back(input);
+    }
+  }
+  return inputs;
+}
+
 }  // namespace kollective::driver

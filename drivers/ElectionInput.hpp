@@ -48,6 +48,13 @@ HostElection load_host_election(const ElectionInput& input);
 /// Values of a `sweep:` key ("alternatives" or "voters"); the input's own value when absent.
 std::vector<std::int64_t> sweep_values(const ConfigNode& run, const std::string& key, std::int64_t own);
 
+/// Checks the keys shared by every voting run (name, algorithm, input, options, sweep,
+/// repetitions, warmup, verify, write) and its input and sweep; returns the input.
+ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context);
+
+/// The inputs of a run: its own, or one per (alternatives, voters) pair of its sweep.
+std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context);
+
 }  // namespace kollective::driver
 
 #endif

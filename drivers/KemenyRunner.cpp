@@ -32,7 +32,8 @@ KemenySettings parse_settings(const ConfigNode& run) {
     const ConfigNode options = run.required("options");
     options.expect_keys({"method", "list_limit", "seed"});
     if (options.has("method")) {
-      settings.options.method = kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
+      settings.options.method =
+          kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
     }
     settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
@@ -54,7 +55,8 @@ std::string votes(std::uint64_t doubled) { return std::to_string(doubled / 2) + 
 /// subset DP for enumeration results and the enumeration for the others (n <= 12). Returns what
 /// it compared with ("" when no check applies); fails on any difference in the optimum, the
 /// number of optimal rankings or the listed rankings.
-std::string verify(const Space& space, const kemeny::Result& result, const kemeny::Counts& o, const kemeny::Options& options) {
+std::string verify(const Space& space, const kemeny::Result& result, const kemeny::Counts& o,
+                   const kemeny::Options& options) {
   if (!result.exact) return "";
   std::uint64_t distance = 0, count = 0;
   std::vector<kemeny::Ranking> optima;
@@ -90,7 +92,8 @@ std::string verify(const Space& space, const kemeny::Result& result, const kemen
 kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
   if (input.generated_on_device()) {
     Space space;
-    auto doubled = prefs::random_pairwise(space, input.alternatives, static_cast<std::uint32_t>(input.voters), input.seed);
+    auto doubled =
+        prefs::random_pairwise(space, input.alternatives, static_cast<std::uint32_t>(input.voters), input.seed);
     voters = input.voters;
     return prefs::to_host(doubled, prefs::numbered_names(input.alternatives));
   }
@@ -111,81 +114,74 @@ void write_rankings(const std::string& path, const kemeny::Result& result, const
 }  // namespace
 
 void validate_kemeny(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
-  const ElectionInput input = parse_election_input(run.required("input"), context);
+  validate_election_run(run, context);
   parse_settings(run);
-  if (run.has("sweep") && input.kind != ElectionInput::Kind::generator) {
-    run.required("sweep").error("a sweep needs a generator input");
-  }
-  sweep_values(run, "alternatives", input.alternatives);
-  sweep_values(run, "voters", input.voters);
 }
 
 void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) {
   validate_kemeny(run, context);
-  const ElectionInput base = parse_election_input(run.required("input"), context);
   const KemenySettings settings = parse_settings(run);
-  const auto sizes = sweep_values(run, "alternatives", base.alternatives);
-  const auto voter_counts = sweep_values(run, "voters", base.voters);
+  const std::vector<ElectionInput> inputs = sweep_inputs(run, context);
   Space space;
-  for (const std::int64_t n : sizes) {
-    for (const std::int64_t m : voter_counts) {
-      ElectionInput input = base;
-      input.alternatives = static_cast<int>(n);
-      input.voters = m;
-      std::int64_t voters = 0;
-      const kemeny::Counts o = load_counts(input, voters);
-      for (int w = 0; w < settings.warmup; ++w) kemeny::solve(space, o, settings.options);
-      std::vector<double> times;
-      kemeny::Result result;
-      for (int r = 0; r < settings.repetitions; ++r) {
-        times.push_back(time_fenced(space, [&] { result = kemeny::solve(space, o, settings.options); }));
-      }
-      std::string verified = "skipped";
-      if (settings.verify != "false") {
-        const std::string against = verify(space, result, o, settings.options);
-        if (against.empty() && settings.verify == "true") {
-          fail("verify: true, but no independent check applies (inexact result, or n > 12 with method ", result.method, ")");
-        }
-        if (!against.empty()) verified = against;
-      }
-
-      const std::string suffix = sizes.size() * voter_counts.size() > 1
-                                     ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(m) : "";
-      if (settings.write_rankings) write_rankings(context.output_file(suffix + "_rankings.csv"), result, o.names);
-      const std::string components = std::to_string(result.component_sizes.size()) + " (largest " +
-                                     std::to_string(*std::max_element(result.component_sizes.begin(), result.component_sizes.end())) + ")";
-      const double seconds = median(times);
-      Row row;
-      row.set("run", context.run_name)
-          .set("input", input.describe())
-          .set("alternatives", o.alternatives)
-          .set("voters", voters)
-          .set("method", result.method)
-          .set("exact", result.exact)
-          .set("distance", votes(result.distance))
-          .set("lower_bound", votes(result.lower_bound))
-          .set("gap", votes(result.distance - result.lower_bound))
-          .set("optimal_rankings", result.exact ? (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count)) : std::string("unknown"))
-          .set("consensus", kemeny::format_ranking(result.optima.front(), o.names))
-          .set("components", components)
-          .set("repetitions", settings.repetitions)
-          .set("seconds", seconds)
-          .set("seconds_min", *std::min_element(times.begin(), times.end()))
-          .set("verified", verified);
-      table.add(row);
-
-      std::cout << context.run_name << ": Kemeny (" << result.method << ") on " << o.alternatives << " alternatives";
-      if (voters) std::cout << ", " << voters << " voters";
-      std::cout << "\n  " << (result.exact ? "optimal" : "best found") << " distance " << votes(result.distance);
-      if (!result.exact) std::cout << " (lower bound " << votes(result.lower_bound) << ", gap " << votes(result.distance - result.lower_bound) << ")";
-      if (result.exact) {
-        std::cout << ", " << (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count)) << " optimal ranking"
-                  << (result.count == 1 ? "" : "s");
-      }
-      std::cout << "\n  consensus: " << kemeny::format_ranking(result.optima.front(), o.names) << "\n";
-      std::printf("  %.4f s; components %s; verified: %s\n", seconds, components.c_str(), verified.c_str());
+  for (const ElectionInput& input : inputs) {
+    std::int64_t voters = 0;
+    const kemeny::Counts o = load_counts(input, voters);
+    for (int w = 0; w < settings.warmup; ++w) kemeny::solve(space, o, settings.options);
+    std::vector<double> times;
+    kemeny::Result result;
+    for (int r = 0; r < settings.repetitions; ++r) {
+      times.push_back(time_fenced(space, [&] { result = kemeny::solve(space, o, settings.options); }));
     }
+    std::string verified = "skipped";
+    if (settings.verify != "false") {
+      const std::string against = verify(space, result, o, settings.options);
+      if (against.empty() && settings.verify == "true") {
+        fail("verify: true, but no independent check applies (inexact result, or n > 12 with method ", result.method,
+             ")");
+      }
+      if (!against.empty()) verified = against;
+    }
+
+    const std::string suffix =
+        inputs.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
+    if (settings.write_rankings) write_rankings(context.output_file(suffix + "_rankings.csv"), result, o.names);
+    const std::string components =
+        std::to_string(result.component_sizes.size()) + " (largest " +
+        std::to_string(*std::max_element(result.component_sizes.begin(), result.component_sizes.end())) + ")";
+    const double seconds = median(times);
+    Row row;
+    row.set("run", context.run_name)
+        .set("input", input.describe())
+        .set("alternatives", o.alternatives)
+        .set("voters", voters)
+        .set("method", result.method)
+        .set("exact", result.exact)
+        .set("distance", votes(result.distance))
+        .set("lower_bound", votes(result.lower_bound))
+        .set("gap", votes(result.distance - result.lower_bound))
+        .set("optimal_rankings", result.exact
+                                     ? (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count))
+                                     : std::string("unknown"))
+        .set("consensus", kemeny::format_ranking(result.optima.front(), o.names))
+        .set("components", components)
+        .set("repetitions", settings.repetitions)
+        .set("seconds", seconds)
+        .set("seconds_min", *std::min_element(times.begin(), times.end()))
+        .set("verified", verified);
+    table.add(row);
+
+    std::cout << context.run_name << ": Kemeny (" << result.method << ") on " << o.alternatives << " alternatives";
+    if (voters) std::cout << ", " << voters << " voters";
+    std::cout << "\n  " << (result.exact ? "optimal" : "best found") << " distance " << votes(result.distance);
+    if (!result.exact)
+      std::cout << " (lower bound " << votes(result.lower_bound) << ", gap "
+                << votes(result.distance - result.lower_bound) << ")";
+    if (result.exact) {
+      std::cout << ", " << (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count))
+                << " optimal ranking" << (result.count == 1 ? "" : "s");
+    }
+    std::cout << "\n  consensus: " << kemeny::format_ranking(result.optima.front(), o.names) << "\n";
+    std::printf("  %.4f s; components %s; verified: %s\n", seconds, components.c_str(), verified.c_str());
   }
 }
 

@@ -46,7 +46,8 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
       settings.options.rule = schulze::parse_link_rule(options.required("rule").as_choice({"winning_votes", "margin"}));
     }
     if (options.has("strength_bits")) {
-      settings.options.width = schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
+      settings.options.width =
+          schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
     }
   }
   settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
@@ -65,8 +66,8 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
   return settings;
 }
 
-std::string join_names(const std::vector<int>& indices, const std::vector<std::string>& names,
-                       const char* separator, size_t limit) {
+std::string join_names(const std::vector<int>& indices, const std::vector<std::string>& names, const char* separator,
+                       size_t limit) {
   std::string text;
   for (size_t k = 0; k < indices.size() && k < limit; ++k) text += (k ? separator : "") + names[indices[k]];
   if (indices.size() > limit) text += separator + std::string("... (") + std::to_string(indices.size()) + ")";
@@ -110,7 +111,8 @@ void write_beats(const std::string& path, const schulze::Result& result, const s
   for (int i = 0; i < result.alternatives; ++i) {
     for (int j = 0; j < result.alternatives; ++j) {
       if (result.path(i, j) > result.path(j, i)) {
-        out << names[i] << "," << names[j] << "," << votes(result.path(i, j)) << "," << votes(result.path(j, i)) << "\n";
+        out << names[i] << "," << names[j] << "," << votes(result.path(i, j)) << "," << votes(result.path(j, i))
+            << "\n";
       }
     }
   }
@@ -137,7 +139,8 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
   DeviceElection election;
   if (input.generated_on_device()) {
     election.pairwise_seconds = time_fenced(space, [&] {
-      election.doubled = prefs::random_pairwise(space, input.alternatives, static_cast<std::uint32_t>(input.voters), input.seed);
+      election.doubled =
+          prefs::random_pairwise(space, input.alternatives, static_cast<std::uint32_t>(input.voters), input.seed);
     });
     election.names = prefs::numbered_names(input.alternatives);
     election.voters = input.voters;
@@ -147,7 +150,8 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
   election.names = host.names;
   election.voters = host.voters;
   election.pairwise_seconds = time_fenced(space, [&] {
-    election.doubled = host.profile ? prefs::build_pairwise(space, *host.profile) : prefs::to_device(space, *host.counts);
+    election.doubled =
+        host.profile ? prefs::build_pairwise(space, *host.profile) : prefs::to_device(space, *host.counts);
   });
   election.profile = std::move(host.profile);
   return election;
@@ -156,95 +160,83 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
 }  // namespace
 
 void validate_schulze(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
-  const ElectionInput input = parse_election_input(run.required("input"), context);
+  validate_election_run(run, context);
   parse_settings(run);
-  if (run.has("sweep") && input.kind != ElectionInput::Kind::generator) {
-    run.required("sweep").error("a sweep needs a generator input");
-  }
-  sweep_values(run, "alternatives", input.alternatives);
-  sweep_values(run, "voters", input.voters);
 }
 
 void run_schulze(const ConfigNode& run, const RunContext& context, Table& table) {
   validate_schulze(run, context);
-  const ElectionInput base = parse_election_input(run.required("input"), context);
   const SchulzeSettings settings = parse_settings(run);
-  const auto sizes = sweep_values(run, "alternatives", base.alternatives);
-  const auto voter_counts = sweep_values(run, "voters", base.voters);
+  const std::vector<ElectionInput> inputs = sweep_inputs(run, context);
   Space space;
-
-  for (const std::int64_t n : sizes) {
-    for (const std::int64_t voters : voter_counts) {
-      ElectionInput input = base;
-      input.alternatives = static_cast<int>(n);
-      input.voters = voters;
-      DeviceElection election = load(space, input);
-      const int alternatives = static_cast<int>(election.doubled.extent(0));
-      const bool matrices = settings.write_paths || settings.write_beats || settings.write_pairwise;
-      if (matrices && alternatives > max_written_matrix) {
-        fail("writing paths, pairwise or beats files is limited to ", max_written_matrix,
-             " alternatives (this election has ", alternatives, "); set them to false under write:");
-      }
-      const bool check = settings.verify == "true" || (settings.verify == "auto" && alternatives <= settings.verify_limit);
-      schulze::Options options = settings.options;
-      options.keep_paths = check || settings.write_paths || settings.write_beats;
-
-      for (int w = 0; w < settings.warmup; ++w) schulze::solve(space, election.doubled, options);
-      std::vector<double> solve_times, path_times;
-      schulze::Result result;
-      for (int r = 0; r < settings.repetitions; ++r) {
-        solve_times.push_back(time_fenced(space, [&] { result = schulze::solve(space, election.doubled, options); }));
-        path_times.push_back(result.paths_seconds);
-      }
-
-      std::string verified = "skipped";
-      if (check) {
-        const prefs::PairwiseCounts counts = prefs::to_host(election.doubled, election.names);
-        if (election.profile && counts.doubled != prefs::pairwise_reference(*election.profile).doubled) {
-          fail("verification failed: the device pairwise matrix differs from the reference");
-        }
-        verify(result, counts, options.rule);
-        verified = "exact";
-      }
-
-      const std::string suffix = sizes.size() * voter_counts.size() > 1
-                                     ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(voters) : "";
-      if (settings.write_ranking) write_ranking(context.output_file(suffix + "_ranking.csv"), result, election.names);
-      if (settings.write_paths) write_paths(context.output_file(suffix + "_paths.csv"), result, election.names);
-      if (settings.write_beats) write_beats(context.output_file(suffix + "_beats.csv"), result, election.names);
-      if (settings.write_pairwise) {
-        prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names), context.output_file(suffix + "_pairwise.csv"));
-      }
-
-      const double paths_s = median(path_times), solve_s = median(solve_times);
-      const double updates = std::pow(static_cast<double>(alternatives), 3);
-      Row row;
-      row.set("run", context.run_name)
-          .set("input", input.describe())
-          .set("alternatives", alternatives)
-          .set("voters", election.voters)
-          .set("rule", schulze::to_string(options.rule))
-          .set("strength_bits", result.strength_bits)
-          .set("winners", join_names(result.winners, election.names, " ", 10))
-          .set("ranking", ranking_text(result, election.names, 5))
-          .set("repetitions", settings.repetitions)
-          .set("pairwise_s", election.pairwise_seconds)
-          .set("solve_s", solve_s)
-          .set("paths_s", paths_s)
-          .set("paths_s_min", *std::min_element(path_times.begin(), path_times.end()))
-          .set("tera_updates_per_s", updates / paths_s / 1e12)
-          .set("verified", verified);
-      table.add(row);
-
-      std::cout << context.run_name << ": Schulze (" << schulze::to_string(options.rule) << ", "
-                << result.strength_bits << "-bit) on " << alternatives << " alternatives";
-      if (election.voters) std::cout << ", " << election.voters << " voters";
-      std::cout << "\n  winners: " << join_names(result.winners, election.names, ", ", 10)
-                << "\n  ranking by candidates beaten: " << ranking_text(result, election.names, 8) << "\n";
-      std::printf("  strongest paths %.4f s (%.3f T cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
-                  paths_s, updates / paths_s / 1e12, solve_s, election.pairwise_seconds, verified.c_str());
+  for (const ElectionInput& input : inputs) {
+    DeviceElection election = load(space, input);
+    const int alternatives = static_cast<int>(election.doubled.extent(0));
+    const bool matrices = settings.write_paths || settings.write_beats || settings.write_pairwise;
+    if (matrices && alternatives > max_written_matrix) {
+      fail("writing paths, pairwise or beats files is limited to ", max_written_matrix,
+           " alternatives (this election has ", alternatives, "); set them to false under write:");
     }
+    const bool check =
+        settings.verify == "true" || (settings.verify == "auto" && alternatives <= settings.verify_limit);
+    schulze::Options options = settings.options;
+    options.keep_paths = check || settings.write_paths || settings.write_beats;
+
+    for (int w = 0; w < settings.warmup; ++w) schulze::solve(space, election.doubled, options);
+    std::vector<double> solve_times, path_times;
+    schulze::Result result;
+    for (int r = 0; r < settings.repetitions; ++r) {
+      solve_times.push_back(time_fenced(space, [&] { result = schulze::solve(space, election.doubled, options); }));
+      path_times.push_back(result.paths_seconds);
+    }
+
+    std::string verified = "skipped";
+    if (check) {
+      const prefs::PairwiseCounts counts = prefs::to_host(election.doubled, election.names);
+      if (election.profile && counts.doubled != prefs::pairwise_reference(*election.profile).doubled) {
+        fail("verification failed: the device pairwise matrix differs from the reference");
+      }
+      verify(result, counts, options.rule);
+      verified = "exact";
+    }
+
+    const std::string suffix =
+        inputs.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
+    if (settings.write_ranking) write_ranking(context.output_file(suffix + "_ranking.csv"), result, election.names);
+    if (settings.write_paths) write_paths(context.output_file(suffix + "_paths.csv"), result, election.names);
+    if (settings.write_beats) write_beats(context.output_file(suffix + "_beats.csv"), result, election.names);
+    if (settings.write_pairwise) {
+      prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names),
+                                context.output_file(suffix + "_pairwise.csv"));
+    }
+
+    const double paths_s = median(path_times), solve_s = median(solve_times);
+    const double updates = std::pow(static_cast<double>(alternatives), 3);
+    Row row;
+    row.set("run", context.run_name)
+        .set("input", input.describe())
+        .set("alternatives", alternatives)
+        .set("voters", election.voters)
+        .set("rule", schulze::to_string(options.rule))
+        .set("strength_bits", result.strength_bits)
+        .set("winners", join_names(result.winners, election.names, " ", 10))
+        .set("ranking", ranking_text(result, election.names, 5))
+        .set("repetitions", settings.repetitions)
+        .set("pairwise_s", election.pairwise_seconds)
+        .set("solve_s", solve_s)
+        .set("paths_s", paths_s)
+        .set("paths_s_min", *std::min_element(path_times.begin(), path_times.end()))
+        .set("tera_updates_per_s", updates / paths_s / 1e12)
+        .set("verified", verified);
+    table.add(row);
+
+    std::cout << context.run_name << ": Schulze (" << schulze::to_string(options.rule) << ", " << result.strength_bits
+              << "-bit) on " << alternatives << " alternatives";
+    if (election.voters) std::cout << ", " << election.voters << " voters";
+    std::cout << "\n  winners: " << join_names(result.winners, election.names, ", ", 10)
+              << "\n  ranking by candidates beaten: " << ranking_text(result, election.names, 8) << "\n";
+    std::printf("  strongest paths %.4f s (%.3f T cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
+                paths_s, updates / paths_s / 1e12, solve_s, election.pairwise_seconds, verified.c_str());
   }
 }
 
