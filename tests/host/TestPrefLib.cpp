@@ -54,6 +54,15 @@ TEST(preflib, reads_legacy_format) {
   EXPECT_EQ(profile.data_type(), prefs::DataType::toc);
 }
 
+void expect_same_profile(const prefs::Profile& again, const prefs::Profile& original) {
+  EXPECT_EQ(again.names, original.names);
+  ASSERT_EQ(again.ballots.size(), original.ballots.size());
+  for (size_t b = 0; b < again.ballots.size(); ++b) {
+    EXPECT_EQ(again.ballots[b].count, original.ballots[b].count);
+    EXPECT_EQ(again.ballots[b].groups, original.ballots[b].groups);
+  }
+}
+
 TEST(preflib, round_trip_preserves_profile) {
   const auto original = parse("# DATA TYPE: toi\n" + header3 + "4: 1,{2,3}\n3: 2\n2: 3,1,2\n");
   std::ostringstream out;
@@ -61,13 +70,7 @@ TEST(preflib, round_trip_preserves_profile) {
   const std::string text = out.str();
   EXPECT_NE(text.find("# DATA TYPE: toi"), std::string::npos);
   EXPECT_NE(text.find("4: 1,{2,3}"), std::string::npos);
-  const auto again = parse(text);
-  EXPECT_EQ(again.names, original.names);
-  ASSERT_EQ(again.ballots.size(), original.ballots.size());
-  for (size_t b = 0; b < again.ballots.size(); ++b) {
-    EXPECT_EQ(again.ballots[b].count, original.ballots[b].count);
-    EXPECT_EQ(again.ballots[b].groups, original.ballots[b].groups);
-  }
+  expect_same_profile(parse(text), original);
 }
 
 TEST(preflib, legacy_round_trip_preserves_profile) {
@@ -75,18 +78,12 @@ TEST(preflib, legacy_round_trip_preserves_profile) {
   std::ostringstream out;
   prefs::write_preflib_legacy(original, out);
   EXPECT_EQ(out.str().substr(0, 2), "3\n");
-  const auto again = parse(out.str());
-  EXPECT_EQ(again.names, original.names);
-  ASSERT_EQ(again.ballots.size(), original.ballots.size());
-  for (size_t b = 0; b < again.ballots.size(); ++b) {
-    EXPECT_EQ(again.ballots[b].count, original.ballots[b].count);
-    EXPECT_EQ(again.ballots[b].groups, original.ballots[b].groups);
-  }
+  expect_same_profile(parse(out.str()), original);
 }
 
 TEST(preflib, bundled_files_parse) {
   for (const char* file : {"languages_100.soc", "participation_10.soc", "participation_11.soc",
-                           "wikipedia_45.soc", "committee_ties.toi"}) {
+                           "wikipedia_45.soc", "committee_ties.toi", "rico2023_table1.soc"}) {
     const auto profile = prefs::read_preflib(std::string(KOLLECTIVE_TEST_DATA) + "/" + file);
     EXPECT_GT(profile.total_weight(), 0) << file;
   }
