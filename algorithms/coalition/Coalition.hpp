@@ -1,0 +1,60 @@
+#ifndef KOLLECTIVE_ALGORITHMS_COALITION_HPP
+#define KOLLECTIVE_ALGORITHMS_COALITION_HPP
+
+/// \file Coalition.hpp
+/// Optimal coalition structures by dynamic programming over subsets on the device:
+/// f(C) = max(v(C), max over splits {C', C \ C'} of f(C') + f(C \ C')), by coalition size.
+/// DP evaluates every split; IDP (Rahwan & Jennings) only the splits with sizes (c', c'') in
+/// dep(c): c' >= c'', c' + c'' = c and (c' <= n - c or c = n), which still gives the optimum for the
+/// grand coalition.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "algorithms/coalition/CoalitionTypes.hpp"
+
+namespace kollective::coalition {
+
+enum class Method { dp, idp };
+Method parse_method(const std::string& name);  ///< "dp" | "idp"
+const char* to_string(Method method);
+
+struct Options {
+  Method method = Method::idp;
+};
+
+struct Result {
+  double value = 0;        ///< f(grand coalition)
+  Structure structure;     ///< an optimal structure (its value equals `value`)
+  std::string method;
+  double splits = 0;       ///< splits the method evaluates (DP: (3^n + 1)/2 - 2^n)
+};
+
+/// Largest n the solver indexes (masks are 64-bit; memory decides well below).
+constexpr int max_agents = 40;
+/// Whether IDP evaluates a split of a size-c coalition into parts of sizes a and c - a.
+KOKKOS_INLINE_FUNCTION bool idp_allows(int n, int c, int a) {
+  const int big = a > c - a ? a : c - a;
+  return c == n || big <= n - c;
+}
+/// Number of splits a method evaluates for n agents.
+double split_count(int n, Method method);
+
+}  // namespace kollective::coalition
+
+#include "algorithms/coalition/impl/Coalition_Impl.hpp"
+
+namespace kollective::coalition {
+
+/// Solves with values of type Value (double or float) on the device.
+template <class Value, class ExecSpace>
+Result solve(const ExecSpace& space, const Game& game, const Options& options = {}) {
+  static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
+  return Impl::solve<Value>(space, game, options);
+}
+
+}  // namespace kollective::coalition
+
+#endif

@@ -1,0 +1,59 @@
+// Coalition structure generation: DP and IDP on the device against brute force over all set
+// partitions, and IDP^G's published optimum (included once per backend).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "algorithms/coalition/Coalition.hpp"
+#include "tests/TestHelpers.hpp"
+
+namespace kollective::test {
+
+template <class ExecSpace>
+void check_against_brute_force(const coalition::Game& game, const std::string& what) {
+  const auto brute = coalition::brute_force(game);
+  EXPECT_NEAR(coalition::structure_value(game, brute.structure), brute.value, 1e-9) << what;
+  ExecSpace space;
+  for (auto method : {coalition::Method::dp, coalition::Method::idp}) {
+    coalition::Options options;
+    options.method = method;
+    const auto result = coalition::solve<double>(space, game, options);
+    const std::string label = what + " " + coalition::to_string(method);
+    EXPECT_NEAR(result.value, brute.value, 1e-9 * std::max(1.0, std::fabs(brute.value))) << label;
+    coalition::check_partition(game.agents, result.structure);
+    EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, 1e-9 * std::max(1.0, std::fabs(result.value)))
+        << label;
+  }
+}
+
+TEST(TEST_CATEGORY, coalition_dp_and_idp_match_brute_force) {
+  for (int n = 1; n <= 10; ++n) {
+    check_against_brute_force<TEST_EXECSPACE>(coalition::uniform_game(n, 7 + n), "uniform n=" + std::to_string(n));
+    check_against_brute_force<TEST_EXECSPACE>(coalition::normal_game(n, 11 + n), "normal n=" + std::to_string(n));
+    check_against_brute_force<TEST_EXECSPACE>(coalition::idpg_benchmark(n, 1234), "idpg n=" + std::to_string(n));
+  }
+}
+
+TEST(TEST_CATEGORY, coalition_idpg_published_optimum_n20) {
+  // IDP^G (AAMAS 2014) benchmark values at seed 1234: optimum 11.219613 for 20 agents.
+  const auto game = coalition::idpg_benchmark(20, 1234);
+  TEST_EXECSPACE space;
+  const auto result = coalition::solve<float>(space, game, {coalition::Method::idp});
+  EXPECT_NEAR(result.value, 11.219613, 1e-4);
+  coalition::check_partition(20, result.structure);
+  EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, 1e-4);
+}
+
+TEST(TEST_CATEGORY, coalition_refuses_what_does_not_fit) {
+  TEST_EXECSPACE space;
+  coalition::Game game;
+  game.agents = 41;
+  EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("41 agents outside 1..40"), std::string::npos);
+  setenv("KOLLECTIVE_MEMORY_LIMIT", "100000000", 1);
+  game.agents = 30;
+  const std::string message = error_of([&] { coalition::solve<double>(space, game); });
+  unsetenv("KOLLECTIVE_MEMORY_LIMIT");
+  EXPECT_NE(message.find("the coalition value table of 30 agents needs 8.00 GiB"), std::string::npos) << message;
+}
+
+}  // namespace kollective::test
