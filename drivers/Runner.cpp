@@ -6,6 +6,7 @@ namespace {
 const Runner runners[] = {
     {"schulze", &validate_schulze, &run_schulze},
     {"kemeny", &validate_kemeny, &run_kemeny},
+    {"coalition", &validate_coalition, &run_coalition},
 };
 }  // namespace
 

@@ -35,6 +35,8 @@ const Runner* find_runner(const std::string& algorithm);
 /// Names of all algorithms, for messages.
 std::vector<std::string> algorithm_names();
 
+void validate_coalition(const ConfigNode& run, const RunContext& context);
+void run_coalition(const ConfigNode& run, const RunContext& context, Table& table);
 void validate_kemeny(const ConfigNode& run, const RunContext& context);
 void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table);
 void validate_schulze(const ConfigNode& run, const RunContext& context);

@@ -1,5 +1,8 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <random>
 
@@ -56,6 +59,43 @@ Game normal_game(int agents, std::uint64_t seed) {
     game.values[mask] = __builtin_popcountll(mask) * (10.0 + 0.1 * standard_normal(rng));
   }
   return game;
+}
+
+Game read_rahwan_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail("cannot open coalition values '", path, "'");
+  std::vector<double> values;
+  std::string line;
+  long number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto begin = line.find_first_not_of(" \t\r");
+    if (begin == std::string::npos) continue;
+    char* end = nullptr;
+    const double value = std::strtod(line.c_str() + begin, &end);
+    if (end == line.c_str() + begin || line.find_first_not_of(" \t\r", end - line.c_str()) != std::string::npos) {
+      fail_at(path, number, "'", line, "' is not a number");
+    }
+    if (!std::isfinite(value)) fail_at(path, number, "value is not finite");
+    if (values.size() >= (std::size_t{1} << 40)) fail_at(path, number, "more than 2^40 values");
+    values.push_back(value);
+  }
+  int agents = 0;
+  while ((std::size_t{1} << agents) < values.size()) ++agents;
+  if (values.empty() || (std::size_t{1} << agents) != values.size() || agents < 1) {
+    fail_at(path, 0, values.size(), " values: a game of n agents has 2^n lines (the first, v(empty), is 0)");
+  }
+  if (values[0] != 0.0) fail_at(path, 1, "v(empty) must be 0");
+  Game game = empty_game(agents);
+  game.values = std::move(values);
+  return game;
+}
+
+void write_rahwan_text(const Game& game, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) fail("cannot write '", path, "'");
+  for (double value : game.values) std::fprintf(out, "%.17g\n", value);
+  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
 }
 
 double structure_value(const Game& game, const Structure& structure) {

@@ -29,6 +29,11 @@ Game uniform_game(int agents, std::uint64_t seed);
 /// Rahwan et al.'s normal distribution: v(C) = |C| * N(10, 0.1), seeded.
 Game normal_game(int agents, std::uint64_t seed);
 
+/// Rahwan's text format: 2^n lines, line x holds v(mask x - 1) (bit i = agent i + 1). Values must
+/// be finite; v(empty) must be 0; errors name the file and line.
+Game read_rahwan_text(const std::string& path);
+void write_rahwan_text(const Game& game, const std::string& path);
+
 /// Value of a structure: sum of v over its coalitions.
 double structure_value(const Game& game, const Structure& structure);
 /// Fails unless the coalitions are non-empty, disjoint and cover all agents.

@@ -1,0 +1,140 @@
+/// \file CoalitionRunner.cpp
+/// `algorithm: coalition`: optimal coalition structures by DP or IDP on the device.
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "algorithms/coalition/Coalition.hpp"
+#include "core/Timer.hpp"
+#include "drivers/Runner.hpp"
+
+namespace kollective::driver {
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+
+struct CoalitionRun {
+  std::string file;     ///< Rahwan text file, or empty for a generator
+  std::string model;    ///< idpg | uniform | normal
+  std::vector<std::int64_t> agents;
+  std::uint64_t seed = 1234;
+  coalition::Options options;
+  bool single_precision = false;
+  int repetitions = 1;
+  int warmup = 0;
+  std::string verify = "auto";  ///< brute force for n <= 12
+  bool write_values = false;
+};
+
+CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
+  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
+  CoalitionRun settings;
+  const ConfigNode input = run.required("input");
+  input.expect_keys({"file", "generator"});
+  if (input.has("file") == input.has("generator")) input.error("give exactly one of file or generator");
+  std::int64_t agents = 0;
+  if (input.has("file")) {
+    settings.file = context.resolve(input.required("file").as_string());
+    if (run.has("sweep")) run.required("sweep").error("a sweep needs a generator input");
+  } else {
+    const ConfigNode generator = input.required("generator");
+    generator.expect_keys({"model", "agents", "seed"});
+    settings.model = generator.required("model").as_choice({"idpg", "uniform", "normal"});
+    agents = generator.get_int_in("agents", 10, 1, coalition::max_agents);
+    settings.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1234, 0, 0xffffffffll));
+  }
+  settings.agents = {agents};
+  if (run.has("sweep")) {
+    const ConfigNode sweep = run.required("sweep");
+    sweep.expect_keys({"agents"});
+    settings.agents = sweep.get_int_list("agents", {agents});
+    for (auto n : settings.agents) {
+      if (n < 1 || n > coalition::max_agents) sweep.required("agents").error("agents must be in 1..40");
+    }
+  }
+  if (run.has("options")) {
+    const ConfigNode options = run.required("options");
+    options.expect_keys({"method", "values"});
+    if (options.has("method")) settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
+    settings.single_precision = options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
+  }
+  settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
+  settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
+  if (run.has("verify")) settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
+  if (run.has("write")) {
+    run.required("write").expect_keys({"values"});
+    settings.write_values = run.required("write").get_bool("values", false);
+  }
+  return settings;
+}
+
+coalition::Game make_game(const CoalitionRun& settings, int agents) {
+  if (!settings.file.empty()) return coalition::read_rahwan_text(settings.file);
+  if (settings.model == "idpg") return coalition::idpg_benchmark(agents, static_cast<std::uint32_t>(settings.seed));
+  if (settings.model == "uniform") return coalition::uniform_game(agents, settings.seed);
+  return coalition::normal_game(agents, settings.seed);
+}
+
+}  // namespace
+
+void validate_coalition(const ConfigNode& run, const RunContext& context) { parse(run, context); }
+
+void run_coalition(const ConfigNode& run, const RunContext& context, Table& table) {
+  const CoalitionRun settings = parse(run, context);
+  Space space;
+  for (const std::int64_t agents : settings.agents) {
+    const coalition::Game game = make_game(settings, static_cast<int>(agents));
+    const int n = game.agents;
+    auto solve = [&] {
+      return settings.single_precision ? coalition::solve<float>(space, game, settings.options)
+                                       : coalition::solve<double>(space, game, settings.options);
+    };
+    for (int w = 0; w < settings.warmup; ++w) solve();
+    std::vector<double> times;
+    coalition::Result result;
+    for (int r = 0; r < settings.repetitions; ++r) times.push_back(time_fenced(space, [&] { result = solve(); }));
+    coalition::check_partition(n, result.structure);
+    const double tolerance = settings.single_precision ? 1e-4 : 1e-9;
+    std::string verified = "skipped";
+    if (settings.verify == "true" || (settings.verify == "auto" && n <= 12)) {
+      if (n > 12) fail("verify: true needs n <= 12 (brute force over all set partitions)");
+      const auto brute = coalition::brute_force(game);
+      if (std::fabs(brute.value - result.value) > tolerance * std::max(1.0, std::fabs(brute.value))) {
+        fail("verification failed: optimum ", result.value, " differs from brute force ", brute.value);
+      }
+      verified = "brute force";
+    }
+    const double structure = coalition::structure_value(game, result.structure);
+    if (std::fabs(structure - result.value) > tolerance * std::max(1.0, std::fabs(result.value))) {
+      fail("internal error: the recovered structure is worth ", structure, ", not the optimum ", result.value);
+    }
+    const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
+    if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
+    const double seconds = median(times);
+    const std::string text = coalition::format_structure(result.structure, game.names);
+    Row row;
+    row.set("run", context.run_name)
+        .set("input", settings.file.empty() ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
+                                            : "file:" + settings.file)
+        .set("agents", n)
+        .set("method", result.method)
+        .set("values", settings.single_precision ? "float" : "double")
+        .set("optimum", result.value)
+        .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
+        .set("structure", text.size() > 200 ? text.substr(0, 200) + "..." : text)
+        .set("splits", result.splits)
+        .set("repetitions", settings.repetitions)
+        .set("seconds", seconds)
+        .set("splits_per_s", result.splits / seconds)
+        .set("verified", verified);
+    table.add(row);
+    std::printf("%s: coalition structure (%s, %s) for %d agents\n  optimum %.6f: %s\n  %.4f s, %.3g splits/s; verified: %s\n",
+                context.run_name.c_str(), result.method.c_str(), settings.single_precision ? "float" : "double", n,
+                result.value, text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str(), seconds,
+                result.splits / seconds, verified.c_str());
+  }
+}
+
+}  // namespace kollective::driver
