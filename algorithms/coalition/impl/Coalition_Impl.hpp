@@ -29,11 +29,7 @@ KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask
   return result;
 }
 
-KOKKOS_INLINE_FUNCTION int popcount(std::uint64_t mask) {
-  int count = 0;
-  for (; mask != 0; mask &= mask - 1) ++count;
-  return count;
-}
+using subsets::popcount;
 
 KOKKOS_INLINE_FUNCTION bool allowed(bool idp, int n, int c, int a) { return !idp || idp_allows(n, c, a); }
 
