@@ -48,7 +48,7 @@ summary=()
 for config in "${configs[@]}"; do
   name=$(basename "$config" .yaml)
   log "running $config"
-  (cd "$root" && ./build/cuda/drivers/kollective run "$config" --out "$out/$name") >"$out/$name.log" 2>&1 \
+  (cd "$root" && stdbuf -oL ./build/cuda/drivers/kollective run "$config" --out "$out/$name") >"$out/$name.log" 2>&1 \
     || { tail -n 20 "$out/$name.log"; log "$config FAILED"; }
   summary+=("$out/$name")
 done
@@ -67,6 +67,9 @@ for r in csv.DictReader(open(sys.argv[1])):
     if 'paths_s' in r:
         print(f"{r['run']:<28} n={r['alternatives']:>6} bits={r['strength_bits']:>2} paths={float(r['paths_s']):9.4f}s "
               f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
+    elif 'agents' in r:
+        print(f"{r['run']:<28} n={r['agents']:>3} {r['method']:<4} {r['values']:<6} optimum={float(r['optimum']):.6f} "
+              f"{float(r['seconds']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s verified={r['verified']}")
     elif 'method' in r:
         print(f"{r['run']:<28} n={r['alternatives']:>3} m={r['voters']:>5} {r['method']:<22} d={r['distance']:>8} "
               f"optima={r['optimal_rankings']:>4} {float(r['seconds']):9.4f}s verified={r['verified']}")
