@@ -69,12 +69,8 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
     for (std::uint64_t mask = 0; mask < coalitions; ++mask) host(mask) = static_cast<Value>(game.values[mask]);
     Kokkos::deep_copy(space, f, host);
   }
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial("Kollective::Coalition::binomial", n + 1, n + 1);
-  auto binomial_host = Kokkos::create_mirror_view(binomial);
-  for (int a = 0; a <= n; ++a) {
-    for (int b = 0; b <= n; ++b) binomial_host(a, b) = b == 0 ? 1 : (a == 0 ? 0 : binomial_host(a - 1, b - 1) + binomial_host(a - 1, b));
-  }
-  Kokkos::deep_copy(space, binomial, binomial_host);
+  const auto binomial = subsets::binomial_table<Memory>(space, n);
+  const auto binomial_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial);
 
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;

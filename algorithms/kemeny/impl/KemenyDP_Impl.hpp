@@ -12,10 +12,6 @@
 
 namespace kollective::kemeny::Impl {
 
-/// C(a, b) for a, b <= n, on the device.
-template <class MemorySpace>
-using BinomialView = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace>;
-
 using subsets::lowest_bit;
 using subsets::saturating_add;
 using subsets::unrank_colex;

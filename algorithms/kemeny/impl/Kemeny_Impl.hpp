@@ -52,14 +52,7 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
   const int high_bits = n - t.half;
   const std::uint64_t subsets = std::uint64_t{1} << n;
 
-  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Memory> outranking("Kollective::Kemeny::outranking", n, n);
-  {
-    auto host = Kokkos::create_mirror_view(outranking);
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) host(i, j) = o.at(i, j);
-    }
-    Kokkos::deep_copy(space, outranking, host);
-  }
+  const auto outranking = preferences::to_device(space, o);
   t.low = decltype(t.low)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::low"), n,
                           std::size_t{1} << t.half);
   t.high = decltype(t.high)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::high"), n,
@@ -85,14 +78,8 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
         }
       });
 
-  BinomialView<Memory> binomial("Kollective::Kemeny::binomial", n + 1, n + 1);
-  {
-    auto host = Kokkos::create_mirror_view(binomial);
-    for (int a = 0; a <= n; ++a) {
-      for (int b = 0; b <= n; ++b) host(a, b) = b == 0 ? 1 : (a == 0 ? 0 : host(a - 1, b - 1) + host(a - 1, b));
-    }
-    Kokkos::deep_copy(space, binomial, host);
-  }
+  const auto binomial = subsets::binomial_table<Memory>(space, n);
+  const auto binomial_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial);
   t.best = decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), subsets);
   t.ways = decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), subsets);
   const auto best = t.best;
@@ -104,8 +91,7 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
   const auto tables = t;
   Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ")", n);
   for (int k = 1; k <= n; ++k) {
-    const auto layer = static_cast<std::int64_t>(Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), Kokkos::subview(binomial, n, k))());
+    const auto layer = static_cast<std::int64_t>(binomial_host(n, k));
     Kokkos::parallel_for(
         "Kollective::Kemeny::dp_layer", Range(space, 0, layer), KOKKOS_LAMBDA(const std::int64_t r) {
           const std::uint64_t set = unrank_colex(static_cast<std::uint64_t>(r), k, n, binomial);
@@ -218,12 +204,7 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
                             4 * static_cast<std::int64_t>(limit) * n,
                         "the Kemeny enumeration over " + std::to_string(n) + " alternatives");
 
-  data.o = decltype(data.o)("Kollective::Kemeny::outranking", n, n);
-  auto o_host = Kokkos::create_mirror_view(data.o);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) o_host(i, j) = o.at(i, j);
-  }
-  Kokkos::deep_copy(space, data.o, o_host);
+  data.o = preferences::to_device(space, o);
   data.add = decltype(data.add)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::add"), n,
                                 std::size_t{1} << n);
   const auto d = data;
