@@ -34,6 +34,37 @@ TEST(TEST_CATEGORY, coalition_dp_and_idp_match_brute_force) {
   }
 }
 
+/// A game with values of both signs: |C| * U(0, 1) - 0.45 |C|^1.1 (so that splitting sometimes pays).
+inline coalition::Game mixed_sign_game(int n, std::uint64_t seed) {
+  auto game = coalition::uniform_game(n, seed);
+  for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
+    game.values[mask] -= 0.45 * std::pow(static_cast<double>(__builtin_popcountll(mask)), 1.1);
+  }
+  return game;
+}
+
+TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
+  // The blocked device DP evaluates the same splits as the plain serial DP, so the double optimum
+  // is identical; IDP finds the same optimum through fewer splits (equal up to rounding).
+  TEST_EXECSPACE space;
+  for (int n = 11; n <= 16; ++n) {
+    for (const auto& game : {coalition::uniform_game(n, 100 + n), mixed_sign_game(n, 200 + n), coalition::idpg_benchmark(n, 99)}) {
+      const double reference = coalition::serial_dp(game);
+      const auto dp = coalition::solve<double>(space, game, {coalition::Method::dp});
+      const auto idp = coalition::solve<double>(space, game, {coalition::Method::idp});
+      EXPECT_EQ(dp.value, reference) << "n=" << n;
+      EXPECT_NEAR(idp.value, reference, 1e-12 * std::max(1.0, std::fabs(reference))) << "n=" << n;
+      for (const auto* result : {&dp, &idp}) {
+        coalition::check_partition(n, result->structure);
+        EXPECT_NEAR(coalition::structure_value(game, result->structure), reference, 1e-9) << "n=" << n << " " << result->method;
+      }
+      EXPECT_EQ(dp.splits, coalition::split_count(n, coalition::Method::dp));
+      EXPECT_LT(idp.splits, dp.splits);
+      EXPECT_GE(idp.splits, coalition::split_count(n, coalition::Method::idp));
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, coalition_idpg_published_optimum_n20) {
   // IDP^G (AAMAS 2014) benchmark values at seed 1234: optimum 11.219613 for 20 agents.
   const auto game = coalition::idpg_benchmark(20, 1234);

@@ -161,6 +161,21 @@ BruteForceResult brute_force(const Game& game) {
   return best;
 }
 
+double serial_dp(const Game& game) {
+  if (game.agents > 24) fail("the serial coalition DP is limited to 24 agents (got ", game.agents, ")");
+  std::vector<double> f = game.values;
+  for (std::uint64_t set = 1; set < f.size(); ++set) {
+    const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
+    // Parts holding the lowest agent, other than the whole set: each unordered split once.
+    for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
+      const std::uint64_t part = lowest | sub;
+      f[set] = std::max(f[set], f[part] + f[set ^ part]);
+      if (sub == 0) break;
+    }
+  }
+  return f.back();
+}
+
 }  // namespace kollective::coalition
 
 namespace kollective::coalition {

@@ -48,6 +48,10 @@ struct BruteForceResult {
 };
 BruteForceResult brute_force(const Game& game);
 
+/// The plain serial DP over subsets, every split (the reference for the device solvers: same
+/// sums, same maxima, so the same double result bit for bit). Returns f(grand coalition).
+double serial_dp(const Game& game);
+
 }  // namespace kollective::coalition
 
 #endif

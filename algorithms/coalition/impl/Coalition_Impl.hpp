@@ -2,23 +2,42 @@
 #define KOLLECTIVE_ALGORITHMS_COALITION_IMPL_HPP
 
 /// \file Coalition_Impl.hpp
-/// One team per coalition of the current size (colex unranking); its threads split the
-/// coalition's 2^(c-1) - 1 splits into contiguous chunks, walking submasks incrementally, and
-/// reduce the best sum. The split {C', C \ C'} is counted once by putting C's lowest agent in C'.
+/// Blocked subset DP. The n agents are split into `low_agents` = 5 low bits and H = n - 5 high
+/// bits, so the value table f[mask] is a sequence of 2^H blocks of 32 consecutive entries, block
+/// Ch holding the coalitions (Ch, Cl) for every low part Cl. A split {A, B} of C = (Ch, Cl) is
+///  - a high split when both A and B have agents in Ch: A = (Ah, Al), B = (Ch \ Ah, Cl \ Al); for
+///    one high split {Ah, Bh} the 3^5 = 243 splits over all (Cl, Al) read just two blocks, F_Ah and
+///    F_Bh, so one thread computes them from registers (a max-plus subset convolution of two
+///    32-vectors) after two 128-byte reads: the DP's random reads become block reads;
+///  - a local split when one part lies in the low agents only: A = (empty, Al); these read block 0
+///    and block Ch itself, so they run in increasing Cl order after the high splits.
+/// Blocks are processed by layers of |Ch|; a layer's high splits are spread over threads in
+/// chunks of consecutive submasks and merged with an atomic max, then one thread per block runs
+/// the local splits. DP evaluates every split exactly once. IDP (Rahwan & Jennings) skips the high
+/// splits {Ah, Bh} for which no (Al, Bl) gives a split that IDP evaluates (dep(c)); evaluating a
+/// superset of IDP's splits keeps its guarantee, the optimum of the grand coalition.
 /// Do not include directly: include algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
+#include "core/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Progress.hpp"
 #include "core/subsets/Subsets.hpp"
 
 namespace kollective::coalition::Impl {
+
+constexpr int low_agents = 5;
+constexpr int block_size = 1 << low_agents;
+
+using subsets::popcount;
 
 /// The i-th submask of `mask` in increasing order (bit deposit of i into the bits of mask).
 KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask) {
@@ -29,28 +48,243 @@ KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask
   return result;
 }
 
-using subsets::popcount;
+/// Reads the 32 entries of a block (16-byte vector loads on the GPU: one warp instruction then
+/// touches 32 half-sectors instead of 32 sectors for 4 useful bytes each).
+template <class Value>
+KOKKOS_FORCEINLINE_FUNCTION void load_block(const Value* block, Value (&out)[block_size]) {
+#if defined(__CUDA_ARCH__)
+  struct alignas(16) Packet {
+    Value v[16 / sizeof(Value)];
+  };
+  constexpr int per_packet = 16 / sizeof(Value);
+  KOLLECTIVE_UNROLL
+  for (int k = 0; k < block_size / per_packet; ++k) {
+    const Packet packet = reinterpret_cast<const Packet*>(block)[k];
+    KOLLECTIVE_UNROLL
+    for (int j = 0; j < per_packet; ++j) out[k * per_packet + j] = packet.v[j];
+  }
+#else
+  for (int k = 0; k < block_size; ++k) out[k] = block[k];
+#endif
+}
 
-KOKKOS_INLINE_FUNCTION bool allowed(bool idp, int n, int c, int a) { return !idp || idp_allows(n, c, a); }
+/// Which (|Al|, |Bl|) size groups of a high split are evaluated: bit `group(x, y)`.
+constexpr int group(int x, int y) { return x * (low_agents + 1) + y; }
+constexpr int bits(std::size_t mask) { return mask == 0 ? 0 : int(mask & 1) + bits(mask >> 1); }
 
-/// Best split sum of coalition `set` (size c) over split indices [begin, end): the split with
-/// index i puts the lowest agent plus the i-th submask of the others in C'.
-template <class Value, class View>
-KOKKOS_INLINE_FUNCTION Value best_split(const View& f, std::uint64_t set, int n, int c, bool idp, std::uint64_t begin,
-                                        std::uint64_t end, std::uint64_t* where = nullptr) {
-  const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
-  Value best = Kokkos::reduction_identity<Value>::max();
-  std::uint64_t sub = submask(begin, others);
-  for (std::uint64_t i = begin; i < end; ++i, sub = (sub - others) & others) {
-    const std::uint64_t part = lowest | sub;
-    if (!allowed(idp, n, c, popcount(part))) continue;
-    const Value sum = f(part) + f(set ^ part);
-    if (sum > best) {
-      best = sum;
-      if (where) *where = part;
+/// acc[Al | Bl] = max(acc[Al | Bl], a[Al] + b[Bl]) for the disjoint (Al, Bl) with |Al| = X and
+/// |Bl| = Y, unrolled at compile time so that a, b and acc stay in registers.
+template <int X, int Y, int Al, class Value, std::size_t... Bl>
+KOKKOS_FORCEINLINE_FUNCTION void convolve_row(Value (&acc)[block_size], const Value a, const Value (&b)[block_size],
+                                              std::index_sequence<Bl...>) {
+  ((bits(Al) == X && bits(Bl) == Y && (Al & static_cast<int>(Bl)) == 0
+        ? void(acc[Al | Bl] = kollective::max(acc[Al | Bl], a + b[Bl]))
+        : void()),
+   ...);
+}
+template <int X, int Y, class Value, std::size_t... Al>
+KOKKOS_FORCEINLINE_FUNCTION void convolve_group(Value (&acc)[block_size], const Value (&a)[block_size],
+                                                const Value (&b)[block_size], std::index_sequence<Al...>) {
+  (convolve_row<X, Y, static_cast<int>(Al)>(acc, a[Al], b, std::make_index_sequence<block_size>{}), ...);
+}
+/// All 3^5 = 243 splits of one high split {Ah, Bh} over every (Cl, Al), by size group; IDP's
+/// `groups` skip the size combinations it does not evaluate (uniform across a warp, which works
+/// on one |Ah|).
+template <class Value, std::size_t... G>
+KOKKOS_FORCEINLINE_FUNCTION void convolve(Value (&acc)[block_size], const Value (&a)[block_size],
+                                          const Value (&b)[block_size], std::uint64_t groups, std::index_sequence<G...>) {
+  constexpr int side = low_agents + 1;
+  ((int(G) / side + int(G) % side <= low_agents && (groups >> G & 1)
+        ? convolve_group<int(G) / side, int(G) % side>(acc, a, b, std::make_index_sequence<block_size>{})
+        : void()),
+   ...);
+}
+
+/// Local splits of block Ch != 0, in increasing Cl: acc[Cl] = max over non-empty Al of Cl of
+/// low[Al] + acc[Cl \ Al] (low = block 0, the coalitions of low agents only).
+template <int Cl, class Value, std::size_t... Al>
+KOKKOS_FORCEINLINE_FUNCTION void local_entry(Value (&acc)[block_size], const Value (&low)[block_size],
+                                             std::index_sequence<Al...>) {
+  ((Al != 0 && (static_cast<int>(Al) & ~Cl) == 0 ? void(acc[Cl] = kollective::max(acc[Cl], low[Al] + acc[Cl ^ Al]))
+                                                 : void()),
+   ...);
+}
+template <class Value, std::size_t... Cl>
+KOKKOS_FORCEINLINE_FUNCTION void local_splits(Value (&acc)[block_size], const Value (&low)[block_size],
+                                              std::index_sequence<Cl...>) {
+  (local_entry<static_cast<int>(Cl)>(acc, low, std::make_index_sequence<block_size>{}), ...);
+}
+
+/// Block 0 on its own: the plain DP over the low agents, both parts non-empty.
+template <int Cl, class Value, std::size_t... Al>
+KOKKOS_FORCEINLINE_FUNCTION void low_entry(Value (&acc)[block_size], std::index_sequence<Al...>) {
+  ((Al != 0 && static_cast<int>(Al) != Cl && (static_cast<int>(Al) & ~Cl) == 0
+        ? void(acc[Cl] = kollective::max(acc[Cl], acc[Al] + acc[Cl ^ Al]))
+        : void()),
+   ...);
+}
+template <class Value, std::size_t... Cl>
+KOKKOS_FORCEINLINE_FUNCTION void low_splits(Value (&acc)[block_size], std::index_sequence<Cl...>) {
+  (low_entry<static_cast<int>(Cl)>(acc, std::make_index_sequence<block_size>{}), ...);
+}
+
+/// The size groups (x, y) = (|Al|, |Bl|) that IDP evaluates for a high split with |Ah| = p and
+/// |Bh| = q: the coalition has c = p + q + x + y agents; dep(c) needs c = n or
+/// max(p + x, q + y) <= n - c.
+inline std::uint64_t idp_groups(int n, int p, int q) {
+  std::uint64_t groups = 0;
+  for (int x = 0; x <= low_agents; ++x) {
+    for (int y = 0; x + y <= low_agents; ++y) {
+      const int c = p + q + x + y;
+      if (c <= n && (c == n || kollective::max(p + x, q + y) <= n - c)) groups |= std::uint64_t{1} << group(x, y);
     }
   }
-  return best;
+  return groups;
+}
+
+/// One layer of blocks (|Ch| = high): its high splits are grouped by p = |Ah| (Ah holds Ch's
+/// lowest agent), each thread taking up to `per_thread` consecutive Ah of one size (colex order).
+struct Layer {
+  static constexpr int max_high = max_agents;
+  static constexpr std::uint64_t per_thread = 16;
+  int high = 0;
+  std::uint64_t blocks = 0;                       ///< C(H, high)
+  std::uint64_t groups[max_high + 1] = {};        ///< by p: evaluated size groups (0: p skipped)
+  std::uint64_t first_chunk[max_high + 2] = {};   ///< by p: first chunk of size p within a block
+  std::uint64_t chunks = 0;                       ///< chunks per block
+  double splits = 0;                              ///< evaluated splits over the layer
+};
+
+inline double choose(int a, int b) {
+  double result = 1;
+  for (int k = 1; k <= b; ++k) result = result * (a - b + k) / k;
+  return result;
+}
+
+inline Layer plan_layer(int n, int high_agents, int h, bool idp) {
+  Layer layer;
+  layer.high = h;
+  layer.blocks = static_cast<std::uint64_t>(choose(high_agents, h) + 0.5);
+  for (int p = 1; p <= h; ++p) {
+    layer.first_chunk[p] = layer.chunks;
+    if (p == h) break;  // Bh would be empty
+    const std::uint64_t groups = idp ? idp_groups(n, p, h - p) : ~std::uint64_t{0};
+    if (groups == 0) continue;
+    layer.groups[p] = groups;
+    const double parts = choose(h - 1, p - 1);
+    layer.chunks += static_cast<std::uint64_t>((parts + Layer::per_thread - 1) / Layer::per_thread);
+    double per_split = 0;
+    for (int x = 0; x <= low_agents; ++x) {
+      for (int y = 0; x + y <= low_agents; ++y) {
+        if (groups >> group(x, y) & 1) per_split += choose(low_agents, x + y) * choose(x + y, x);
+      }
+    }
+    layer.splits += static_cast<double>(layer.blocks) * parts * per_split;
+  }
+  return layer;
+}
+
+/// Splits the engine evaluates (DP: each split once; IDP: those of dep(c) and some more).
+inline double evaluated_splits(int n, bool idp) {
+  const int high_agents = n > low_agents ? n - low_agents : 0;
+  const int low = n > low_agents ? low_agents : n;
+  const double three = std::pow(3.0, low), two = std::pow(2.0, low);
+  double total = (three + 1) / 2 - two;                       // block 0
+  total += (std::pow(2.0, high_agents) - 1) * (three - two);  // local splits of the other blocks
+  for (int h = 2; h <= high_agents; ++h) total += plan_layer(n, high_agents, h, idp).splits;
+  return total;
+}
+
+/// Places the bits of `compact` at the positions of the set bits of `mask` (bit deposit).
+KOKKOS_INLINE_FUNCTION std::uint64_t deposit(std::uint64_t compact, std::uint64_t mask) { return submask(compact, mask); }
+
+/// The next submask of `mask` with the same number k of bits, in colex order of the compact
+/// form (Gosper's hack carried out in deposited form).
+KOKKOS_INLINE_FUNCTION std::uint64_t next_same_size(std::uint64_t sub, std::uint64_t mask, int k) {
+  const std::uint64_t filled = sub | ((sub - 1) & mask);  // t = x | (x - 1)
+  std::uint64_t next = (filled - mask) & mask;            // t + 1
+  std::uint64_t rest = mask;
+  for (int missing = k - popcount(next); missing > 0; --missing, rest &= rest - 1) next |= rest & (~rest + 1);
+  return next;
+}
+
+template <class Value, class ExecSpace>
+void run_block_zero(const ExecSpace& space, Value* table) {
+  Kokkos::parallel_for(
+      "Kollective::Coalition::low_block", Kokkos::RangePolicy<ExecSpace>(space, 0, 1), KOKKOS_LAMBDA(const int) {
+        Value acc[block_size];
+        load_block(table, acc);
+        low_splits(acc, std::make_index_sequence<block_size>{});
+        for (int k = 0; k < block_size; ++k) table[k] = acc[k];
+      });
+}
+
+template <class Value, class ExecSpace, class Binomials>
+void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents, const Binomials& binomial) {
+  const int h = layer.high;
+  Kokkos::parallel_for(
+      "Kollective::Coalition::high_splits",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(layer.blocks * layer.chunks)),
+      KOKKOS_LAMBDA(const std::int64_t index) {
+        const std::uint64_t rank = static_cast<std::uint64_t>(index) / layer.chunks;
+        const std::uint64_t chunk = static_cast<std::uint64_t>(index) % layer.chunks;
+        int p = 1;
+        while (layer.first_chunk[p + 1] <= chunk) ++p;
+        const std::uint64_t high = subsets::unrank_colex(rank, h, high_agents, binomial);
+        const std::uint64_t lowest = high & (~high + 1), others = high ^ lowest;
+        // This thread's Ah: lowest plus the (p - 1)-subsets of the others with colex ranks [begin, end).
+        const std::uint64_t begin = (chunk - layer.first_chunk[p]) * Layer::per_thread;
+        const std::uint64_t end = kollective::min(begin + Layer::per_thread, binomial(h - 1, p - 1));
+        const std::uint64_t groups = layer.groups[p];
+        Value acc[block_size];
+        for (int k = 0; k < block_size; ++k) acc[k] = Kokkos::reduction_identity<Value>::max();
+        std::uint64_t sub = deposit(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
+        for (std::uint64_t i = begin; i < end; ++i, sub = next_same_size(sub, others, p - 1)) {
+          const std::uint64_t part = lowest | sub;
+          Value a[block_size], b[block_size];
+          load_block(table + (part << low_agents), a);
+          load_block(table + ((high ^ part) << low_agents), b);
+          convolve(acc, a, b, groups, std::make_index_sequence<(low_agents + 1) * (low_agents + 1)>{});
+        }
+        Value* block = table + (high << low_agents);
+        for (int k = 0; k < block_size; ++k) {
+          if (acc[k] > block[k]) Kokkos::atomic_fetch_max(block + k, acc[k]);
+        }
+      });
+}
+
+template <class Value, class ExecSpace, class Binomials>
+void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t blocks, int high_agents,
+                      const Binomials& binomial) {
+  Kokkos::parallel_for(
+      "Kollective::Coalition::local_splits",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(blocks)),
+      KOKKOS_LAMBDA(const std::int64_t rank) {
+        const std::uint64_t high = subsets::unrank_colex(static_cast<std::uint64_t>(rank), h, high_agents, binomial);
+        Value low[block_size], acc[block_size];
+        load_block(table, low);
+        Value* block = table + (high << low_agents);
+        load_block(block, acc);
+        local_splits(acc, low, std::make_index_sequence<block_size>{});
+        for (int k = 0; k < block_size; ++k) block[k] = acc[k];
+      });
+}
+
+/// A split {part, set \ part} whose f values add up to f(set) exactly (the first in submask
+/// order), or 0 when there is none.
+template <class Value, class ExecSpace>
+std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, std::uint64_t set) {
+  const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
+  const std::int64_t splits = (std::int64_t{1} << (popcount(set) - 1)) - 1;
+  std::int64_t first = splits;
+  Kokkos::parallel_reduce(
+      "Kollective::Coalition::recover", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& found) {
+        const std::uint64_t part = lowest | submask(static_cast<std::uint64_t>(i), others);
+        if (i < found && table[part] + table[set ^ part] == table[set]) found = i;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  return first < splits ? lowest | submask(static_cast<std::uint64_t>(first), others) : 0;
 }
 
 template <class Value, class ExecSpace>
@@ -58,55 +292,38 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   using Memory = typename ExecSpace::memory_space;
   const int n = game.agents;
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
-  const std::uint64_t coalitions = std::uint64_t{1} << n;
-  require_device_memory(static_cast<std::int64_t>(coalitions) * static_cast<std::int64_t>(sizeof(Value)),
-                        "the coalition value table of " + std::to_string(n) + " agents");
   const bool idp = options.method == Method::idp;
+  const int high_agents = n > low_agents ? n - low_agents : 0;
+  const std::uint64_t coalitions = std::uint64_t{1} << n;
+  const std::uint64_t entries = std::uint64_t{1} << (high_agents + low_agents);  // at least one block
+  require_device_memory(static_cast<std::int64_t>(entries) * static_cast<std::int64_t>(sizeof(Value)),
+                        "the coalition value table of " + std::to_string(n) + " agents");
 
-  Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"), coalitions);
+  Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"), entries);
   {
     auto host = Kokkos::create_mirror_view(f);
-    for (std::uint64_t mask = 0; mask < coalitions; ++mask) host(mask) = static_cast<Value>(game.values[mask]);
+    for (std::uint64_t mask = 0; mask < entries; ++mask) host(mask) = mask < coalitions ? static_cast<Value>(game.values[mask]) : Value(0);
     Kokkos::deep_copy(space, f, host);
   }
-  const auto binomial = subsets::binomial_table<Memory>(space, n);
-  const auto binomial_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial);
+  Value* table = f.data();
+  const auto binomial = subsets::binomial_table<Memory>(space, high_agents);
 
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  Progress progress("Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")", n);
-  for (int c = 2; c <= n; ++c) {
-    bool any = false;  // IDP skips sizes with no allowed split
-    for (int a = 1; a < c; ++a) any = any || allowed(idp, n, c, a);
-    if (!any) continue;
-    const auto count = static_cast<std::int64_t>(binomial_host(n, c));
-    const std::uint64_t splits = (std::uint64_t{1} << (c - 1)) - 1;
-    Kokkos::parallel_for(
-        "Kollective::Coalition::layer", Policy(space, count, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
-          const std::uint64_t set = subsets::unrank_colex(static_cast<std::uint64_t>(team.league_rank()), c, n, binomial);
-          const std::uint64_t chunks = splits < static_cast<std::uint64_t>(team.team_size()) ? splits : team.team_size();
-          Value best = Kokkos::reduction_identity<Value>::max();
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, static_cast<std::int64_t>(chunks)),
-              [&](const std::int64_t chunk, Value& local) {
-                const std::uint64_t begin = splits * chunk / chunks, end = splits * (chunk + 1) / chunks;
-                const Value value = best_split<Value>(f, set, n, c, idp, begin, end);
-                if (value > local) local = value;
-              },
-              Kokkos::Max<Value>(best));
-          Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            if (best > f(set)) f(set) = best;
-          });
-        });
+  Progress progress("Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")", high_agents + 1);
+  run_block_zero(space, table);
+  for (int h = 1; h <= high_agents; ++h) {
+    const Layer layer = plan_layer(n, high_agents, h, idp);
+    if (layer.chunks != 0) run_high_splits(space, table, layer, high_agents, binomial);
+    run_local_splits(space, table, h, layer.blocks, high_agents, binomial);
     space.fence();
-    progress.update(c);
+    progress.update(h + 1);
   }
   progress.finish();
 
-  // Recovery: a coalition whose f equals v is a block; otherwise find an allowed split achieving f.
+  // Recovery: a coalition whose f equals v is a block of the structure; otherwise some split
+  // reproduces its f exactly (f values are sums computed the same way), and both parts recurse.
   Result result;
   result.method = to_string(options.method);
-  result.splits = split_count(n, options.method);
+  result.splits = evaluated_splits(n, idp);
   auto value_of = [&](std::uint64_t set) {
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, set))();
   };
@@ -116,24 +333,12 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   while (!pending.empty()) {
     const std::uint64_t set = pending.back();
     pending.pop_back();
-    const Value target = value_of(set);
-    if (target == static_cast<Value>(game.values[set])) {
+    if (value_of(set) == static_cast<Value>(game.values[set])) {
       result.structure.push_back(set);
       continue;
     }
-    const int c = popcount(set);
-    Kokkos::View<std::uint64_t, Memory> found("Kollective::Coalition::found");
-    const std::uint64_t splits = (std::uint64_t{1} << (c - 1)) - 1;
-    Kokkos::parallel_for(
-        "Kollective::Coalition::recover", Kokkos::RangePolicy<ExecSpace>(space, 0, 1), KOKKOS_LAMBDA(const int) {
-          std::uint64_t where = 0;
-          best_split<Value>(f, set, n, c, idp, 0, splits, &where);
-          found() = where;
-        });
-    const std::uint64_t part = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), found)();
-    if (part == 0 || value_of(part) + value_of(set ^ part) != target) {
-      fail("coalition structure recovery failed for coalition ", set, " (internal error)");
-    }
+    const std::uint64_t part = find_maximising_split(space, table, set);
+    if (part == 0) fail("coalition structure recovery failed for coalition ", set, " (internal error)");
     pending.push_back(part);
     pending.push_back(set ^ part);
   }
