@@ -12,10 +12,11 @@
 ///  - a local split when one part lies in the low agents only: A = (empty, Al); these read block 0
 ///    and block Ch itself, so they run in increasing Cl order after the high splits.
 /// Blocks are processed by layers of |Ch|; a layer's high splits are spread over threads in
-/// chunks of consecutive submasks and merged with an atomic max, then one thread per block runs
-/// the local splits. DP evaluates every split exactly once. IDP (Rahwan & Jennings) skips the high
-/// splits {Ah, Bh} for which no (Al, Bl) gives a split that IDP evaluates (dep(c)); evaluating a
-/// superset of IDP's splits keeps its guarantee, the optimum of the grand coalition.
+/// chunks of Ah of one size (so a warp shares IDP's size tests) and merged with an atomic max,
+/// then one thread per block runs the local splits. DP evaluates every split exactly once. IDP
+/// (Rahwan & Jennings) skips the size groups (|Al|, |Bl|) of a high split that dep(c) does not
+/// evaluate; the local splits are all evaluated. Evaluating a superset of IDP's splits keeps its
+/// guarantee: f(grand coalition) is the optimum (f stays between IDP's and DP's values).
 /// Do not include directly: include algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -219,14 +220,13 @@ void run_block_zero(const ExecSpace& space, Value* table) {
       });
 }
 
-template <class Value, class ExecSpace, class Binomials>
-void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents, const Binomials& binomial) {
+template <class Policy, class Value, class Binomials>
+void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, std::uint64_t first_block, int high_agents,
+                        const Binomials& binomial) {
   const int h = layer.high;
   Kokkos::parallel_for(
-      "Kollective::Coalition::high_splits",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(layer.blocks * layer.chunks)),
-      KOKKOS_LAMBDA(const std::int64_t index) {
-        const std::uint64_t rank = static_cast<std::uint64_t>(index) / layer.chunks;
+      "Kollective::Coalition::high_splits", policy, KOKKOS_LAMBDA(const std::int64_t index) {
+        const std::uint64_t rank = first_block + static_cast<std::uint64_t>(index) / layer.chunks;
         const std::uint64_t chunk = static_cast<std::uint64_t>(index) % layer.chunks;
         int p = 1;
         while (layer.first_chunk[p + 1] <= chunk) ++p;
@@ -239,8 +239,9 @@ void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, i
         Value acc[block_size];
         for (int k = 0; k < block_size; ++k) acc[k] = Kokkos::reduction_identity<Value>::max();
         std::uint64_t sub = deposit(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
-        for (std::uint64_t i = begin; i < end; ++i, sub = next_same_size(sub, others, p - 1)) {
+        for (std::uint64_t i = begin; i < end; ++i) {
           const std::uint64_t part = lowest | sub;
+          sub = next_same_size(sub, others, p - 1);
           Value a[block_size], b[block_size];
           load_block(table + (part << low_agents), a);
           load_block(table + ((high ^ part) << low_agents), b);
@@ -251,6 +252,22 @@ void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, i
           if (acc[k] > block[k]) Kokkos::atomic_fetch_max(block + k, acc[k]);
         }
       });
+}
+
+/// A layer's high splits, in launches of at most 2^30 threads (Kokkos 3.4's CUDA range launch
+/// slowed down 4x to 10x past 2^32 iterations: n = 30 took 199 s in one launch per layer, 45 s
+/// in batches). In float, the kernel is held to 128 registers so that twice as many warps hide
+/// the L1 latency of the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
+template <class Value, class ExecSpace, class Binomials>
+void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents, const Binomials& binomial) {
+  using Bounds = Kokkos::LaunchBounds<128, sizeof(Value) == 4 ? 4 : 1>;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>;
+  const std::uint64_t blocks_per_launch = kollective::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
+  for (std::uint64_t first = 0; first < layer.blocks; first += blocks_per_launch) {
+    const std::uint64_t blocks = kollective::min(blocks_per_launch, layer.blocks - first);
+    launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, first, high_agents,
+                       binomial);
+  }
 }
 
 template <class Value, class ExecSpace, class Binomials>
