@@ -124,9 +124,13 @@ bool ConfigNode::as_bool() const {
 }
 
 std::string ConfigNode::as_choice(std::initializer_list<const char*> choices) const {
+  return as_choice(std::vector<std::string>(choices.begin(), choices.end()));
+}
+
+std::string ConfigNode::as_choice(const std::vector<std::string>& choices) const {
   const std::string text = as_string();
   std::string list;
-  for (const char* choice : choices) {
+  for (const std::string& choice : choices) {
     if (text == choice) return text;
     list += list.empty() ? choice : std::string(", ") + choice;
   }

@@ -49,6 +49,7 @@ class ConfigNode {
   bool as_bool() const;
   /// One of `choices`; the message lists them.
   std::string as_choice(std::initializer_list<const char*> choices) const;
+  std::string as_choice(const std::vector<std::string>& choices) const;
 
   std::string get_string(const std::string& key, const std::string& fallback) const;
   std::int64_t get_int(const std::string& key, std::int64_t fallback) const;

@@ -16,8 +16,10 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 
 struct CoalitionRun {
-  std::string file;     ///< Rahwan text file, or empty for a generator
-  std::string model;    ///< idpg | uniform | normal
+  std::string file;     ///< a value file, or empty for a generator
+  std::string format;   ///< text (Rahwan) | binary | bids
+  std::string model;    ///< one of coalition::value_models()
+  std::vector<std::string> names;  ///< agent names (default: 1..n)
   std::vector<std::int64_t> agents;
   std::uint64_t seed = 1234;
   coalition::Options options;
@@ -26,24 +28,44 @@ struct CoalitionRun {
   int warmup = 0;
   std::string verify = "auto";  ///< brute force for n <= 12
   bool write_values = false;
+  bool write_binary = false;
 };
+
+/// The format of a value file: given, or by extension (.kcsg binary, .bids bids, else text).
+std::string file_format(const ConfigNode& input, const std::string& file) {
+  const std::string given = input.has("format") ? input.required("format").as_choice({"auto", "text", "binary", "bids"}) : "auto";
+  if (given != "auto") return given;
+  auto ends_with = [&](const std::string& suffix) {
+    return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends_with(".kcsg") ? "binary" : ends_with(".bids") ? "bids" : "text";
+}
 
 CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
   CoalitionRun settings;
   const ConfigNode input = run.required("input");
-  input.expect_keys({"file", "generator"});
+  input.expect_keys({"file", "format", "generator", "names"});
   if (input.has("file") == input.has("generator")) input.error("give exactly one of file or generator");
   std::int64_t agents = 0;
   if (input.has("file")) {
     settings.file = context.resolve(input.required("file").as_string());
+    settings.format = file_format(input, settings.file);
     if (run.has("sweep")) run.required("sweep").error("a sweep needs a generator input");
   } else {
     const ConfigNode generator = input.required("generator");
     generator.expect_keys({"model", "agents", "seed"});
-    settings.model = generator.required("model").as_choice({"idpg", "uniform", "normal"});
+    settings.model = generator.required("model").as_choice(coalition::value_models());
     agents = generator.get_int_in("agents", 10, 1, coalition::max_agents);
     settings.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1234, 0, 0xffffffffll));
+  }
+  if (input.has("names")) {
+    for (const auto& name : input.required("names").elements()) settings.names.push_back(name.as_string());
+    if (input.has("generator") && static_cast<std::int64_t>(settings.names.size()) != agents) {
+      input.required("names").error("gives " + std::to_string(settings.names.size()) + " names for " + std::to_string(agents) +
+                                    " agents");
+    }
+    if (run.has("sweep")) input.required("names").error("names cannot be given with a sweep over agents");
   }
   settings.agents = {agents};
   if (run.has("sweep")) {
@@ -64,17 +86,29 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
   if (run.has("verify")) settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
   if (run.has("write")) {
-    run.required("write").expect_keys({"values"});
+    run.required("write").expect_keys({"values", "binary"});
     settings.write_values = run.required("write").get_bool("values", false);
+    settings.write_binary = run.required("write").get_bool("binary", false);
   }
   return settings;
 }
 
 coalition::Game make_game(const CoalitionRun& settings, int agents) {
-  if (!settings.file.empty()) return coalition::read_rahwan_text(settings.file);
-  if (settings.model == "idpg") return coalition::idpg_benchmark(agents, static_cast<std::uint32_t>(settings.seed));
-  if (settings.model == "uniform") return coalition::uniform_game(agents, settings.seed);
-  return coalition::normal_game(agents, settings.seed);
+  coalition::Game game;
+  if (settings.file.empty()) {
+    game = coalition::generate_game(settings.model, agents, settings.seed);
+  } else {
+    game = settings.format == "binary" ? coalition::read_binary(settings.file)
+           : settings.format == "bids" ? coalition::read_bids(settings.file)
+                                       : coalition::read_rahwan_text(settings.file);
+  }
+  if (!settings.names.empty()) {
+    if (static_cast<int>(settings.names.size()) != game.agents) {
+      fail("input names: ", settings.names.size(), " names for the ", game.agents, " agents of '", settings.file, "'");
+    }
+    game.names = settings.names;
+  }
+  return game;
 }
 
 }  // namespace
@@ -112,12 +146,13 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
     }
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
+    if (settings.write_binary) coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision);
     const double seconds = median(times);
     const std::string text = coalition::format_structure(result.structure, game.names);
     Row row;
     row.set("run", context.run_name)
         .set("input", settings.file.empty() ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
-                                            : "file:" + settings.file)
+                                            : settings.format + ":" + settings.file)
         .set("agents", n)
         .set("method", result.method)
         .set("values", settings.single_precision ? "float" : "double")

@@ -32,6 +32,9 @@ TEST(TEST_CATEGORY, coalition_dp_and_idp_match_brute_force) {
     check_against_brute_force<TEST_EXECSPACE>(coalition::normal_game(n, 11 + n), "normal n=" + std::to_string(n));
     check_against_brute_force<TEST_EXECSPACE>(coalition::idpg_benchmark(n, 1234), "idpg n=" + std::to_string(n));
   }
+  for (const auto& model : coalition::value_models()) {
+    for (int n : {7, 11}) check_against_brute_force<TEST_EXECSPACE>(coalition::generate_game(model, n, 3), model + " n=" + std::to_string(n));
+  }
 }
 
 /// A game with values of both signs: |C| * U(0, 1) - 0.45 |C|^1.1 (so that splitting sometimes pays).

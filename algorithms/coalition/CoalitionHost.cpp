@@ -5,6 +5,8 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
+#include <cstring>
 
 #include "algorithms/coalition/Coalition.hpp"
 #include "core/Error.hpp"
@@ -43,22 +45,110 @@ Game idpg_benchmark(int agents, std::uint32_t seed) {
   return game;
 }
 
-Game uniform_game(int agents, std::uint64_t seed) {
+namespace {
+
+double size_of(std::size_t mask) { return static_cast<double>(__builtin_popcountll(mask)); }
+double exponential(HostRng& rng) { return -std::log(1.0 - uniform_unit(rng)); }
+bool with_probability(HostRng& rng, double p) { return uniform_unit(rng) < p; }
+
+/// Fills v(mask) = draw(mask) for every non-empty coalition, in mask order.
+template <class Draw>
+Game fill_game(int agents, Draw draw) {
   Game game = empty_game(agents);
-  HostRng rng(seed);
-  for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
-    game.values[mask] = __builtin_popcountll(mask) * uniform_unit(rng);
-  }
+  for (std::size_t mask = 1; mask < game.values.size(); ++mask) game.values[mask] = draw(mask);
   return game;
 }
 
-Game normal_game(int agents, std::uint64_t seed) {
-  Game game = empty_game(agents);
+/// Agent-based models: each agent i has a parameter p_i; v(C) sums one draw per member.
+template <class Parameter, class Member>
+Game agent_based_game(int agents, std::uint64_t seed, Parameter parameter, Member member) {
   HostRng rng(seed);
-  for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
-    game.values[mask] = __builtin_popcountll(mask) * (10.0 + 0.1 * standard_normal(rng));
+  std::vector<double> p(agents);
+  for (auto& value : p) value = parameter(rng);
+  return fill_game(agents, [&](std::size_t mask) {
+    double total = 0;
+    for (std::size_t rest = mask; rest != 0; rest &= rest - 1) total += member(rng, p[__builtin_ctzll(rest)]);
+    return total;
+  });
+}
+
+}  // namespace
+
+Game uniform_game(int agents, std::uint64_t seed) {
+  HostRng rng(seed);
+  return fill_game(agents, [&](std::size_t mask) { return size_of(mask) * uniform_unit(rng); });
+}
+
+Game normal_game(int agents, std::uint64_t seed) {
+  HostRng rng(seed);
+  return fill_game(agents, [&](std::size_t mask) { return size_of(mask) * (10.0 + 0.1 * standard_normal(rng)); });
+}
+
+const std::vector<std::string>& value_models() {
+  static const std::vector<std::string> models = {"idpg",        "uniform", "normal", "modified_uniform", "modified_normal",
+                                                  "exponential", "beta",    "gamma",  "ndcs",             "agent_uniform",
+                                                  "agent_normal"};
+  return models;
+}
+
+Game generate_game(const std::string& model, int agents, std::uint64_t seed) {
+  HostRng rng(seed);
+  Game game;
+  if (model == "idpg") {
+    if (seed > 0xffffffffu) fail("the idpg generator takes a 32-bit seed (got ", seed, ")");
+    game = idpg_benchmark(agents, static_cast<std::uint32_t>(seed));
+  } else if (model == "uniform") {
+    game = uniform_game(agents, seed);
+  } else if (model == "normal") {
+    game = normal_game(agents, seed);
+  } else if (model == "modified_uniform") {  // U(0, 10|C|), plus U(0, 50) with probability 0.2
+    game = fill_game(agents, [&](std::size_t mask) {
+      const double value = 10.0 * size_of(mask) * uniform_unit(rng);
+      return with_probability(rng, 0.2) ? value + 50.0 * uniform_unit(rng) : value;
+    });
+  } else if (model == "modified_normal") {  // |C| N(10, 0.1), plus N(25, 0.1) with probability 0.2
+    game = fill_game(agents, [&](std::size_t mask) {
+      const double value = size_of(mask) * (10.0 + 0.1 * standard_normal(rng));
+      return with_probability(rng, 0.2) ? value + 25.0 + 0.1 * standard_normal(rng) : value;
+    });
+  } else if (model == "exponential") {  // |C| Exp(1)
+    game = fill_game(agents, [&](std::size_t mask) { return size_of(mask) * exponential(rng); });
+  } else if (model == "beta") {  // |C| Beta(0.5, 0.5): the arcsine law, sin^2(pi U / 2)
+    game = fill_game(agents, [&](std::size_t mask) {
+      const double s = std::sin(1.5707963267948966 * uniform_unit(rng));
+      return size_of(mask) * s * s;
+    });
+  } else if (model == "gamma") {  // |C| Gamma(shape 2, scale 2): the sum of two Exp(mean 2)
+    game = fill_game(agents, [&](std::size_t mask) { return size_of(mask) * 2.0 * (exponential(rng) + exponential(rng)); });
+  } else if (model == "ndcs") {  // N(|C|, sqrt|C|), redrawn while <= 0
+    game = fill_game(agents, [&](std::size_t mask) {
+      double value = 0;
+      while (value <= 0) value = size_of(mask) + std::sqrt(size_of(mask)) * standard_normal(rng);
+      return value;
+    });
+  } else if (model == "agent_uniform") {  // p_i ~ U(0, 10); v(C) = sum of U(0, 2 p_i)
+    game = agent_based_game(
+        agents, seed, [](HostRng& r) { return 10.0 * uniform_unit(r); },
+        [](HostRng& r, double p) { return 2.0 * p * uniform_unit(r); });
+  } else if (model == "agent_normal") {  // p_i ~ N(10, 0.1); v(C) = sum of max(0, N(p_i, 0.1))
+    game = agent_based_game(
+        agents, seed, [](HostRng& r) { return 10.0 + 0.1 * standard_normal(r); },
+        [](HostRng& r, double p) { return std::max(0.0, p + 0.1 * standard_normal(r)); });
+  } else {
+    std::string known;
+    for (const auto& name : value_models()) known += (known.empty() ? "" : ", ") + name;
+    fail("unknown coalition value model '", model, "' (", known, ")");
   }
+  validate_values(game, model + " generator");
   return game;
+}
+
+void validate_values(const Game& game, const std::string& source) {
+  if (game.values.size() != (std::size_t{1} << game.agents)) fail(source, ": ", game.values.size(), " values for ", game.agents, " agents");
+  if (game.values[0] != 0.0) fail(source, ": v(empty) must be 0, got ", game.values[0]);
+  for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
+    if (!std::isfinite(game.values[mask])) fail(source, ": v(", mask, ") = ", game.values[mask], " is not finite");
+  }
 }
 
 Game read_rahwan_text(const std::string& path) {
@@ -96,6 +186,125 @@ void write_rahwan_text(const Game& game, const std::string& path) {
   if (!out) fail("cannot write '", path, "'");
   for (double value : game.values) std::fprintf(out, "%.17g\n", value);
   if (std::fclose(out) != 0) fail("error while writing '", path, "'");
+}
+
+namespace {
+
+constexpr char binary_magic[8] = {'K', 'L', 'C', 'S', 'G', '\0', 'v', '1'};
+constexpr std::uint64_t binary_header_bytes = 16, binary_checksum_bytes = 8;
+
+/// FNV-1a over bytes, continued from `hash`.
+std::uint64_t fnv1a(const unsigned char* bytes, std::size_t count, std::uint64_t hash = 0xcbf29ce484222325ull) {
+  for (std::size_t k = 0; k < count; ++k) hash = (hash ^ bytes[k]) * 0x100000001b3ull;
+  return hash;
+}
+
+template <class T>
+T read_scalar(std::istream& in, const std::string& path, const char* what) {
+  T value{};
+  if (!in.read(reinterpret_cast<char*>(&value), sizeof(T))) fail_at(path, 0, "file ends inside the header (", what, ")");
+  return value;
+}
+
+}  // namespace
+
+void write_binary(const Game& game, const std::string& path, bool single_precision) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail("cannot write '", path, "'");
+  const std::uint32_t agents = static_cast<std::uint32_t>(game.agents), width = single_precision ? 4 : 8;
+  out.write(binary_magic, 8);
+  out.write(reinterpret_cast<const char*>(&agents), 4);
+  out.write(reinterpret_cast<const char*>(&width), 4);
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (double value : game.values) {
+    const float narrow = static_cast<float>(value);
+    const char* bytes = single_precision ? reinterpret_cast<const char*>(&narrow) : reinterpret_cast<const char*>(&value);
+    hash = fnv1a(reinterpret_cast<const unsigned char*>(bytes), width, hash);
+    out.write(bytes, width);
+  }
+  out.write(reinterpret_cast<const char*>(&hash), 8);
+  if (!out.flush()) fail("error while writing '", path, "'");
+}
+
+Game read_binary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) fail("cannot open coalition values '", path, "'");
+  const auto file_bytes = static_cast<std::uint64_t>(in.tellg());
+  in.seekg(0);
+  char magic[8] = {};
+  if (!in.read(magic, 8) || !std::equal(magic, magic + 8, binary_magic)) {
+    fail_at(path, 0, "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\\0v1\")");
+  }
+  const auto agents = read_scalar<std::uint32_t>(in, path, "agents");
+  const auto width = read_scalar<std::uint32_t>(in, path, "value bytes");
+  if (agents < 1 || agents > 40) fail_at(path, 0, "header says ", agents, " agents; 1..40 are supported");
+  if (width != 4 && width != 8) fail_at(path, 0, "header says ", width, "-byte values; 4 (float) or 8 (double) are supported");
+  const std::uint64_t count = std::uint64_t{1} << agents;
+  const std::uint64_t expected = binary_header_bytes + count * width + binary_checksum_bytes;
+  if (file_bytes != expected) {
+    fail_at(path, 0, "has ", file_bytes, " bytes, but ", agents, " agents with ", width, "-byte values need ", expected,
+            file_bytes < expected ? " (truncated)" : " (trailing data)");
+  }
+  Game game = empty_game(static_cast<int>(agents));
+  std::vector<unsigned char> chunk(std::size_t{1} << 20);
+  std::uint64_t hash = 0xcbf29ce484222325ull, done = 0;
+  while (done < count) {
+    const std::uint64_t take = std::min<std::uint64_t>(chunk.size() / width, count - done);
+    if (!in.read(reinterpret_cast<char*>(chunk.data()), static_cast<std::streamsize>(take * width))) fail_at(path, 0, "read error");
+    hash = fnv1a(chunk.data(), take * width, hash);
+    for (std::uint64_t k = 0; k < take; ++k) {
+      if (width == 4) {
+        float value;
+        std::memcpy(&value, chunk.data() + k * 4, 4);
+        game.values[done + k] = value;
+      } else {
+        std::memcpy(&game.values[done + k], chunk.data() + k * 8, 8);
+      }
+    }
+    done += take;
+  }
+  const auto stored = read_scalar<std::uint64_t>(in, path, "checksum");
+  if (stored != hash) fail_at(path, 0, "checksum mismatch (the values are corrupt)");
+  validate_values(game, path);
+  return game;
+}
+
+Game read_bids(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail("cannot open bids '", path, "'");
+  std::string line;
+  long number = 0;
+  Game game;
+  while (std::getline(in, line)) {
+    ++number;
+    line = line.substr(0, line.find('#'));
+    std::istringstream fields(line);
+    std::string first;
+    if (!(fields >> first)) continue;
+    if (game.agents == 0) {
+      long items = 0;
+      if (first != "items" || !(fields >> items) || items < 1 || items > 40) {
+        fail_at(path, number, "the first line must be 'items N' with N in 1..40");
+      }
+      game = empty_game(static_cast<int>(items));
+      continue;
+    }
+    char* end = nullptr;
+    const double price = std::strtod(first.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(price) || price < 0) fail_at(path, number, "price '", first, "' is not a finite number >= 0");
+    std::uint64_t bundle = 0;
+    std::string item;
+    while (fields >> item) {
+      const long index = std::strtol(item.c_str(), &end, 10);
+      if (*end != '\0' || index < 1 || index > game.agents) fail_at(path, number, "item '", item, "' is not in 1..", game.agents);
+      if (bundle >> (index - 1) & 1) fail_at(path, number, "item ", index, " appears twice in one bid");
+      bundle |= std::uint64_t{1} << (index - 1);
+    }
+    if (bundle == 0) fail_at(path, number, "a bid needs at least one item");
+    game.values[bundle] = std::max(game.values[bundle], price);
+  }
+  if (game.agents == 0) fail_at(path, number, "no 'items N' line");
+  return game;
 }
 
 double structure_value(const Game& game, const Structure& structure) {

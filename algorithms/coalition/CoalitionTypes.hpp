@@ -29,10 +29,33 @@ Game uniform_game(int agents, std::uint64_t seed);
 /// Rahwan et al.'s normal distribution: v(C) = |C| * N(10, 0.1), seeded.
 Game normal_game(int agents, std::uint64_t seed);
 
+/// The standard value distributions of the CSG literature (Rahwan et al.; ALGORITHMS.md):
+/// uniform, normal, modified_uniform, modified_normal, exponential, beta, gamma, ndcs,
+/// agent_uniform, agent_normal; and idpg, IDP^G's benchmark generator (its seed is 32-bit).
+const std::vector<std::string>& value_models();
+/// v for `model`, seeded; v(empty) = 0; fails on an unknown model or a non-finite draw.
+Game generate_game(const std::string& model, int agents, std::uint64_t seed);
+
 /// Rahwan's text format: 2^n lines, line x holds v(mask x - 1) (bit i = agent i + 1). Values must
 /// be finite; v(empty) must be 0; errors name the file and line.
 Game read_rahwan_text(const std::string& path);
 void write_rahwan_text(const Game& game, const std::string& path);
+
+/// Kollective's binary format for large n (little-endian): the 8 bytes "KLCSG\0v1", uint32 n,
+/// uint32 value bytes (4: float, 8: double), the 2^n values v(mask) in mask order, and a uint64
+/// FNV-1a checksum of the value bytes. The reader refuses wrong magic, n outside 1..40, a
+/// truncated or over-long file, a checksum mismatch and non-finite values.
+Game read_binary(const std::string& path);
+void write_binary(const Game& game, const std::string& path, bool single_precision = false);
+
+/// Sparse bids (combinatorial-auction style): a line `items N`, then one bid per line,
+/// `price item item ...` (items 1..N, '#' starts a comment). Densified: v(S) = the best bid on
+/// exactly the bundle S, 0 when there is none (unsold items are worth 0); the optimal
+/// structure is then the revenue-maximising allocation.
+Game read_bids(const std::string& path);
+
+/// Fails unless every value is finite and v(empty) = 0; `source` names the input in the message.
+void validate_values(const Game& game, const std::string& source);
 
 /// Value of a structure: sum of v over its coalitions.
 double structure_value(const Game& game, const Structure& structure);

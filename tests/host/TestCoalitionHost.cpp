@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <functional>
+#include <iterator>
 
 #include "algorithms/coalition/Coalition.hpp"
 
@@ -34,4 +38,115 @@ TEST(coalition_host, idpg_generator_is_marsaglia_mwc) {
   const std::uint32_t z = 36969u * 1234u, w = 18000u * 1234u;
   EXPECT_FLOAT_EQ(static_cast<float>(game.values[1]), static_cast<float>(((z << 16) + w) / 4294967296.0));
   EXPECT_EQ(game.values[0], 0.0);
+}
+
+namespace {
+
+double mean_over_coalitions(const coalition::Game& game, double (*statistic)(double value, double size)) {
+  double total = 0;
+  for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
+    total += statistic(game.values[mask], static_cast<double>(__builtin_popcountll(mask)));
+  }
+  return total / static_cast<double>(game.values.size() - 1);
+}
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + name; }
+
+std::string error_text(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(coalition_host, every_model_is_seeded_finite_and_starts_at_zero) {
+  for (const auto& model : coalition::value_models()) {
+    const auto game = coalition::generate_game(model, 10, 42);
+    EXPECT_EQ(game.values[0], 0.0) << model;
+    EXPECT_EQ(coalition::generate_game(model, 10, 42).values, game.values) << model;
+    EXPECT_NE(coalition::generate_game(model, 10, 43).values, game.values) << model;
+    for (double value : game.values) EXPECT_TRUE(std::isfinite(value)) << model;
+  }
+  EXPECT_NE(error_text([] { coalition::generate_game("pareto", 5, 1); }).find("unknown coalition value model 'pareto'"),
+            std::string::npos);
+}
+
+TEST(coalition_host, models_have_the_published_means) {
+  // Means over the 4095 coalitions of 12 agents (seed fixed; tolerances are about 5 standard errors).
+  auto per_agent = [](double value, double size) { return value / size; };
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("uniform", 12, 1), per_agent), 0.5, 0.025);
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("normal", 12, 1), per_agent), 10.0, 0.01);
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("exponential", 12, 1), per_agent), 1.0, 0.08);
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("beta", 12, 1), per_agent), 0.5, 0.03);
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("gamma", 12, 1), per_agent), 4.0, 0.25);
+  // Agent-based normal: the 12 agent means p_i ~ N(10, 0.1) themselves vary (standard error 0.03).
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("agent_normal", 12, 1), per_agent), 10.0, 0.15);
+  // Modified uniform: U(0, 10|C|) has mean 5|C|; the bonus U(0, 50) with probability 0.2 adds 5.
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("modified_uniform", 12, 1),
+                                   [](double value, double size) { return value - 5 * size; }),
+              5.0, 1.5);
+  // Modified normal: |C| N(10, 0.1) plus N(25, 0.1) with probability 0.2 adds 5 on average.
+  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("modified_normal", 12, 1),
+                                   [](double value, double size) { return value - 10 * size; }),
+              5.0, 0.8);
+  // NDCS: N(|C|, sqrt|C|) redrawn while <= 0, so always positive with mean about |C|.
+  const auto ndcs = coalition::generate_game("ndcs", 12, 1);
+  for (std::size_t mask = 1; mask < ndcs.values.size(); ++mask) ASSERT_GT(ndcs.values[mask], 0.0);
+  EXPECT_NEAR(mean_over_coalitions(ndcs, per_agent), 1.0, 0.06);
+  // Agent-based uniform: each member adds U(0, 2 p_i) with p_i <= 10.
+  const auto agent = coalition::generate_game("agent_uniform", 12, 1);
+  for (int i = 0; i < 12; ++i) EXPECT_LE(agent.values[std::size_t{1} << i], 20.0);
+  EXPECT_GE(*std::min_element(agent.values.begin(), agent.values.end()), 0.0);
+}
+
+TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
+  const auto game = coalition::generate_game("normal", 6, 5);
+  const std::string path = temp_path("kollective_game.kcsg");
+  coalition::write_binary(game, path);
+  EXPECT_EQ(coalition::read_binary(path).values, game.values);
+  coalition::write_binary(game, path, true);
+  const auto narrow = coalition::read_binary(path);
+  for (std::size_t mask = 0; mask < game.values.size(); ++mask) EXPECT_EQ(narrow.values[mask], static_cast<float>(game.values[mask]));
+
+  auto damaged = [&](const std::function<void(std::string&)>& damage) {
+    coalition::write_binary(game, path);
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    damage(bytes);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return error_text([&] { coalition::read_binary(path); });
+  };
+  EXPECT_NE(damaged([](std::string& b) { b.resize(b.size() - 100); }).find("(truncated)"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b += "x"; }).find("(trailing data)"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b[40] ^= 1; }).find("checksum mismatch"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b[0] = 'X'; }).find("not a Kollective binary coalition file"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b[8] = 7; }).find("7 agents with 8-byte values need"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b[12] = 2; }).find("2-byte values"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b[8] = 50; }).find("50 agents; 1..40"), std::string::npos);
+}
+
+TEST(coalition_host, sparse_bids_densify_to_a_winner_determination) {
+  const std::string path = temp_path("kollective_auction.bids");
+  std::ofstream(path) << "# three items\nitems 3\n5 1 2\n2 3\n6 2 3   # the best pair\n3 1\n4 2 3\n";
+  const auto game = coalition::read_bids(path);
+  EXPECT_EQ(game.values, (std::vector<double>{0, 3, 0, 5, 2, 0, 6, 0}));  // the best bid per bundle, 0 elsewhere
+  const auto best = coalition::brute_force(game);
+  EXPECT_DOUBLE_EQ(best.value, 9.0);  // {1} for 3 and {2, 3} for 6 beat {1, 2} for 5 and {3} for 2
+  EXPECT_EQ(best.structure, (coalition::Structure{0b001, 0b110}));
+
+  auto error_for = [&](const std::string& text) {
+    std::ofstream(path, std::ios::trunc) << text;
+    return error_text([&] { coalition::read_bids(path); });
+  };
+  EXPECT_NE(error_for("5 1 2\n").find(":1: the first line must be 'items N'"), std::string::npos);
+  EXPECT_NE(error_for("items 3\n5 1 4\n").find(":2: item '4' is not in 1..3"), std::string::npos);
+  EXPECT_NE(error_for("items 3\n5 2 2\n").find(":2: item 2 appears twice"), std::string::npos);
+  EXPECT_NE(error_for("items 3\n-1 2\n").find(":2: price '-1' is not a finite number >= 0"), std::string::npos);
+  EXPECT_NE(error_for("items 3\nnan 2\n").find("is not a finite number"), std::string::npos);
+  EXPECT_NE(error_for("items 3\n7\n").find(":2: a bid needs at least one item"), std::string::npos);
+  EXPECT_NE(error_for("# nothing\n").find("no 'items N' line"), std::string::npos);
 }
