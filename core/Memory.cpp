@@ -92,4 +92,13 @@ void require_device_memory(std::int64_t bytes, const std::string& what) {
   }
 }
 
+void require_host_memory(std::int64_t bytes, const std::string& what) {
+  std::int64_t available = host_meminfo_bytes("MemAvailable");
+  if (const char* limit = std::getenv("KOLLECTIVE_MEMORY_LIMIT")) available = std::min<std::int64_t>(available, std::atoll(limit));
+  if (available > 0 && bytes > available - std::max<std::int64_t>(available / 20, 64ll << 20)) {
+    fail(what, " needs ", format_bytes(static_cast<double>(bytes)), " of host memory but only ",
+         format_bytes(static_cast<double>(available)), " is available");
+  }
+}
+
 }  // namespace kollective

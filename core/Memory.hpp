@@ -26,6 +26,8 @@ std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what
 /// Throws a kollective::Error naming `what`, the bytes needed and the bytes free when `bytes`
 /// exceeds what is available (keeping a small safety margin).
 void require_device_memory(std::int64_t bytes, const std::string& what);
+/// The same check against the host's MemAvailable (also capped by KOLLECTIVE_MEMORY_LIMIT).
+void require_host_memory(std::int64_t bytes, const std::string& what);
 
 }  // namespace kollective
 

@@ -10,6 +10,7 @@
 
 #include "algorithms/coalition/Coalition.hpp"
 #include "core/Error.hpp"
+#include "core/Memory.hpp"
 #include "core/Random.hpp"
 
 namespace kollective::coalition {
@@ -18,6 +19,8 @@ namespace {
 
 Game empty_game(int agents) {
   if (agents < 1 || agents > 40) fail("coalition games need 1..40 agents, got ", agents);
+  // The host keeps v in double and stages a copy for the device: 16 bytes per coalition.
+  require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
   Game game;
   game.agents = agents;
   game.values.assign(std::size_t{1} << agents, 0.0);
