@@ -163,6 +163,8 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
         .set("repetitions", settings.repetitions)
         .set("seconds", seconds)
         .set("splits_per_s", result.splits / seconds)
+        .set("block_bytes_per_s",
+             coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)
         .set("verified", verified);
     table.add(row);
     std::printf("%s: coalition structure (%s, %s) for %d agents\n  optimum %.6f: %s\n  %.4f s, %.3g splits/s; verified: %s\n",

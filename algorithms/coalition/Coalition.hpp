@@ -29,7 +29,7 @@ struct Result {
   double value = 0;        ///< f(grand coalition)
   Structure structure;     ///< an optimal structure (its value equals `value`)
   std::string method;
-  double splits = 0;       ///< splits the method evaluates (DP: (3^n + 1)/2 - 2^n)
+  double splits = 0;       ///< splits the solver evaluated (evaluated_splits(n, method))
 };
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).
@@ -53,6 +53,13 @@ template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, const Game& game, const Options& options = {}) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
   return Impl::solve<Value>(space, game, options);
+}
+
+/// Splits the device solver evaluates (DP: split_count; IDP: IDP's splits and some more).
+inline double evaluated_splits(int n, Method method) { return Impl::evaluated_splits(n, method == Method::idp); }
+/// Bytes the solver's high splits read as blocks (the traffic the caches and memory serve).
+inline double block_read_bytes(int n, Method method, int value_bytes) {
+  return Impl::block_read_bytes(n, method == Method::idp, value_bytes);
 }
 
 }  // namespace kollective::coalition

@@ -154,6 +154,7 @@ struct Layer {
   std::uint64_t first_chunk[max_high + 2] = {};   ///< by p: first chunk of size p within a block
   std::uint64_t chunks = 0;                       ///< chunks per block
   double splits = 0;                              ///< evaluated splits over the layer
+  double high_splits = 0;                         ///< evaluated (Ah, Bh) pairs over the layer
 };
 
 inline double choose(int a, int b) {
@@ -181,6 +182,7 @@ inline Layer plan_layer(int n, int high_agents, int h, bool idp) {
       }
     }
     layer.splits += static_cast<double>(layer.blocks) * parts * per_split;
+    layer.high_splits += static_cast<double>(layer.blocks) * parts;
   }
   return layer;
 }
@@ -207,6 +209,14 @@ KOKKOS_INLINE_FUNCTION std::uint64_t next_same_size(std::uint64_t sub, std::uint
   std::uint64_t rest = mask;
   for (int missing = k - popcount(next); missing > 0; --missing, rest &= rest - 1) next |= rest & (~rest + 1);
   return next;
+}
+
+/// Bytes of the block reads of the high splits (two blocks each), the engine's main traffic.
+inline double block_read_bytes(int n, bool idp, int value_bytes) {
+  const int high_agents = n > low_agents ? n - low_agents : 0;
+  double pairs = 0;
+  for (int h = 2; h <= high_agents; ++h) pairs += plan_layer(n, high_agents, h, idp).high_splits;
+  return pairs * 2 * block_size * value_bytes;
 }
 
 template <class Value, class ExecSpace>
