@@ -1,11 +1,18 @@
 # Writes OUTPUT defining kollective::git_revision(); rewrites it only when the revision changed.
-execute_process(COMMAND git -C ${SOURCE_DIR} describe --always --dirty --abbrev=12
-                OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE
-                RESULT_VARIABLE status ERROR_QUIET)
-if((NOT status EQUAL 0 OR revision STREQUAL "") AND EXISTS ${SOURCE_DIR}/.deps/src/REVISION)
-  # A copy without .git (the GPU machine): scripts/gpu_prepare.sh recorded the revision.
-  file(STRINGS ${SOURCE_DIR}/.deps/src/REVISION revision LIMIT_COUNT 1)
+# KOLLECTIVE_REVISION in the environment wins: scripts/gpu_run.sh sets it from the revision that
+# scripts/gpu_prepare.sh recorded, because the GPU machine's copy may carry a stale .git.
+if(DEFINED ENV{KOLLECTIVE_REVISION} AND NOT "$ENV{KOLLECTIVE_REVISION}" STREQUAL "")
+  set(revision "$ENV{KOLLECTIVE_REVISION}")
   set(status 0)
+else()
+  execute_process(COMMAND git -C ${SOURCE_DIR} describe --always --dirty --abbrev=12
+                  OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE status ERROR_QUIET)
+  if((NOT status EQUAL 0 OR revision STREQUAL "") AND EXISTS ${SOURCE_DIR}/.deps/src/REVISION)
+    # A copy without .git (the GPU machine): scripts/gpu_prepare.sh recorded the revision.
+    file(STRINGS ${SOURCE_DIR}/.deps/src/REVISION revision LIMIT_COUNT 1)
+    set(status 0)
+  endif()
 endif()
 if(NOT status EQUAL 0 OR revision STREQUAL "")
   set(revision "unknown")

@@ -10,6 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 jobs=$(nproc)
+# The revision recorded by gpu_prepare.sh names the tables (this copy's .git may be stale).
+[ -f "$root/.deps/src/REVISION" ] && export KOLLECTIVE_REVISION=$(cat "$root/.deps/src/REVISION")
 deps=$root/.deps
 tools=$deps/install/tools
 configs=("$@")
