@@ -1,0 +1,385 @@
+#include "algorithms/ranksvm/RankData.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <functional>
+#include <numeric>
+#include <sstream>
+
+#include "core/Error.hpp"
+#include "core/Memory.hpp"
+#include "core/Random.hpp"
+
+namespace kollective::ranksvm {
+
+namespace {
+
+/// One parsed line: label, qid (or -1), sparse features.
+struct Line {
+  double label = 0;
+  std::int64_t qid = -1;
+  std::vector<std::pair<int, double>> features;
+};
+
+bool parse_double(const char* begin, const char* end, double& value) {
+  char* stop = nullptr;
+  value = std::strtod(begin, &stop);
+  return stop == end && begin != end;
+}
+
+Line parse_line(const std::string& text, const std::string& path, long number) {
+  Line line;
+  const std::string content = text.substr(0, text.find('#'));
+  std::vector<std::string> tokens;
+  for (std::size_t at = 0;;) {
+    at = content.find_first_not_of(" \t\r", at);
+    if (at == std::string::npos) break;
+    const std::size_t end = content.find_first_of(" \t\r", at);
+    tokens.push_back(content.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end;
+  }
+  if (tokens.empty()) return line;  // blank or comment: no features, label unused
+  if (!parse_double(tokens[0].data(), tokens[0].data() + tokens[0].size(), line.label) || !std::isfinite(line.label)) {
+    fail_at(path, number, "label '", tokens[0], "' is not a finite number");
+  }
+  std::size_t k = 1;
+  if (k < tokens.size() && tokens[k].compare(0, 4, "qid:") == 0) {
+    char* stop = nullptr;
+    const std::string id = tokens[k].substr(4);
+    line.qid = std::strtoll(id.c_str(), &stop, 10);
+    if (id.empty() || *stop != '\0' || line.qid < 0) fail_at(path, number, "'", tokens[k], "' is not qid:<non-negative integer>");
+    ++k;
+  }
+  int previous = 0;
+  for (; k < tokens.size(); ++k) {
+    const std::string& token = tokens[k];
+    const std::size_t colon = token.find(':');
+    char* stop = nullptr;
+    const long index = colon == std::string::npos ? 0 : std::strtol(token.c_str(), &stop, 10);
+    double value = 0;
+    if (colon == std::string::npos || stop != token.c_str() + colon || index < 1 || index > 100000000 ||
+        !parse_double(token.data() + colon + 1, token.data() + token.size(), value)) {
+      fail_at(path, number, "'", token, "' is not index:value with an index >= 1");
+    }
+    if (!std::isfinite(value)) fail_at(path, number, "feature ", index, " is not finite");
+    if (index <= previous) fail_at(path, number, "feature indices must increase (", index, " after ", previous, ")");
+    previous = static_cast<int>(index);
+    line.features.emplace_back(static_cast<int>(index), value);
+  }
+  return line;
+}
+
+/// Groups documents by qid (stable), fills the dense matrix.
+RankData assemble(const std::vector<Line>& lines, int features) {
+  RankData data;
+  data.docs = static_cast<std::int64_t>(lines.size());
+  data.features = features;
+  require_host_memory(checked_mul(data.docs, features, "documents x features") * 8, "the feature matrix");
+  std::vector<std::int64_t> order(lines.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return lines[a].qid < lines[b].qid; });
+  data.labels.resize(lines.size());
+  data.x.assign(static_cast<std::size_t>(data.docs) * features, 0.0);
+  for (std::int64_t d = 0; d < data.docs; ++d) {
+    const Line& line = lines[order[d]];
+    data.labels[d] = line.label;
+    for (const auto& [index, value] : line.features) data.x[d * features + index - 1] = value;
+    if (d == 0 || line.qid != lines[order[d - 1]].qid) {
+      data.query_begin.push_back(d);
+      data.query_ids.push_back(std::max<std::int64_t>(line.qid, 0));
+    }
+  }
+  data.query_begin.push_back(data.docs);
+  return data;
+}
+
+}  // namespace
+
+RankData read_letor(const std::string& path, int features) {
+  std::ifstream in(path);
+  if (!in) fail("cannot open ranking data '", path, "'");
+  std::vector<Line> lines;
+  std::string text;
+  long number = 0, first_line = 0;
+  int largest = 0;
+  while (std::getline(in, text)) {
+    ++number;
+    Line line = parse_line(text, path, number);
+    if (line.features.empty() && text.substr(0, text.find('#')).find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (lines.empty()) first_line = number;
+    if (!lines.empty() && (line.qid < 0) != (lines.front().qid < 0)) {
+      fail_at(path, number, line.qid < 0 ? "has no qid but line " : "has a qid but line ", first_line,
+              line.qid < 0 ? " has one" : " has none", " (either every line has a qid or none)");
+    }
+    if (!line.features.empty()) {
+      largest = std::max(largest, line.features.back().first);
+      if (features > 0 && largest > features) {
+        fail_at(path, number, "feature index ", largest, " exceeds the ", features, " features of the model");
+      }
+    }
+    lines.push_back(std::move(line));
+  }
+  if (lines.empty()) fail_at(path, number, "no documents");
+  return assemble(lines, features > 0 ? features : std::max(largest, 1));
+}
+
+void write_letor(const RankData& data, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) fail("cannot write '", path, "'");
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) {
+      std::fprintf(out, "%.17g qid:%lld", data.labels[d], static_cast<long long>(data.query_ids[q]));
+      for (int f = 0; f < data.features; ++f) {
+        const double value = data.x[d * data.features + f];
+        if (value != 0) std::fprintf(out, " %d:%.17g", f + 1, value);
+      }
+      std::fputc('\n', out);
+    }
+  }
+  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
+}
+
+RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::int64_t docs, int features, std::uint64_t seed) {
+  if (shape != "mq2007" && shape != "mslr") fail("unknown synthetic LETOR shape '", shape, "' (mq2007 or mslr)");
+  if (queries < 1 || docs < queries) fail("synthetic LETOR data needs 1 <= queries <= documents (got ", queries, " and ", docs, ")");
+  if (features < 1 || features > 100000) fail("synthetic LETOR data needs 1..100000 features (got ", features, ")");
+  require_host_memory(checked_mul(docs, features, "documents x features") * 8, "the feature matrix");
+  const int grades = shape == "mq2007" ? 3 : 5;
+  HostRng rng(seed);
+  auto normal = [&] {
+    const double u1 = 1.0 - uniform_unit(rng), u2 = uniform_unit(rng);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  };
+  // Heavy-tailed sizes: log-normal weights, a few giant queries, 1% single documents; the rest
+  // are scaled so that the sizes add up to `docs`.
+  std::vector<double> weight(queries);
+  std::vector<std::int64_t> size(queries, 1);
+  for (auto& w : weight) w = std::exp(1.1 * normal());
+  for (std::int64_t q = 0; q < queries; q += 97) weight[q] = 0;                      // single documents
+  for (std::int64_t q = 50; q < queries && docs > 40 * queries; q += 4001) weight[q] = -1;  // giants
+  std::int64_t fixed = 0;
+  for (std::int64_t q = 0; q < queries; ++q) {
+    if (weight[q] < 0) size[q] = std::min<std::int64_t>(2500, docs / 4), weight[q] = 0;
+    fixed += size[q];
+  }
+  if (fixed > docs) fixed = docs, std::fill(size.begin(), size.end(), 1);
+  const double total = std::accumulate(weight.begin(), weight.end(), 0.0);
+  std::int64_t left = docs - std::accumulate(size.begin(), size.end(), std::int64_t{0});
+  for (std::int64_t q = 0; q < queries && total > 0; ++q) {
+    const auto extra = static_cast<std::int64_t>(std::floor(weight[q] / total * static_cast<double>(docs - fixed)));
+    size[q] += std::min(extra, left);
+    left -= std::min(extra, left);
+  }
+  for (std::int64_t q = 0; left > 0; q = (q + 1) % queries) {
+    if (weight[q] > 0 || total == 0) ++size[q], --left;
+  }
+
+  RankData data;
+  data.docs = docs;
+  data.features = features;
+  data.labels.resize(docs);
+  data.x.resize(static_cast<std::size_t>(docs) * features);
+  std::vector<double> hidden(features);
+  for (auto& h : hidden) h = normal();
+  std::int64_t d = 0;
+  for (std::int64_t q = 0; q < queries; ++q) {
+    data.query_begin.push_back(d);
+    data.query_ids.push_back(q + 1);
+    const bool all_equal = q % 31 == 7;
+    std::vector<double> score(size[q]);
+    for (std::int64_t k = 0; k < size[q]; ++k) {
+      double s = 0;
+      for (int f = 0; f < features; ++f) {
+        const double value = std::floor(16.0 * uniform_unit(rng)) / 16.0;  // quantized: ties in w'x
+        data.x[(d + k) * features + f] = value;
+        s += hidden[f] * value;
+      }
+      score[k] = s + 0.5 * std::sqrt(static_cast<double>(features) / 12.0) * normal();
+    }
+    // Grades by rank within the query: the top 5% get the highest grade, and so on down.
+    std::vector<std::int64_t> order(size[q]);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return score[a] > score[b]; });
+    static const double mq_cut[] = {0.1, 0.35}, mslr_cut[] = {0.02, 0.08, 0.25, 0.55};
+    for (std::int64_t r = 0; r < size[q]; ++r) {
+      const double at = static_cast<double>(r) / static_cast<double>(size[q]);
+      int grade = 0;
+      for (int g = 0; g < grades - 1; ++g) grade += at >= (grades == 3 ? mq_cut : mslr_cut)[g] ? 1 : 0;
+      data.labels[d + order[r]] = all_equal ? 0.0 : static_cast<double>(grades - 1 - grade);
+    }
+    d += size[q];
+  }
+  data.query_begin.push_back(d);
+  return data;
+}
+
+FeatureRange feature_range(const RankData& data) {
+  FeatureRange range;
+  range.low.assign(data.features, INFINITY);
+  range.high.assign(data.features, -INFINITY);
+  for (std::int64_t d = 0; d < data.docs; ++d) {
+    for (int f = 0; f < data.features; ++f) {
+      range.low[f] = std::min(range.low[f], data.x[d * data.features + f]);
+      range.high[f] = std::max(range.high[f], data.x[d * data.features + f]);
+    }
+  }
+  return range;
+}
+
+void scale_features(RankData& data, const FeatureRange& range) {
+  if (static_cast<int>(range.low.size()) != data.features) fail("feature scaling: the range has ", range.low.size(), " features, the data ", data.features);
+  for (std::int64_t d = 0; d < data.docs; ++d) {
+    for (int f = 0; f < data.features; ++f) {
+      const double width = range.high[f] - range.low[f];
+      double& value = data.x[d * data.features + f];
+      value = width > 0 ? (value - range.low[f]) / width : 0.0;
+    }
+  }
+}
+
+std::int64_t preference_pairs(const RankData& data) {
+  std::int64_t pairs = 0;
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    std::map<double, std::int64_t> count;
+    const std::int64_t n = data.query_begin[q + 1] - data.query_begin[q];
+    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) ++count[data.labels[d]];
+    std::int64_t same = 0;
+    for (const auto& entry : count) same += entry.second * entry.second;
+    pairs += (n * n - same) / 2;
+  }
+  return pairs;
+}
+
+void write_model(const std::vector<double>& w, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) fail("cannot write '", path, "'");
+  std::fprintf(out, "solver_type L2R_L2LOSS_RANKSVM\nnr_feature %zu\nbias -1\nw\n", w.size());
+  for (double value : w) std::fprintf(out, "%.17g\n", value);
+  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
+}
+
+std::vector<double> read_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail("cannot open model '", path, "'");
+  std::string key, text;
+  long number = 0, features = -1;
+  while (std::getline(in, text)) {
+    ++number;
+    std::istringstream fields(text);
+    if (!(fields >> key)) continue;
+    if (key == "w") break;
+    std::string value;
+    fields >> value;
+    if (key == "solver_type" && value != "L2R_L2LOSS_RANKSVM") fail_at(path, number, "solver_type ", value, " is not L2R_L2LOSS_RANKSVM");
+    if (key == "bias" && value != "-1") fail_at(path, number, "bias ", value, " is not supported (only -1)");
+    if (key == "nr_feature") {
+      char* stop = nullptr;
+      features = std::strtol(value.c_str(), &stop, 10);
+      if (*stop != '\0' || features < 1) fail_at(path, number, "nr_feature '", value, "' is not a positive integer");
+    }
+    if (key != "solver_type" && key != "bias" && key != "nr_feature" && key != "nr_class" && key != "label") {
+      fail_at(path, number, "unknown model header '", key, "'");
+    }
+  }
+  if (key != "w") fail_at(path, number, "no 'w' line");
+  if (features < 0) fail_at(path, number, "no nr_feature line before 'w'");
+  std::vector<double> w;
+  while (std::getline(in, text)) {
+    ++number;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    double value = 0;
+    const auto begin = text.find_first_not_of(" \t"), end = text.find_last_not_of(" \t\r") + 1;
+    if (!parse_double(text.data() + begin, text.data() + end, value) || !std::isfinite(value)) {
+      fail_at(path, number, "weight '", text, "' is not a finite number");
+    }
+    w.push_back(value);
+  }
+  if (static_cast<long>(w.size()) != features) fail_at(path, number, w.size(), " weights for nr_feature ", features);
+  return w;
+}
+
+std::vector<double> predict(const RankData& data, const std::vector<double>& w) {
+  if (static_cast<int>(w.size()) < data.features) fail("the model has ", w.size(), " weights, the data ", data.features, " features");
+  std::vector<double> scores(data.docs);
+  for (std::int64_t d = 0; d < data.docs; ++d) {
+    double s = 0;
+    for (int f = 0; f < data.features; ++f) s += w[f] * data.x[d * data.features + f];
+    scores[d] = s;
+  }
+  return scores;
+}
+
+double pairwise_accuracy(const RankData& data, const std::vector<double>& scores) {
+  std::int64_t correct = 0, pairs = 0;
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t i = data.query_begin[q]; i < data.query_begin[q + 1]; ++i) {
+      for (std::int64_t j = data.query_begin[q]; j < data.query_begin[q + 1]; ++j) {
+        if (data.labels[i] > data.labels[j]) {
+          ++pairs;
+          correct += scores[i] >= scores[j] ? 1 : 0;
+        }
+      }
+    }
+  }
+  return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 1.0;
+}
+
+NdcgConvention parse_ndcg_convention(const std::string& name) {
+  if (name == "letor4") return NdcgConvention::letor4;
+  if (name == "modern") return NdcgConvention::modern;
+  fail("unknown NDCG convention '", name, "' (letor4 or modern)");
+}
+
+namespace {
+
+double discount(int position, NdcgConvention convention) {  // position from 1
+  if (convention == NdcgConvention::modern) return 1.0 / std::log2(position + 1.0);
+  return position <= 2 ? 1.0 : 1.0 / std::log2(static_cast<double>(position));
+}
+
+/// NDCG@1..k_max of one query: ranked gains against ideal gains.
+std::vector<double> query_ndcg(const RankData& data, const std::vector<double>& scores, std::int64_t q, int k_max,
+                               NdcgConvention convention) {
+  const std::int64_t begin = data.query_begin[q], n = data.query_begin[q + 1] - begin;
+  std::vector<std::int64_t> ranked(n);
+  std::iota(ranked.begin(), ranked.end(), begin);
+  std::stable_sort(ranked.begin(), ranked.end(), [&](std::int64_t a, std::int64_t b) { return scores[a] > scores[b]; });
+  std::vector<double> ideal(data.labels.begin() + begin, data.labels.begin() + begin + n);
+  std::sort(ideal.begin(), ideal.end(), std::greater<double>());
+  std::vector<double> result(k_max);
+  double dcg = 0, idcg = 0;
+  for (int k = 1; k <= k_max; ++k) {
+    if (k <= n) {
+      dcg += (std::pow(2.0, data.labels[ranked[k - 1]]) - 1) * discount(k, convention);
+      idcg += (std::pow(2.0, ideal[k - 1]) - 1) * discount(k, convention);
+    }
+    result[k - 1] = idcg > 0 ? dcg / idcg : (convention == NdcgConvention::modern ? 1.0 : 0.0);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<double> ndcg_at(const RankData& data, const std::vector<double>& scores, int k, NdcgConvention convention) {
+  if (k < 1) fail("NDCG@k needs k >= 1 (got ", k, ")");
+  std::vector<double> result(data.queries());
+  for (std::int64_t q = 0; q < data.queries(); ++q) result[q] = query_ndcg(data, scores, q, k, convention).back();
+  return result;
+}
+
+std::vector<double> mean_ndcg(const RankData& data, const std::vector<double>& scores, NdcgConvention convention) {
+  std::vector<double> result(data.queries());
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    const auto n = static_cast<int>(data.query_begin[q + 1] - data.query_begin[q]);
+    const auto all = query_ndcg(data, scores, q, n, convention);
+    result[q] = std::accumulate(all.begin(), all.end(), 0.0) / n;
+  }
+  return result;
+}
+
+}  // namespace kollective::ranksvm

@@ -1,0 +1,77 @@
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_RANK_DATA_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_RANK_DATA_HPP
+
+/// \file RankData.hpp
+/// Learning-to-rank data on the host: documents grouped by query with graded labels and dense
+/// features; the SVMlight/LETOR reader, a seeded synthetic generator, feature scaling, the
+/// LIBLINEAR-ranksvm model file, and evaluation (pairwise accuracy, NDCG).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kollective::ranksvm {
+
+struct RankData {
+  std::int64_t docs = 0;
+  int features = 0;
+  std::vector<double> labels;             ///< per document
+  std::vector<double> x;                  ///< docs x features, row-major (absent features are 0)
+  std::vector<std::int64_t> query_begin;  ///< queries + 1 offsets: query q holds [begin[q], begin[q+1])
+  std::vector<std::int64_t> query_ids;    ///< the qid of each query (0 when the file has none)
+  std::int64_t queries() const { return static_cast<std::int64_t>(query_ids.size()); }
+};
+
+/// Reads `rel qid:Q idx:val ... # comment` lines (indices from 1, strictly increasing; either
+/// every line has a qid or none, and then all documents form one query). Documents are grouped
+/// by qid in increasing order, keeping file order inside a query. `features` > 0 fixes the
+/// number of features (larger indices are an error); 0 takes the largest index. Errors name the
+/// file and line.
+RankData read_letor(const std::string& path, int features = 0);
+void write_letor(const RankData& data, const std::string& path);
+
+/// Synthetic LETOR-like data, seeded: `shape` "mq2007" (labels 0-2) or "mslr" (labels 0-4).
+/// Query sizes are heavy-tailed (log-normal) and sum to `docs` exactly; about 1% of queries have
+/// one document and a few exceed 2,000; features are quantized to 1/16 (ties in w'x); labels
+/// grade a hidden linear score plus noise within each query; about 3% of queries have all
+/// labels equal.
+RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::int64_t docs, int features,
+                         std::uint64_t seed);
+
+/// Per-feature [min, max] of a training set, and the scaling of any set to [0, 1] with it
+/// (constant features map to 0; test values outside the range are not clipped).
+struct FeatureRange {
+  std::vector<double> low, high;
+};
+FeatureRange feature_range(const RankData& data);
+void scale_features(RankData& data, const FeatureRange& range);
+
+/// Preference pairs: pairs of documents of one query with different labels.
+std::int64_t preference_pairs(const RankData& data);
+
+/// LIBLINEAR-ranksvm's model file: "solver_type L2R_L2LOSS_RANKSVM", "nr_feature N", "bias -1",
+/// "w", then one weight per line.
+void write_model(const std::vector<double>& w, const std::string& path);
+std::vector<double> read_model(const std::string& path);
+
+/// Scores w'x of every document.
+std::vector<double> predict(const RankData& data, const std::vector<double>& w);
+
+/// Fraction of preference pairs ordered correctly; as in LIBLINEAR-ranksvm, a tie in the scores
+/// counts as correct. Queries without pairs do not count.
+double pairwise_accuracy(const RankData& data, const std::vector<double>& scores);
+
+/// NDCG conventions: LETOR 4.0's evaluation script (gain 2^rel - 1, discount 1 at positions 1
+/// and 2 and 1/log2(j) after, a query whose ideal DCG is 0 scores 0) or the modern one of
+/// LightGBM/XGBoost (discount 1/log2(j + 1), such a query scores 1).
+enum class NdcgConvention { letor4, modern };
+NdcgConvention parse_ndcg_convention(const std::string& name);
+
+/// NDCG@k of each query (documents ranked by decreasing score, ties in file order).
+std::vector<double> ndcg_at(const RankData& data, const std::vector<double>& scores, int k, NdcgConvention convention);
+/// LETOR's mean NDCG of each query: the average of NDCG@k over k = 1..size of the query.
+std::vector<double> mean_ndcg(const RankData& data, const std::vector<double>& scores, NdcgConvention convention);
+
+}  // namespace kollective::ranksvm
+
+#endif

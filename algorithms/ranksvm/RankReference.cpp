@@ -1,0 +1,36 @@
+#include "algorithms/ranksvm/RankReference.hpp"
+
+namespace kollective::ranksvm {
+
+ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w, const std::vector<double>& s) {
+  const int d = data.features;
+  const std::vector<double> z = predict(data, w), v = predict(data, s);
+  ReferenceValues result;
+  result.gradient = w;
+  result.hessian_times_s = s;
+  for (double value : w) result.f += 0.5 * value * value;
+  std::vector<double> r(data.docs, 0.0), u(data.docs, 0.0);  // d(loss)/dz and H_z v, over pairs
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t i = data.query_begin[q]; i < data.query_begin[q + 1]; ++i) {
+      for (std::int64_t j = data.query_begin[q]; j < data.query_begin[q + 1]; ++j) {
+        if (!(data.labels[i] > data.labels[j])) continue;
+        const double margin = 1 - (z[i] - z[j]);
+        if (margin <= 0) continue;
+        result.f += C * margin * margin;
+        r[i] -= 2 * C * margin;
+        r[j] += 2 * C * margin;
+        u[i] += 2 * C * (v[i] - v[j]);
+        u[j] -= 2 * C * (v[i] - v[j]);
+      }
+    }
+  }
+  for (std::int64_t doc = 0; doc < data.docs; ++doc) {
+    for (int f = 0; f < d; ++f) {
+      result.gradient[f] += r[doc] * data.x[doc * d + f];
+      result.hessian_times_s[f] += u[doc] * data.x[doc * d + f];
+    }
+  }
+  return result;
+}
+
+}  // namespace kollective::ranksvm

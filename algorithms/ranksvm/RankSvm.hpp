@@ -1,0 +1,200 @@
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_HPP
+
+/// \file RankSvm.hpp
+/// Linear RankSVM with the L2 loss, f(w) = 1/2 w'w + C sum over preference pairs of
+/// max(0, 1 - w'(x_i - x_j))^2, minimized from w = 0 by trust-region Newton (TRON) as LIBLINEAR
+/// does it: conjugate gradient inside the trust region, stopping at ||r|| <= 0.1 ||g||, and the
+/// outer stop ||grad f(w)|| <= eps ||grad f(0)||. Constants: ALGORITHMS.md.
+
+#include <Kokkos_Core.hpp>
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrm2.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "algorithms/ranksvm/RankData.hpp"
+#include "algorithms/ranksvm/impl/RankObjective.hpp"
+#include "core/Timer.hpp"
+
+namespace kollective::ranksvm {
+
+struct TrainOptions {
+  double C = 1;
+  double eps = 1e-3;        ///< LIBLINEAR's default for this solver; the seed used 1e-5
+  int max_iterations = 1000;
+  bool log = true;          ///< one line per TRON iteration on stderr
+};
+
+struct TrainResult {
+  std::vector<double> w;
+  double objective = 0, gradient_norm = 0, initial_gradient_norm = 0;
+  int iterations = 0, cg_steps = 0, function_evaluations = 0;
+  bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
+  std::string stop;
+  double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
+};
+
+namespace Impl {
+
+/// Fenced timing of one call, accumulated into `total`.
+template <class ExecSpace, class F>
+void timed(const ExecSpace& space, double& total, F&& f) {
+  total += time_fenced(space, f);
+}
+
+/// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
+template <class Objective, class Vector>
+int trust_region_cg(Objective& objective, TrainResult& result, double delta, const Vector& g, const Vector& s,
+                    const Vector& r, const Vector& d, const Vector& hd) {
+  Kokkos::deep_copy(s, 0.0);
+  KokkosBlas::axpby(-1.0, g, 0.0, r);  // r = -g
+  Kokkos::deep_copy(d, r);
+  const double cg_tolerance = 0.1 * KokkosBlas::nrm2(g);
+  double rtr = KokkosBlas::dot(r, r);
+  int steps = 0;
+  while (std::sqrt(rtr) > cg_tolerance) {
+    ++steps;
+    timed(objective.space(), result.seconds_hv, [&] { objective.hv(d, hd); });
+    double alpha = rtr / KokkosBlas::dot(d, hd);
+    KokkosBlas::axpby(alpha, d, 1.0, s);
+    if (KokkosBlas::nrm2(s) > delta) {  // step to the trust-region boundary along d
+      KokkosBlas::axpby(-alpha, d, 1.0, s);
+      const double std_ = KokkosBlas::dot(s, d), sts = KokkosBlas::dot(s, s), dtd = KokkosBlas::dot(d, d);
+      const double dsq = delta * delta, rad = std::sqrt(std_ * std_ + dtd * (dsq - sts));
+      alpha = std_ >= 0 ? (dsq - sts) / (std_ + rad) : (rad - std_) / dtd;
+      KokkosBlas::axpby(alpha, d, 1.0, s);
+      KokkosBlas::axpby(-alpha, hd, 1.0, r);
+      break;
+    }
+    KokkosBlas::axpby(-alpha, hd, 1.0, r);
+    const double rnew = KokkosBlas::dot(r, r);
+    KokkosBlas::axpby(1.0, r, rnew / rtr, d);  // d = r + beta d
+    rtr = rnew;
+  }
+  return steps;
+}
+
+}  // namespace Impl
+
+/// Trains on `data` with the execution space `space`.
+template <class ExecSpace>
+TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
+  constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
+  if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
+  if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
+  Impl::RankObjective<ExecSpace> objective(space, data, options.C);
+  using Vector = typename Impl::RankObjective<ExecSpace>::Vector;
+  const int n = objective.features();
+  Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
+  TrainResult result;
+  auto fun = [&](const Vector& at) {
+    double f = 0;
+    Impl::timed(space, result.seconds_fun, [&] { f = objective.fun(at); });
+    ++result.function_evaluations;
+    return f;
+  };
+  auto gradient = [&](const Vector& at) { Impl::timed(space, result.seconds_grad, [&] { objective.grad(at, g); }); };
+
+  double f = fun(w);
+  gradient(w);
+  double delta = KokkosBlas::nrm2(g);
+  const double gnorm0 = delta;
+  result.initial_gradient_norm = gnorm0;
+  double gnorm = gnorm0;
+  result.stop = "max_iterations";
+  if (gnorm <= options.eps * gnorm0) result.stop = "converged";
+  for (int iteration = 1; iteration <= options.max_iterations && result.stop != "converged";) {
+    const int steps = Impl::trust_region_cg(objective, result, delta, g, s, r, d, hd);
+    result.cg_steps += steps;
+    Kokkos::deep_copy(w_new, w);
+    KokkosBlas::axpby(1.0, s, 1.0, w_new);
+    const double gs = KokkosBlas::dot(g, s);
+    const double prered = -0.5 * (gs - KokkosBlas::dot(s, r));
+    const double f_new = fun(w_new);
+    const double actred = f - f_new;
+    const double snorm = KokkosBlas::nrm2(s);
+    if (iteration == 1) delta = std::min(delta, snorm);
+    const double alpha = f_new - f - gs <= 0 ? sigma3 : std::max(sigma1, -0.5 * (gs / (f_new - f - gs)));
+    if (actred < eta0 * prered) {
+      delta = std::min(std::max(alpha, sigma1) * snorm, sigma2 * delta);
+    } else if (actred < eta1 * prered) {
+      delta = std::max(sigma1 * delta, std::min(alpha * snorm, sigma2 * delta));
+    } else if (actred < eta2 * prered) {
+      delta = std::max(sigma1 * delta, std::min(alpha * snorm, sigma3 * delta));
+    } else {
+      delta = std::max(delta, std::min(alpha * snorm, sigma3 * delta));
+    }
+    const bool accepted = actred > eta0 * prered;
+    if (accepted) {
+      Kokkos::deep_copy(w, w_new);
+      f = f_new;
+      gradient(w);
+      gnorm = KokkosBlas::nrm2(g);
+      result.iterations = iteration++;
+    } else {
+      fun(w);  // the objective keeps the order of the last fun(): restore it for w
+    }
+    if (options.log) {
+      std::fprintf(stderr, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s\n", iteration - (accepted ? 1 : 0), f,
+                   gnorm, steps, delta, accepted ? "" : "(step rejected)");
+    }
+    if (gnorm <= options.eps * gnorm0) {
+      result.stop = "converged";
+    } else if (f < -1.0e+32) {
+      result.stop = "objective below -1e32";
+    } else if (std::fabs(actred) <= 0 && prered <= 0) {
+      result.stop = "no reduction predicted";
+    } else if (std::fabs(actred) <= 1.0e-12 * std::fabs(f) && std::fabs(prered) <= 1.0e-12 * std::fabs(f)) {
+      result.stop = "reductions below 1e-12 f";
+    } else {
+      continue;
+    }
+    break;
+  }
+  result.converged = result.stop == "converged";
+  result.objective = f;
+  result.gradient_norm = gnorm;
+  auto w_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
+  result.w.assign(w_host.data(), w_host.data() + n);
+  return result;
+}
+
+/// f, gradient and Hs at w through the device objective (for tests and benchmarks).
+struct ObjectiveValues {
+  double f = 0;
+  std::vector<double> gradient, hessian_times_s;
+};
+template <class ExecSpace>
+ObjectiveValues evaluate(const ExecSpace& space, const RankData& data, double C, const std::vector<double>& w,
+                                    const std::vector<double>& s) {
+  Impl::RankObjective<ExecSpace> objective(space, data, C);
+  using Vector = typename Impl::RankObjective<ExecSpace>::Vector;
+  auto upload = [&](const std::vector<double>& values) {
+    Vector view("vector", values.size());
+    auto host = Kokkos::create_mirror_view(view);
+    for (std::size_t k = 0; k < values.size(); ++k) host(k) = values[k];
+    Kokkos::deep_copy(view, host);
+    return view;
+  };
+  auto download = [](const Vector& view) {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    return std::vector<double>(host.data(), host.data() + host.extent(0));
+  };
+  const Vector w_view = upload(w), s_view = upload(s), g("g", w.size()), hs("Hs", w.size());
+  ObjectiveValues values;
+  values.f = objective.fun(w_view);
+  objective.grad(w_view, g);
+  objective.hv(s_view, hs);
+  values.gradient = download(g);
+  values.hessian_times_s = download(hs);
+  return values;
+}
+
+}  // namespace kollective::ranksvm
+
+#endif
