@@ -7,6 +7,7 @@ const Runner runners[] = {
     {"schulze", &validate_schulze, &run_schulze},
     {"kemeny", &validate_kemeny, &run_kemeny},
     {"coalition", &validate_coalition, &run_coalition},
+    {"ranksvm", &validate_ranksvm, &run_ranksvm},
 };
 }  // namespace
 

@@ -39,6 +39,8 @@ void validate_coalition(const ConfigNode& run, const RunContext& context);
 void run_coalition(const ConfigNode& run, const RunContext& context, Table& table);
 void validate_kemeny(const ConfigNode& run, const RunContext& context);
 void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table);
+void validate_ranksvm(const ConfigNode& run, const RunContext& context);
+void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table);
 void validate_schulze(const ConfigNode& run, const RunContext& context);
 void run_schulze(const ConfigNode& run, const RunContext& context, Table& table);
 

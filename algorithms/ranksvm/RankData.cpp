@@ -184,8 +184,13 @@ RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::in
   data.features = features;
   data.labels.resize(docs);
   data.x.resize(static_cast<std::size_t>(docs) * features);
+  // The hidden scoring vector depends only on the shape and the feature count, so sets drawn
+  // with different seeds are training and test sets of one task.
   std::vector<double> hidden(features);
-  for (auto& h : hidden) h = normal();
+  {
+    HostRng task(0x4b6f6c6cull * static_cast<std::uint64_t>(features) + static_cast<std::uint64_t>(grades));
+    for (auto& h : hidden) h = 2 * uniform_unit(task) - 1;
+  }
   std::int64_t d = 0;
   for (std::int64_t q = 0; q < queries; ++q) {
     data.query_begin.push_back(d);

@@ -1,0 +1,181 @@
+/// \file RankSvmRunner.cpp
+/// `algorithm: ranksvm`: trains a linear RankSVM by TRON on the device (or evaluates a model
+/// file), and reports pairwise accuracy and NDCG on the training and test sets.
+
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "algorithms/ranksvm/RankSvm.hpp"
+#include "core/Timer.hpp"
+#include "drivers/Runner.hpp"
+
+namespace kollective::driver {
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+
+/// A data set: a LETOR file or the synthetic generator.
+struct DataSource {
+  std::string file;
+  std::string shape;  ///< mq2007 | mslr
+  std::int64_t queries = 0, documents = 0;
+  int features = 0;
+  std::uint64_t seed = 1;
+  std::string describe() const {
+    return file.empty() ? shape + "(q=" + std::to_string(queries) + ", docs=" + std::to_string(documents) + ", f=" +
+                              std::to_string(features) + ", seed=" + std::to_string(seed) + ")"
+                        : "file:" + file;
+  }
+};
+
+struct RankSvmRun {
+  DataSource train, test;
+  bool has_test = false;
+  std::string model_in;  ///< evaluate this model instead of training
+  ranksvm::TrainOptions options;
+  bool scale = false;
+  ranksvm::NdcgConvention convention = ranksvm::NdcgConvention::letor4;
+  std::vector<std::int64_t> ndcg_k = {1, 3, 5, 10};
+  bool write_model = true, write_scores = false;
+};
+
+DataSource parse_source(const ConfigNode& node, const RunContext& context) {
+  DataSource source;
+  if (node.is_scalar()) {
+    source.file = context.resolve(node.as_string());
+    return source;
+  }
+  node.expect_keys({"generator"});
+  const ConfigNode generator = node.required("generator");
+  generator.expect_keys({"shape", "queries", "documents", "features", "seed"});
+  source.shape = generator.required("shape").as_choice({"mq2007", "mslr"});
+  const bool mq = source.shape == "mq2007";
+  source.queries = generator.get_int_in("queries", mq ? 1692 : 18919, 1, 100000000);
+  source.documents = generator.get_int_in("documents", mq ? 69623 : 2270296, source.queries, 4000000000ll);
+  source.features = static_cast<int>(generator.get_int_in("features", mq ? 46 : 136, 1, 100000));
+  source.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1, 0, 0x7fffffffffffffffll));
+  return source;
+}
+
+RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
+  run.expect_keys({"name", "algorithm", "input", "options", "write"});
+  RankSvmRun settings;
+  const ConfigNode input = run.required("input");
+  input.expect_keys({"train", "test", "model"});
+  settings.train = parse_source(input.required("train"), context);
+  if (input.has("test")) settings.test = parse_source(input.required("test"), context), settings.has_test = true;
+  if (input.has("model")) settings.model_in = context.resolve(input.required("model").as_string());
+  if (run.has("options")) {
+    const ConfigNode options = run.required("options");
+    options.expect_keys({"C", "eps", "max_iterations", "scale", "ndcg", "ndcg_k", "log"});
+    settings.options.C = options.get_double("C", 1.0);
+    if (!(settings.options.C > 0) || !std::isfinite(settings.options.C)) options.required("C").error("must be a positive number");
+    settings.options.eps = options.get_double("eps", 1e-3);
+    if (!(settings.options.eps > 0) || !(settings.options.eps < 1)) options.required("eps").error("must be in (0, 1)");
+    settings.options.max_iterations = static_cast<int>(options.get_int_in("max_iterations", 1000, 1, 1000000));
+    settings.options.log = options.get_bool("log", true);
+    settings.scale = options.get_bool("scale", false);
+    if (options.has("ndcg")) settings.convention = ranksvm::parse_ndcg_convention(options.required("ndcg").as_choice({"letor4", "modern"}));
+    settings.ndcg_k = options.get_int_list("ndcg_k", settings.ndcg_k);
+    for (auto k : settings.ndcg_k) {
+      if (k < 1 || k > 1000) options.required("ndcg_k").error("positions must be in 1..1000");
+    }
+  }
+  if (run.has("write")) {
+    run.required("write").expect_keys({"model", "scores"});
+    settings.write_model = run.required("write").get_bool("model", true);
+    settings.write_scores = run.required("write").get_bool("scores", false);
+  }
+  return settings;
+}
+
+ranksvm::RankData load(const DataSource& source, int features) {
+  if (!source.file.empty()) return ranksvm::read_letor(source.file, features);
+  return ranksvm::synthetic_letor(source.shape, source.queries, source.documents, source.features, source.seed);
+}
+
+double mean(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+/// Pairwise accuracy and NDCG columns for one data set, prefixed `prefix`.
+void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings, const ranksvm::RankData& data,
+                 const std::vector<double>& w) {
+  const auto scores = ranksvm::predict(data, w);
+  row.set(prefix + "pairwise_accuracy", ranksvm::pairwise_accuracy(data, scores));
+  for (auto k : settings.ndcg_k) {
+    row.set(prefix + "ndcg@" + std::to_string(k), mean(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
+  }
+  row.set(prefix + "mean_ndcg", mean(ranksvm::mean_ndcg(data, scores, settings.convention)));
+}
+
+}  // namespace
+
+void validate_ranksvm(const ConfigNode& run, const RunContext& context) { parse(run, context); }
+
+void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table) {
+  const RankSvmRun settings = parse(run, context);
+  std::vector<double> w = settings.model_in.empty() ? std::vector<double>{} : ranksvm::read_model(settings.model_in);
+  ranksvm::RankData train = load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
+  ranksvm::RankData test;
+  if (settings.has_test) test = load(settings.test, train.features);
+  if (settings.has_test && test.features != train.features) {
+    fail("the test set has ", test.features, " features, the training set ", train.features);
+  }
+  if (settings.scale) {
+    const auto range = ranksvm::feature_range(train);
+    ranksvm::scale_features(train, range);
+    if (settings.has_test) ranksvm::scale_features(test, range);
+  }
+  Row row;
+  row.set("run", context.run_name)
+      .set("train", settings.train.describe())
+      .set("documents", train.docs)
+      .set("queries", train.queries())
+      .set("features", train.features)
+      .set("pairs", ranksvm::preference_pairs(train))
+      .set("C", settings.options.C)
+      .set("eps", settings.options.eps);
+  if (w.empty()) {
+    Space space;
+    ranksvm::TrainResult result;
+    const double seconds = time_fenced(space, [&] { result = ranksvm::train(space, train, settings.options); });
+    w = result.w;
+    const double x_bytes = static_cast<double>(train.docs) * train.features * 8;
+    row.set("iterations", result.iterations)
+        .set("cg_steps", result.cg_steps)
+        .set("objective", result.objective)
+        .set("gradient_ratio", result.gradient_norm / result.initial_gradient_norm)
+        .set("stop", result.stop)
+        .set("seconds", seconds)
+        .set("seconds_per_iteration", result.iterations ? seconds / result.iterations : seconds)
+        .set("seconds_per_hv", result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0)
+        .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
+    std::printf("%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
+                "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (%.3g s per Hessian product)\n",
+                context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(train.docs),
+                static_cast<long long>(train.queries()), train.features, settings.options.C, result.stop.c_str(),
+                result.iterations, result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm,
+                seconds, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0);
+    if (settings.write_model) ranksvm::write_model(w, context.output_file("_model.txt"));
+  } else {
+    row.set("model", settings.model_in);
+  }
+  add_metrics(row, "train_", settings, train, w);
+  if (settings.has_test) {
+    row.set("test", settings.test.describe());
+    add_metrics(row, "test_", settings, test, w);
+  }
+  if (settings.write_scores) {
+    const auto scores = ranksvm::predict(settings.has_test ? test : train, w);
+    std::FILE* out = std::fopen(context.output_file("_scores.txt").c_str(), "w");
+    if (!out) fail("cannot write '", context.output_file("_scores.txt"), "'");
+    for (double score : scores) std::fprintf(out, "%.17g\n", score);
+    std::fclose(out);
+  }
+  table.add(row);
+}
+
+}  // namespace kollective::driver
