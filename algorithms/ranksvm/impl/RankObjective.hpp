@@ -6,8 +6,12 @@
 /// with z = Xw sorted inside each query, two sweeps give for every document i
 ///   l+_i = #{j: y_j > y_i, z_j < z_i + 1},  l-_i = #{j: y_j < y_i, z_j > z_i - 1}
 /// and the sums gamma+-_i of z_j (alpha+-_i of v_j = (Xs)_j for Hessian products) over the same
-/// sets; pairs are never formed. One thread per query sorts its documents (heap sort on the
-/// permutation) and sweeps them; X.v and X'.u are KokkosBlas gemv calls.
+/// sets; pairs are never formed. One team per query sorts its documents by z (a bitonic network
+/// over the query's slice of a workspace, padded to a power of two), finds for every document
+/// the sorted positions of z_i + 1 and z_i - 1 by binary search, and then, label level by level,
+/// scans counts and sums in sorted order so that each document reads its l, gamma (alpha) terms
+/// at those positions. Every step is parallel inside the team, so a large query is spread over
+/// the team's threads. X.v and X'.u are KokkosBlas gemv calls.
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -28,66 +33,27 @@ namespace kollective::ranksvm::Impl {
 
 constexpr int max_levels = 32;
 
-/// Sorts perm[0, n) by increasing key[perm[k]] (heap sort: in place, O(n log n)).
-template <class Perm, class Keys>
-KOKKOS_INLINE_FUNCTION void sort_by_key(const Perm& perm, std::int64_t begin, std::int64_t n, const Keys& key) {
-  auto sift = [&](std::int64_t root, std::int64_t end) {
-    while (2 * root + 1 < end) {
-      std::int64_t child = 2 * root + 1;
-      if (child + 1 < end && key(perm(begin + child)) < key(perm(begin + child + 1))) ++child;
-      if (!(key(perm(begin + root)) < key(perm(begin + child)))) return;
-      const auto swap = perm(begin + root);
-      perm(begin + root) = perm(begin + child);
-      perm(begin + child) = swap;
-      root = child;
-    }
-  };
-  for (std::int64_t start = n / 2 - 1; start >= 0; --start) sift(start, n);
-  for (std::int64_t end = n - 1; end > 0; --end) {
-    const auto swap = perm(begin);
-    perm(begin) = perm(begin + end);
-    perm(begin + end) = swap;
-    sift(0, end);
-  }
+/// Smallest power of two >= n (n >= 1).
+KOKKOS_INLINE_FUNCTION std::int64_t padded(std::int64_t n) {
+  std::int64_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
 }
 
-/// Per document: count = l+ + l-, balance = l- - l+, and the sums of `values` over the two sets.
-struct Sweep {
-  double count = 0, balance = 0, sum = 0;
-};
-
-/// Both sweeps of one query (perm sorted by z), calling visit(doc, Sweep) for each document.
-template <class Perm, class Z, class Levels, class Values, class Visit>
-KOKKOS_INLINE_FUNCTION void sweep_query(const Perm& perm, std::int64_t begin, std::int64_t n, const Z& z, const Levels& level,
-                                        int levels, const Values& value, Visit visit, double* plus_count, double* plus_sum) {
-  // Ascending: j enters once z_j < z_i + 1; l+ sums the levels above y_i.
-  double count[max_levels], sum[max_levels];
-  for (int k = 0; k < levels; ++k) count[k] = sum[k] = 0;
-  for (std::int64_t k = 0, p = 0; k < n; ++k) {
-    const std::int64_t i = perm(begin + k);
-    for (; p < n && z(perm(begin + p)) < z(i) + 1; ++p) {
-      const std::int64_t j = perm(begin + p);
-      count[level(j)] += 1;
-      sum[level(j)] += value(j);
+/// Number of keys[first, first + n) below `bound` (lower bound) or, with or_equal, at most `bound`.
+template <class Keys>
+KOKKOS_INLINE_FUNCTION std::int64_t count_below(const Keys& keys, std::int64_t first, std::int64_t n, double bound, bool or_equal) {
+  std::int64_t low = 0, high = n;
+  while (low < high) {
+    const std::int64_t mid = (low + high) / 2;
+    const double key = keys(first + mid);
+    if (key < bound || (or_equal && key == bound)) {
+      low = mid + 1;
+    } else {
+      high = mid;
     }
-    double c = 0, s = 0;
-    for (int l = level(i) + 1; l < levels; ++l) c += count[l], s += sum[l];
-    plus_count[k] = c;
-    plus_sum[k] = s;
   }
-  // Descending: j enters once z_j > z_i - 1; l- sums the levels below y_i.
-  for (int k = 0; k < levels; ++k) count[k] = sum[k] = 0;
-  for (std::int64_t k = n - 1, p = n - 1; k >= 0; --k) {
-    const std::int64_t i = perm(begin + k);
-    for (; p >= 0 && z(perm(begin + p)) > z(i) - 1; --p) {
-      const std::int64_t j = perm(begin + p);
-      count[level(j)] += 1;
-      sum[level(j)] += value(j);
-    }
-    double c = 0, s = 0;
-    for (int l = 0; l < level(i); ++l) c += count[l], s += sum[l];
-    visit(i, Sweep{c + plus_count[k], c - plus_count[k], s + plus_sum[k]});
-  }
+  return low;
 }
 
 template <class ExecSpace>
@@ -101,7 +67,7 @@ class RankObjective {
     docs_ = data.docs;
     features_ = data.features;
     queries_ = data.queries();
-    const std::int64_t bytes = checked_mul(docs_, features_, "documents x features") * 8 + docs_ * 8 * 8;
+    const std::int64_t bytes = checked_mul(docs_, features_, "documents x features") * 8 + docs_ * 8 * 20;
     require_device_memory(bytes, "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
     x_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"),
                                                              docs_, features_);
@@ -123,44 +89,76 @@ class RankObjective {
     auto begin_host = Kokkos::create_mirror_view(begin_);
     std::copy(data.query_begin.begin(), data.query_begin.end(), begin_host.data());
     Kokkos::deep_copy(space, begin_, begin_host);
-    for (std::int64_t q = 0; q < queries_; ++q) largest_query_ = std::max(largest_query_, data.query_begin[q + 1] - data.query_begin[q]);
     z_ = Vector("Kollective::RankSvm::z", docs_);
     v_ = Vector("Kollective::RankSvm::Xs", docs_);
     r_ = Vector("Kollective::RankSvm::r", docs_);
-    scratch_ = Vector("Kollective::RankSvm::scratch", 2 * docs_);
-    perm_ = Kokkos::View<std::int64_t*, Memory>("Kollective::RankSvm::perm", docs_);
+    // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
+    key_ = Vector("Kollective::RankSvm::sorted_z", 2 * docs_);
+    prefix_count_ = Vector("Kollective::RankSvm::prefix_count", 2 * docs_);
+    prefix_sum_ = Vector("Kollective::RankSvm::prefix_sum", 2 * docs_);
+    perm_ = Kokkos::View<std::int64_t*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
+    plus_ = Kokkos::View<std::int64_t*, Memory>("Kollective::RankSvm::plus", docs_);
+    minus_ = Kokkos::View<std::int64_t*, Memory>("Kollective::RankSvm::minus", docs_);
+    count_ = Vector("Kollective::RankSvm::count", docs_);
+    balance_ = Vector("Kollective::RankSvm::balance", docs_);
+    sum_ = Vector("Kollective::RankSvm::sum", docs_);
   }
 
   int features() const { return features_; }
   std::int64_t docs() const { return docs_; }
   const ExecSpace& space() const { return space_; }
 
-  /// f(w); sorts z = Xw per query and keeps r (the gradient's per-document factor) and the order
-  /// for grad() and hv() at this w.
+  /// f(w); sorts z = Xw per query and keeps, for grad() and hv() at this w, the sorted order,
+  /// the threshold positions and r (the gradient's per-document factor).
   double fun(const Vector& w) {
     KokkosBlas::gemv("N", 1.0, x_, w, 0.0, z_);
-    auto z = z_;
-    auto level = level_;
+    auto z = z_, key = key_, r = r_, count = count_;
+    auto perm = perm_, plus = plus_, minus = minus_;
     auto begin = begin_;
-    auto perm = perm_;
-    auto r = r_;
-    auto scratch = scratch_;
-    const int levels = levels_;
+    const double infinity = std::numeric_limits<double>::infinity();
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::sort", Policy(space_, queries_, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+          const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
+          const std::int64_t size = padded(n), base = 2 * first;  // the query's workspace slice
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](const std::int64_t k) {
+            key(base + k) = k < n ? z(first + k) : infinity;
+            perm(base + k) = first + k;
+          });
+          team.team_barrier();
+          for (std::int64_t block = 2; block <= size; block <<= 1) {
+            for (std::int64_t stride = block / 2; stride > 0; stride >>= 1) {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size / 2), [&](const std::int64_t t) {
+                const std::int64_t i = base + 2 * stride * (t / stride) + t % stride, j = i + stride;
+                const bool ascending = ((i - base) & block) == 0;
+                if (ascending ? key(i) > key(j) : key(i) < key(j)) {
+                  const double k = key(i);
+                  key(i) = key(j);
+                  key(j) = k;
+                  const std::int64_t p = perm(i);
+                  perm(i) = perm(j);
+                  perm(j) = p;
+                }
+              });
+              team.team_barrier();
+            }
+          }
+          // Document i pairs with the j of higher label and z_j < z_i + 1 (sorted positions
+          // [0, plus)) and with the j of lower label and z_j > z_i - 1 (positions [minus, n)).
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t k) {
+            const std::int64_t i = perm(base + k);
+            plus(i) = count_below(key, base, n, z(i) + 1, false);
+            minus(i) = count_below(key, base, n, z(i) - 1, true);
+          });
+        });
+    accumulate(z_);
+    auto balance = balance_, sum = sum_;
     double loss = 0;
     Kokkos::parallel_reduce(
-        "Kollective::RankSvm::fun", Kokkos::RangePolicy<ExecSpace>(space_, 0, queries_),
-        KOKKOS_LAMBDA(const std::int64_t q, double& total) {
-          const std::int64_t first = begin(q), n = begin(q + 1) - first;
-          for (std::int64_t k = 0; k < n; ++k) perm(first + k) = first + k;
-          sort_by_key(perm, first, n, z);
-          sweep_query(
-              perm, first, n, z, level, levels, z,
-              [&](std::int64_t i, const Sweep& s) {
-                // z_i((l+ + l-) z_i - gamma - 2(l- - l+)) + l-, with l- = (count + balance) / 2
-                total += z(i) * (s.count * z(i) - s.sum - 2 * s.balance) + (s.count + s.balance) / 2;
-                r(i) = s.count * z(i) - s.sum - s.balance;
-              },
-              &scratch(2 * first), &scratch(2 * first + n));
+        "Kollective::RankSvm::fun", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
+        KOKKOS_LAMBDA(const std::int64_t i, double& total) {
+          // z_i((l+ + l-) z_i - gamma - 2(l- - l+)) + l-, with l- = (count + balance) / 2
+          total += z(i) * (count(i) * z(i) - sum(i) - 2 * balance(i)) + (count(i) + balance(i)) / 2;
+          r(i) = count(i) * z(i) - sum(i) - balance(i);
         },
         loss);
     return 0.5 * KokkosBlas::dot(w, w) + C_ * loss;
@@ -175,21 +173,11 @@ class RankObjective {
   /// Hs = s + 2C X'u, u_i = (l+ + l-) v_i - alpha+ - alpha-, v = Xs, sets from the last fun().
   void hv(const Vector& s, const Vector& hs) {
     KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_);
-    auto z = z_;
-    auto v = v_;
-    auto level = level_;
-    auto begin = begin_;
-    auto perm = perm_;
-    auto u = r_hv();
-    auto scratch = scratch_;
-    const int levels = levels_;
+    accumulate(v_);
+    auto v = v_, u = r_hv(), count = count_, sum = sum_;
     Kokkos::parallel_for(
-        "Kollective::RankSvm::hv", Kokkos::RangePolicy<ExecSpace>(space_, 0, queries_), KOKKOS_LAMBDA(const std::int64_t q) {
-          const std::int64_t first = begin(q), n = begin(q + 1) - first;
-          sweep_query(
-              perm, first, n, z, level, levels, v, [&](std::int64_t i, const Sweep& t) { u(i) = t.count * v(i) - t.sum; },
-              &scratch(2 * first), &scratch(2 * first + n));
-        });
+        "Kollective::RankSvm::hv", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
+        KOKKOS_LAMBDA(const std::int64_t i) { u(i) = count(i) * v(i) - sum(i); });
     KokkosBlas::gemv("T", 2 * C_, x_, u, 0.0, hs);
     KokkosBlas::axpby(1.0, s, 1.0, hs);
   }
@@ -198,6 +186,57 @@ class RankObjective {
   Vector scores() const { return z_; }
 
  private:
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+
+  /// For every document i: count = l+ + l-, balance = l- - l+ and sum = the sum of `value` over
+  /// both sets, from the sorted order and positions of the last fun(). Level by level, the team
+  /// scans the level's count and value sum in sorted order (exclusive prefixes at positions
+  /// 0..n), and each document adds the prefixes at its positions for the levels above and below.
+  void accumulate(const Vector& value) {
+    auto prefix_count = prefix_count_, prefix_sum = prefix_sum_;
+    auto perm = perm_, plus = plus_, minus = minus_;
+    auto count = count_, balance = balance_, sum = sum_;
+    auto begin = begin_;
+    auto level = level_;
+    const int levels = levels_;
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::sweep", Policy(space_, queries_, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+          const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first, base = 2 * first;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t k) {
+            const std::int64_t i = perm(base + k);
+            count(i) = balance(i) = sum(i) = 0;
+          });
+          for (int l = 0; l < levels; ++l) {
+            team.team_barrier();
+            Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n + 1), [&](const std::int64_t k, double& partial, const bool final) {
+              const bool member = k < n && level(perm(base + k)) == l;
+              if (final) prefix_count(base + k) = partial;
+              partial += member ? 1.0 : 0.0;
+            });
+            Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n + 1), [&](const std::int64_t k, double& partial, const bool final) {
+              const bool member = k < n && level(perm(base + k)) == l;
+              if (final) prefix_sum(base + k) = partial;
+              partial += member ? value(perm(base + k)) : 0.0;
+            });
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t k) {
+              const std::int64_t i = perm(base + k);
+              if (level(i) < l) {  // l+: a higher level with z_j < z_i + 1
+                count(i) += prefix_count(base + plus(i));
+                balance(i) -= prefix_count(base + plus(i));
+                sum(i) += prefix_sum(base + plus(i));
+              } else if (level(i) > l) {  // l-: a lower level with z_j > z_i - 1
+                const double c = prefix_count(base + n) - prefix_count(base + minus(i));
+                count(i) += c;
+                balance(i) += c;
+                sum(i) += prefix_sum(base + n) - prefix_sum(base + minus(i));
+              }
+            });
+          }
+        });
+  }
+
   Vector r_hv() {
     if (u_.extent(0) != static_cast<std::size_t>(docs_)) u_ = Vector("Kollective::RankSvm::u", docs_);
     return u_;
@@ -205,12 +244,12 @@ class RankObjective {
 
   ExecSpace space_;
   double C_;
-  std::int64_t docs_ = 0, queries_ = 0, largest_query_ = 0;
+  std::int64_t docs_ = 0, queries_ = 0;
   int features_ = 0, levels_ = 0;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> x_;
   Kokkos::View<int*, Memory> level_;
-  Kokkos::View<std::int64_t*, Memory> begin_, perm_;
-  Vector z_, v_, r_, u_, scratch_;
+  Kokkos::View<std::int64_t*, Memory> begin_, perm_, plus_, minus_;
+  Vector z_, v_, r_, u_, key_, prefix_count_, prefix_sum_, count_, balance_, sum_;
 };
 
 }  // namespace kollective::ranksvm::Impl
