@@ -185,9 +185,10 @@ class RankObjective {
   /// The scores z = Xw of the last fun().
   Vector scores() const { return z_; }
 
- private:
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
+
+  // Public only because CUDA's extended lambdas cannot live in private member functions.
 
   /// For every document i: count = l+ + l-, balance = l- - l+ and sum = the sum of `value` over
   /// both sets, from the sorted order and positions of the last fun(). Level by level, the team
@@ -237,6 +238,7 @@ class RankObjective {
         });
   }
 
+ private:
   Vector r_hv() {
     if (u_.extent(0) != static_cast<std::size_t>(docs_)) u_ = Vector("Kollective::RankSvm::u", docs_);
     return u_;
