@@ -151,7 +151,11 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
         .set("stop", result.stop)
         .set("seconds", seconds)
         .set("seconds_per_iteration", result.iterations ? seconds / result.iterations : seconds)
+        .set("seconds_per_fun", result.seconds_fun / result.function_evaluations)
+        .set("seconds_per_grad", result.iterations ? result.seconds_grad / (result.iterations + 1) : result.seconds_grad)
         .set("seconds_per_hv", result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0)
+        .set("read_x_twice_s", 2 * result.seconds_read_x)
+        .set("x_read_bytes_per_s", x_bytes / result.seconds_read_x)
         .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
     std::printf("%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
                 "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (%.3g s per Hessian product)\n",

@@ -37,6 +37,7 @@ struct TrainResult {
   bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
+  double seconds_read_x = 0;  ///< one fenced pass reading X (best of 3): the floor of X.v is this
 };
 
 namespace Impl {
@@ -92,6 +93,8 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
   const int n = objective.features();
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
   TrainResult result;
+  result.seconds_read_x = objective.time_read_x();
+  for (int k = 0; k < 2; ++k) result.seconds_read_x = std::min(result.seconds_read_x, objective.time_read_x());
   auto fun = [&](const Vector& at) {
     double f = 0;
     Impl::timed(space, result.seconds_fun, [&] { f = objective.fun(at); });

@@ -28,6 +28,7 @@
 #include "algorithms/ranksvm/RankData.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
+#include "core/Timer.hpp"
 
 namespace kollective::ranksvm::Impl {
 
@@ -180,6 +181,18 @@ class RankObjective {
         KOKKOS_LAMBDA(const std::int64_t i) { u(i) = count(i) * v(i) - sum(i); });
     KokkosBlas::gemv("T", 2 * C_, x_, u, 0.0, hs);
     KokkosBlas::axpby(1.0, s, 1.0, hs);
+  }
+
+  /// Seconds to read X once (a fenced sum over all entries): the memory floor of X.v and X'.u.
+  double time_read_x() {
+    auto x = x_;
+    const int features = features_;
+    double total = 0;
+    return time_fenced(space_, [&] {
+      Kokkos::parallel_reduce(
+          "Kollective::RankSvm::read_x", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_ * features),
+          KOKKOS_LAMBDA(const std::int64_t k, double& partial) { partial += x(k / features, k % features); }, total);
+    });
   }
 
   /// The scores z = Xw of the last fun().
