@@ -6,9 +6,11 @@
 #include <functional>
 #include <iterator>
 
+#include "tests/TestHelpers.hpp"
 #include "algorithms/coalition/Coalition.hpp"
 
 namespace coalition = kollective::coalition;
+using kollective::test::error_of;
 
 TEST(coalition_host, split_counts_match_the_literature) {
   // ALGORITHMS.md: DP = (3^n + 1)/2 - 2^n; IDP about 0.38 of DP; n = 24: DP 1.41e11, IDP 5.46e10;
@@ -52,14 +54,6 @@ double mean_over_coalitions(const coalition::Game& game, double (*statistic)(dou
 
 std::string temp_path(const std::string& name) { return ::testing::TempDir() + name; }
 
-std::string error_text(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 }  // namespace
 
@@ -71,7 +65,7 @@ TEST(coalition_host, every_model_is_seeded_finite_and_starts_at_zero) {
     EXPECT_NE(coalition::generate_game(model, 10, 43).values, game.values) << model;
     for (double value : game.values) EXPECT_TRUE(std::isfinite(value)) << model;
   }
-  EXPECT_NE(error_text([] { coalition::generate_game("pareto", 5, 1); }).find("unknown coalition value model 'pareto'"),
+  EXPECT_NE(error_of([] { coalition::generate_game("pareto", 5, 1); }).find("unknown coalition value model 'pareto'"),
             std::string::npos);
 }
 
@@ -118,7 +112,7 @@ TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     damage(bytes);
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-    return error_text([&] { coalition::read_binary(path); });
+    return error_of([&] { coalition::read_binary(path); });
   };
   EXPECT_NE(damaged([](std::string& b) { b.resize(b.size() - 100); }).find("(truncated)"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b += "x"; }).find("(trailing data)"), std::string::npos);
@@ -140,7 +134,7 @@ TEST(coalition_host, sparse_bids_densify_to_a_winner_determination) {
 
   auto error_for = [&](const std::string& text) {
     std::ofstream(path, std::ios::trunc) << text;
-    return error_text([&] { coalition::read_bids(path); });
+    return error_of([&] { coalition::read_bids(path); });
   };
   EXPECT_NE(error_for("5 1 2\n").find(":1: the first line must be 'items N'"), std::string::npos);
   EXPECT_NE(error_for("items 3\n5 1 4\n").find(":2: item '4' is not in 1..3"), std::string::npos);

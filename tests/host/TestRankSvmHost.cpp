@@ -4,9 +4,11 @@
 #include <fstream>
 #include <functional>
 
+#include "tests/TestHelpers.hpp"
 #include "algorithms/ranksvm/RankData.hpp"
 
 namespace rs = kollective::ranksvm;
+using kollective::test::error_of;
 
 namespace {
 
@@ -16,14 +18,6 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return path;
 }
 
-std::string error_text(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 }  // namespace
 
@@ -42,7 +36,7 @@ TEST(ranksvm_host, reads_letor_lines_grouped_by_query) {
 }
 
 TEST(ranksvm_host, malformed_letor_files_name_file_and_line) {
-  auto error_for = [](const std::string& text) { return error_text([&] { rs::read_letor(write_temp("letor_bad.txt", text)); }); };
+  auto error_for = [](const std::string& text) { return error_of([&] { rs::read_letor(write_temp("letor_bad.txt", text)); }); };
   EXPECT_NE(error_for("1 qid:1 1:1\nx qid:1 1:2\n").find("letor_bad.txt:2: label 'x' is not a finite number"), std::string::npos);
   EXPECT_NE(error_for("1 qid:1 2:1 1:2\n").find(":1: feature indices must increase (1 after 2)"), std::string::npos);
   EXPECT_NE(error_for("1 qid:1 0:1\n").find(":1: '0:1' is not index:value"), std::string::npos);
@@ -51,7 +45,7 @@ TEST(ranksvm_host, malformed_letor_files_name_file_and_line) {
   EXPECT_NE(error_for("1 qid:x 1:1\n").find("is not qid:<non-negative integer>"), std::string::npos);
   EXPECT_NE(error_for("1 qid:1 1:nan\n").find("feature 1 is not finite"), std::string::npos);
   EXPECT_NE(error_for("# only a comment\n").find("no documents"), std::string::npos);
-  EXPECT_NE(error_text([&] { rs::read_letor(write_temp("letor_wide.txt", "1 qid:1 9:1\n"), 4); }).find("feature index 9 exceeds the 4 features"),
+  EXPECT_NE(error_of([&] { rs::read_letor(write_temp("letor_wide.txt", "1 qid:1 9:1\n"), 4); }).find("feature index 9 exceeds the 4 features"),
             std::string::npos);
 }
 
@@ -72,7 +66,7 @@ TEST(ranksvm_host, letor_and_model_files_round_trip) {
   std::string first;
   std::getline(in, first);
   EXPECT_EQ(first, "solver_type L2R_L2LOSS_RANKSVM");
-  auto error_for = [](const std::string& text) { return error_text([&] { rs::read_model(write_temp("model_bad.txt", text)); }); };
+  auto error_for = [](const std::string& text) { return error_of([&] { rs::read_model(write_temp("model_bad.txt", text)); }); };
   EXPECT_NE(error_for("solver_type L2R_LR\nnr_feature 1\nbias -1\nw\n1\n").find("is not L2R_L2LOSS_RANKSVM"), std::string::npos);
   EXPECT_NE(error_for("solver_type L2R_L2LOSS_RANKSVM\nnr_feature 2\nbias -1\nw\n1\n").find("1 weights for nr_feature 2"), std::string::npos);
   EXPECT_NE(error_for("solver_type L2R_L2LOSS_RANKSVM\nnr_feature 1\nbias 1\nw\n1\n").find("bias 1 is not supported"), std::string::npos);
@@ -97,7 +91,7 @@ TEST(ranksvm_host, synthetic_data_has_the_promised_shapes) {
   EXPECT_GE(giants, 1);
   EXPECT_GE(all_equal, 5);
   for (double value : data.x) ASSERT_EQ(value * 16, std::floor(value * 16));  // quantized
-  EXPECT_NE(error_text([] { rs::synthetic_letor("yahoo", 1, 1, 1, 1); }).find("unknown synthetic LETOR shape"), std::string::npos);
+  EXPECT_NE(error_of([] { rs::synthetic_letor("yahoo", 1, 1, 1, 1); }).find("unknown synthetic LETOR shape"), std::string::npos);
 }
 
 TEST(ranksvm_host, feature_scaling_maps_training_ranges_to_unit) {
