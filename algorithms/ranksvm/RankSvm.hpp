@@ -37,6 +37,7 @@ struct TrainResult {
   bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
+  double seconds_hv_x = 0, seconds_hv_sweeps = 0, seconds_hv_xt = 0;  ///< Hv's parts: X.s, the sweeps, X'u
   double seconds_read_x = 0;  ///< one fenced pass reading X (best of 3): the floor of X.v is this
 };
 
@@ -160,6 +161,9 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
     break;
   }
   result.converged = result.stop == "converged";
+  result.seconds_hv_x = objective.hv_parts().x_times_s;
+  result.seconds_hv_sweeps = objective.hv_parts().sweeps;
+  result.seconds_hv_xt = objective.hv_parts().x_transpose_times_u;
   result.objective = f;
   result.gradient_norm = gnorm;
   auto w_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);

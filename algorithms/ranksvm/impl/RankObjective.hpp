@@ -200,14 +200,22 @@ class RankObjective {
   }
 
   /// Hs = s + 2C X'u, u_i = (l+ + l-) v_i - alpha+ - alpha-, v = Xs, sets from the last fun().
+  /// Fenced seconds of the three parts of all hv() calls so far.
+  struct HvParts {
+    double x_times_s = 0, sweeps = 0, x_transpose_times_u = 0;
+  };
+  const HvParts& hv_parts() const { return hv_parts_; }
+
   void hv(const Vector& s, const Vector& hs) {
-    KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_);
-    accumulate(v_);
+    hv_parts_.x_times_s += time_fenced(space_, [&] { KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_); });
     auto v = v_, u = r_hv(), count = count_, sum = sum_;
-    Kokkos::parallel_for(
-        "Kollective::RankSvm::hv", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
-        KOKKOS_LAMBDA(const std::int64_t i) { u(i) = count(i) * v(i) - sum(i); });
-    transpose_times(u, hs);
+    hv_parts_.sweeps += time_fenced(space_, [&] {
+      accumulate(v_);
+      Kokkos::parallel_for(
+          "Kollective::RankSvm::hv", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
+          KOKKOS_LAMBDA(const std::int64_t i) { u(i) = count(i) * v(i) - sum(i); });
+    });
+    hv_parts_.x_transpose_times_u += time_fenced(space_, [&] { transpose_times(u, hs); });
     KokkosBlas::axpby(1.0, s, 2 * C_, hs);
   }
 
@@ -296,6 +304,7 @@ class RankObjective {
   Kokkos::View<int*, Memory> level_;
   Kokkos::View<std::int64_t*, Memory> begin_, perm_, plus_, minus_;
   Vector z_, v_, r_, u_, key_, prefix_count_, prefix_sum_, count_, balance_, sum_;
+  HvParts hv_parts_;
 };
 
 }  // namespace kollective::ranksvm::Impl
