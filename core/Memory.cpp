@@ -81,24 +81,27 @@ std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what
   return product;
 }
 
-void require_device_memory(std::int64_t bytes, const std::string& what) {
-  const std::int64_t available = available_device_bytes();
-  // Keep 5% (at least 64 MiB) free for the runtime, scratch and small buffers.
+namespace {
+
+/// Fails unless `bytes` fit in `available` with 5% (at least 64 MiB) kept free for the runtime,
+/// scratch and small buffers.
+void require_fits(std::int64_t bytes, std::int64_t available, const std::string& what, const std::string& memory) {
   const std::int64_t margin = std::max<std::int64_t>(available / 20, 64ll << 20);
   if (bytes > available - margin) {
-    fail(what, " needs ", format_bytes(static_cast<double>(bytes)), " of ",
-         Kokkos::DefaultExecutionSpace::name(), " memory but only ",
-         format_bytes(static_cast<double>(available)), " is free");
+    fail(what, " needs ", format_bytes(static_cast<double>(bytes)), " of ", memory, " but only ",
+         format_bytes(static_cast<double>(available)), " is available");
   }
 }
 
+}  // namespace
+
+void require_device_memory(std::int64_t bytes, const std::string& what) {
+  require_fits(bytes, available_device_bytes(), what, std::string(Kokkos::DefaultExecutionSpace::name()) + " memory");
+}
+
 void require_host_memory(std::int64_t bytes, const std::string& what) {
-  std::int64_t available = host_meminfo_bytes("MemAvailable");
-  if (const char* limit = std::getenv("KOLLECTIVE_MEMORY_LIMIT")) available = std::min<std::int64_t>(available, std::atoll(limit));
-  if (available > 0 && bytes > available - std::max<std::int64_t>(available / 20, 64ll << 20)) {
-    fail(what, " needs ", format_bytes(static_cast<double>(bytes)), " of host memory but only ",
-         format_bytes(static_cast<double>(available)), " is available");
-  }
+  const std::int64_t available = host_meminfo_bytes("MemAvailable");
+  if (available > 0) require_fits(bytes, std::min(available, limit_from_environment()), what, "host memory");
 }
 
 }  // namespace kollective

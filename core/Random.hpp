@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 
@@ -47,6 +48,12 @@ inline std::uint64_t uniform_below(HostRng& rng, std::uint64_t bound) {
 
 /// Uniform double in [0, 1) with 53 random bits.
 inline double uniform_unit(HostRng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+/// Standard normal draw by Box-Muller from two uniforms, so the stream is fixed by the seed.
+inline double standard_normal(HostRng& rng) {
+  const double u1 = 1.0 - uniform_unit(rng), u2 = uniform_unit(rng);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
 
 }  // namespace kollective
 

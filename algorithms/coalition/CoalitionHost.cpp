@@ -5,8 +5,8 @@
 #include <fstream>
 #include <functional>
 #include <random>
-#include <sstream>
 #include <cstring>
+#include <sstream>
 
 #include "algorithms/coalition/Coalition.hpp"
 #include "core/Error.hpp"
@@ -18,7 +18,7 @@ namespace kollective::coalition {
 namespace {
 
 Game empty_game(int agents) {
-  if (agents < 1 || agents > 40) fail("coalition games need 1..40 agents, got ", agents);
+  if (agents < 1 || agents > max_agents) fail("coalition games need 1..", max_agents, " agents, got ", agents);
   // The host keeps v in double and stages a copy for the device: 16 bytes per coalition.
   require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
   Game game;
@@ -26,12 +26,6 @@ Game empty_game(int agents) {
   game.values.assign(std::size_t{1} << agents, 0.0);
   for (int i = 1; i <= agents; ++i) game.names.push_back(std::to_string(i));
   return game;
-}
-
-/// Standard normal from two uniforms (Box-Muller), so the stream is fully specified by the seed.
-double standard_normal(HostRng& rng) {
-  const double u1 = 1.0 - uniform_unit(rng), u2 = uniform_unit(rng);
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
 }
 
 }  // namespace
@@ -170,7 +164,7 @@ Game read_rahwan_text(const std::string& path) {
       fail_at(path, number, "'", line, "' is not a number");
     }
     if (!std::isfinite(value)) fail_at(path, number, "value is not finite");
-    if (values.size() >= (std::size_t{1} << 40)) fail_at(path, number, "more than 2^40 values");
+    if (values.size() >= (std::size_t{1} << max_agents)) fail_at(path, number, "more than 2^", max_agents, " values");
     values.push_back(value);
   }
   int agents = 0;
@@ -240,7 +234,7 @@ Game read_binary(const std::string& path) {
   }
   const auto agents = read_scalar<std::uint32_t>(in, path, "agents");
   const auto width = read_scalar<std::uint32_t>(in, path, "value bytes");
-  if (agents < 1 || agents > 40) fail_at(path, 0, "header says ", agents, " agents; 1..40 are supported");
+  if (agents < 1 || agents > max_agents) fail_at(path, 0, "header says ", agents, " agents; 1..", max_agents, " are supported");
   if (width != 4 && width != 8) fail_at(path, 0, "header says ", width, "-byte values; 4 (float) or 8 (double) are supported");
   const std::uint64_t count = std::uint64_t{1} << agents;
   const std::uint64_t expected = binary_header_bytes + count * width + binary_checksum_bytes;
@@ -286,8 +280,8 @@ Game read_bids(const std::string& path) {
     if (!(fields >> first)) continue;
     if (game.agents == 0) {
       long items = 0;
-      if (first != "items" || !(fields >> items) || items < 1 || items > 40) {
-        fail_at(path, number, "the first line must be 'items N' with N in 1..40");
+      if (first != "items" || !(fields >> items) || items < 1 || items > max_agents) {
+        fail_at(path, number, "the first line must be 'items N' with N in 1..", max_agents);
       }
       game = empty_game(static_cast<int>(items));
       continue;

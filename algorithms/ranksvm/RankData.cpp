@@ -9,6 +9,7 @@
 #include <map>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "core/Error.hpp"
@@ -32,7 +33,8 @@ bool parse_double(const char* begin, const char* end, double& value) {
   return stop == end && begin != end;
 }
 
-Line parse_line(const std::string& text, const std::string& path, long number) {
+/// The document on a line, or nothing for a blank or comment line.
+std::optional<Line> parse_line(const std::string& text, const std::string& path, long number) {
   Line line;
   const std::string content = text.substr(0, text.find('#'));
   std::vector<std::string> tokens;
@@ -43,7 +45,7 @@ Line parse_line(const std::string& text, const std::string& path, long number) {
     tokens.push_back(content.substr(at, end == std::string::npos ? std::string::npos : end - at));
     at = end;
   }
-  if (tokens.empty()) return line;  // blank or comment: no features, label unused
+  if (tokens.empty()) return std::nullopt;
   if (!parse_double(tokens[0].data(), tokens[0].data() + tokens[0].size(), line.label) || !std::isfinite(line.label)) {
     fail_at(path, number, "label '", tokens[0], "' is not a finite number");
   }
@@ -109,8 +111,9 @@ RankData read_letor(const std::string& path, int features) {
   int largest = 0;
   while (std::getline(in, text)) {
     ++number;
-    Line line = parse_line(text, path, number);
-    if (line.features.empty() && text.substr(0, text.find('#')).find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::optional<Line> parsed = parse_line(text, path, number);
+    if (!parsed) continue;
+    Line& line = *parsed;
     if (lines.empty()) first_line = number;
     if (!lines.empty() && (line.qid < 0) != (lines.front().qid < 0)) {
       fail_at(path, number, line.qid < 0 ? "has no qid but line " : "has a qid but line ", first_line,
@@ -151,15 +154,11 @@ RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::in
   require_host_memory(checked_mul(docs, features, "documents x features") * 8, "the feature matrix");
   const int grades = shape == "mq2007" ? 3 : 5;
   HostRng rng(seed);
-  auto normal = [&] {
-    const double u1 = 1.0 - uniform_unit(rng), u2 = uniform_unit(rng);
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-  };
   // Heavy-tailed sizes: log-normal weights, a few giant queries, 1% single documents; the rest
   // are scaled so that the sizes add up to `docs`.
   std::vector<double> weight(queries);
   std::vector<std::int64_t> size(queries, 1);
-  for (auto& w : weight) w = std::exp(1.1 * normal());
+  for (auto& w : weight) w = std::exp(1.1 * standard_normal(rng));
   for (std::int64_t q = 0; q < queries; q += 97) weight[q] = 0;                      // single documents
   for (std::int64_t q = 50; q < queries && docs > 40 * queries; q += 4001) weight[q] = -1;  // giants
   std::int64_t fixed = 0;
@@ -204,7 +203,7 @@ RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::in
         data.x[(d + k) * features + f] = value;
         s += hidden[f] * value;
       }
-      score[k] = s + 0.5 * std::sqrt(static_cast<double>(features) / 12.0) * normal();
+      score[k] = s + 0.5 * std::sqrt(static_cast<double>(features) / 12.0) * standard_normal(rng);
     }
     // Grades by rank within the query: the top 5% get the highest grade, and so on down.
     std::vector<std::int64_t> order(size[q]);

@@ -43,12 +43,6 @@ struct TrainResult {
 
 namespace Impl {
 
-/// Fenced timing of one call, accumulated into `total`.
-template <class ExecSpace, class F>
-void timed(const ExecSpace& space, double& total, F&& f) {
-  total += time_fenced(space, f);
-}
-
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
 template <class Objective, class Vector>
 int trust_region_cg(Objective& objective, TrainResult& result, double delta, const Vector& g, const Vector& s,
@@ -61,7 +55,7 @@ int trust_region_cg(Objective& objective, TrainResult& result, double delta, con
   int steps = 0;
   while (std::sqrt(rtr) > cg_tolerance) {
     ++steps;
-    timed(objective.space(), result.seconds_hv, [&] { objective.hv(d, hd); });
+    result.seconds_hv += time_fenced(objective.space(), [&] { objective.hv(d, hd); });
     double alpha = rtr / KokkosBlas::dot(d, hd);
     KokkosBlas::axpby(alpha, d, 1.0, s);
     if (KokkosBlas::nrm2(s) > delta) {  // step to the trust-region boundary along d
@@ -98,11 +92,11 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
   for (int k = 0; k < 2; ++k) result.seconds_read_x = std::min(result.seconds_read_x, objective.time_read_x());
   auto fun = [&](const Vector& at) {
     double f = 0;
-    Impl::timed(space, result.seconds_fun, [&] { f = objective.fun(at); });
+    result.seconds_fun += time_fenced(space, [&] { f = objective.fun(at); });
     ++result.function_evaluations;
     return f;
   };
-  auto gradient = [&](const Vector& at) { Impl::timed(space, result.seconds_grad, [&] { objective.grad(at, g); }); };
+  auto gradient = [&](const Vector& at) { result.seconds_grad += time_fenced(space, [&] { objective.grad(at, g); }); };
 
   double f = fun(w);
   gradient(w);

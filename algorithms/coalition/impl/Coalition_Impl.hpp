@@ -198,9 +198,6 @@ inline double evaluated_splits(int n, bool idp) {
   return total;
 }
 
-/// Places the bits of `compact` at the positions of the set bits of `mask` (bit deposit).
-KOKKOS_INLINE_FUNCTION std::uint64_t deposit(std::uint64_t compact, std::uint64_t mask) { return submask(compact, mask); }
-
 /// The next submask of `mask` with the same number k of bits, in colex order of the compact
 /// form (Gosper's hack carried out in deposited form).
 KOKKOS_INLINE_FUNCTION std::uint64_t next_same_size(std::uint64_t sub, std::uint64_t mask, int k) {
@@ -248,7 +245,7 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
         const std::uint64_t groups = layer.groups[p];
         Value acc[block_size];
         for (int k = 0; k < block_size; ++k) acc[k] = Kokkos::reduction_identity<Value>::max();
-        std::uint64_t sub = deposit(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
+        std::uint64_t sub = submask(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
         for (std::uint64_t i = begin; i < end; ++i) {
           const std::uint64_t part = lowest | sub;
           sub = next_same_size(sub, others, p - 1);

@@ -98,6 +98,7 @@ class RankObjective {
     z_ = Vector("Kollective::RankSvm::z", docs_);
     v_ = Vector("Kollective::RankSvm::Xs", docs_);
     r_ = Vector("Kollective::RankSvm::r", docs_);
+    u_ = Vector("Kollective::RankSvm::u", docs_);
     // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
     key_ = Vector("Kollective::RankSvm::sorted_z", 2 * docs_);
     prefix_count_ = Vector("Kollective::RankSvm::prefix_count", 2 * docs_);
@@ -211,7 +212,7 @@ class RankObjective {
 
   void hv(const Vector& s, const Vector& hs) {
     hv_parts_.x_times_s += time_fenced(space_, [&] { KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_); });
-    auto v = v_, u = r_hv(), count = count_, sum = sum_;
+    auto v = v_, u = u_, count = count_, sum = sum_;
     hv_parts_.sweeps += time_fenced(space_, [&] {
       accumulate(v_);
       Kokkos::parallel_for(
@@ -294,11 +295,6 @@ class RankObjective {
   }
 
  private:
-  Vector r_hv() {
-    if (u_.extent(0) != static_cast<std::size_t>(docs_)) u_ = Vector("Kollective::RankSvm::u", docs_);
-    return u_;
-  }
-
   ExecSpace space_;
   double C_;
   std::int64_t docs_ = 0, queries_ = 0;
