@@ -2,10 +2,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <random>
-#include <cstring>
 #include <sstream>
 
 #include "algorithms/coalition/Coalition.hpp"
