@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages Kollective builds with, if any is missing (Debian/Ubuntu only).
 set -euo pipefail
-needed=(cmake g++ make git xz-utils patch libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev)
+needed=(cmake g++ make git xz-utils patch libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools)
 missing=()
 for p in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

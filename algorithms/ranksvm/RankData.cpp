@@ -183,27 +183,40 @@ RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::in
   data.features = features;
   data.labels.resize(docs);
   data.x.resize(static_cast<std::size_t>(docs) * features);
-  // The hidden scoring vector depends only on the shape and the feature count, so sets drawn
-  // with different seeds are training and test sets of one task.
-  std::vector<double> hidden(features);
+  // The task (feature loadings, scales and the hidden scoring vector) depends only on the shape
+  // and the feature count, so sets drawn with different seeds are training and test sets of one
+  // task. Features share a few latent factors (LETOR features are BM25, TF-IDF, ... of the same
+  // fields: strongly correlated), and MSLR-like features span three decades of scale as the raw
+  // MSLR-WEB30K values do; both make the Hessian ill-conditioned, as real data does.
+  const int factors = std::min(features, 8);
+  std::vector<double> hidden(features), loading(static_cast<std::size_t>(features) * factors), noise(features), scale(features);
   {
     HostRng task(0x4b6f6c6cull * static_cast<std::uint64_t>(features) + static_cast<std::uint64_t>(grades));
-    for (auto& h : hidden) h = 2 * uniform_unit(task) - 1;
+    for (int f = 0; f < features; ++f) {
+      hidden[f] = 2 * uniform_unit(task) - 1;
+      for (int k = 0; k < factors; ++k) loading[f * factors + k] = standard_normal(task) / std::sqrt(static_cast<double>(factors));
+      noise[f] = 0.2 + 0.8 * uniform_unit(task);
+      scale[f] = shape == "mslr" ? std::pow(10.0, std::floor(4 * uniform_unit(task)) - 1) : 1.0;
+    }
   }
   std::int64_t d = 0;
+  std::vector<double> latent(factors);
   for (std::int64_t q = 0; q < queries; ++q) {
     data.query_begin.push_back(d);
     data.query_ids.push_back(q + 1);
     const bool all_equal = q % 31 == 7;
     std::vector<double> score(size[q]);
     for (std::int64_t k = 0; k < size[q]; ++k) {
+      for (auto& a : latent) a = standard_normal(rng);
       double s = 0;
       for (int f = 0; f < features; ++f) {
-        const double value = std::floor(16.0 * uniform_unit(rng)) / 16.0;  // quantized: ties in w'x
-        data.x[(d + k) * features + f] = value;
-        s += hidden[f] * value;
+        double raw = noise[f] * std::sqrt(3.0) * (2 * uniform_unit(rng) - 1);
+        for (int j = 0; j < factors; ++j) raw += loading[f * factors + j] * latent[j];
+        const double level = std::floor(16.0 / (1.0 + std::exp(-raw))) / 16.0;  // quantized: ties in w'x
+        data.x[(d + k) * features + f] = scale[f] * level;
+        s += hidden[f] * level;
       }
-      score[k] = s + 0.5 * std::sqrt(static_cast<double>(features) / 12.0) * standard_normal(rng);
+      score[k] = s + 0.3 * std::sqrt(static_cast<double>(features) / 12.0) * standard_normal(rng);
     }
     // Grades by rank within the query: the top 5% get the highest grade, and so on down.
     std::vector<std::int64_t> order(size[q]);

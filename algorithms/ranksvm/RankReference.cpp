@@ -1,5 +1,9 @@
 #include "algorithms/ranksvm/RankReference.hpp"
 
+#include <cstdio>
+
+#include "core/Error.hpp"
+
 namespace kollective::ranksvm {
 
 ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w, const std::vector<double>& s) {
@@ -31,6 +35,29 @@ ReferenceValues reference_objective(const RankData& data, double C, const std::v
     }
   }
   return result;
+}
+
+std::int64_t write_pair_differences(const RankData& data, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) fail("cannot write '", path, "'");
+  std::int64_t pairs = 0;
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t i = data.query_begin[q]; i < data.query_begin[q + 1]; ++i) {
+      for (std::int64_t j = data.query_begin[q]; j < data.query_begin[q + 1]; ++j) {
+        if (!(data.labels[i] > data.labels[j])) continue;
+        const double sign = pairs % 2 == 0 ? 1.0 : -1.0;
+        std::fprintf(out, "%+d", static_cast<int>(sign));
+        for (int f = 0; f < data.features; ++f) {
+          const double difference = sign * (data.x[i * data.features + f] - data.x[j * data.features + f]);
+          if (difference != 0) std::fprintf(out, " %d:%.17g", f + 1, difference);
+        }
+        std::fputc('\n', out);
+        ++pairs;
+      }
+    }
+  }
+  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
+  return pairs;
 }
 
 }  // namespace kollective::ranksvm

@@ -6,6 +6,8 @@
 /// from every preference pair explicitly, O(sum of n_q^2). A pair (i, j) with y_i > y_j is active
 /// when w'(x_i - x_j) < 1 (a margin of exactly 1 is inactive).
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "algorithms/ranksvm/RankData.hpp"
@@ -17,6 +19,12 @@ struct ReferenceValues {
   std::vector<double> gradient, hessian_times_s;
 };
 ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w, const std::vector<double>& s);
+
+/// Every preference pair (i, j), y_i > y_j, as a binary SVM example in SVMlight format: x_i - x_j
+/// labelled +1, or, every other pair, x_j - x_i labelled -1 (LIBLINEAR needs two classes; the
+/// first line is +1). LIBLINEAR's L2-loss SVM (-s 2 -B -1) on this file minimizes exactly f(w)
+/// above, so its optimum checks ours. Returns the number of pairs.
+std::int64_t write_pair_differences(const RankData& data, const std::string& path);
 
 }  // namespace kollective::ranksvm
 

@@ -39,6 +39,7 @@ struct TrainResult {
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
   double seconds_hv_x = 0, seconds_hv_sweeps = 0, seconds_hv_xt = 0;  ///< Hv's parts: X.s, the sweeps, X'u
   double seconds_read_x = 0;  ///< one fenced pass reading X (best of 3): the floor of X.v is this
+  double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
 };
 
 namespace Impl {
@@ -83,11 +84,13 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
   if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
+  WallTimer setup;
   Impl::RankObjective<ExecSpace> objective(space, data, options.C);
   using Vector = typename Impl::RankObjective<ExecSpace>::Vector;
   const int n = objective.features();
-  Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
   TrainResult result;
+  result.seconds_setup = setup.seconds();
+  Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
   result.seconds_read_x = objective.time_read_x();
   for (int k = 0; k < 2; ++k) result.seconds_read_x = std::min(result.seconds_read_x, objective.time_read_x());
   auto fun = [&](const Vector& at) {

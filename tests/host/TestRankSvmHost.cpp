@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <set>
 
 #include "tests/TestHelpers.hpp"
 #include "algorithms/ranksvm/RankData.hpp"
@@ -90,7 +91,18 @@ TEST(ranksvm_host, synthetic_data_has_the_promised_shapes) {
   EXPECT_GE(singles, 3);
   EXPECT_GE(giants, 1);
   EXPECT_GE(all_equal, 5);
-  for (double value : data.x) ASSERT_EQ(value * 16, std::floor(value * 16));  // quantized
+  // Quantized: each feature takes at most 16 values (ties in w'x); scales span decades.
+  double smallest_top = INFINITY, largest_top = 0;
+  for (int f = 0; f < data.features; ++f) {
+    std::set<double> values;
+    for (std::int64_t d = 0; d < data.docs; ++d) values.insert(data.x[d * data.features + f]);
+    EXPECT_LE(values.size(), 16u) << "feature " << f;
+    smallest_top = std::min(smallest_top, *values.rbegin());
+    largest_top = std::max(largest_top, *values.rbegin());
+  }
+  EXPECT_GE(largest_top / smallest_top, 100.0);
+  const auto mq = rs::synthetic_letor("mq2007", 30, 900, 6, 1);
+  for (double value : mq.x) ASSERT_TRUE(value * 16 == std::floor(value * 16) && value >= 0 && value < 1) << value;
   EXPECT_NE(error_of([] { rs::synthetic_letor("yahoo", 1, 1, 1, 1); }).find("unknown synthetic LETOR shape"), std::string::npos);
 }
 
