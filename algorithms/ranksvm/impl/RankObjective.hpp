@@ -168,6 +168,10 @@ class RankObjective {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
 
+  /// A team per query. On the GPU 128 threads (queries average about 120 documents; Kokkos 3.4's
+  /// team scan needs a power of two, which AUTO does not promise).
+  Policy per_query() const { return runs_on_host<ExecSpace> ? Policy(space_, queries_, Kokkos::AUTO) : Policy(space_, queries_, 128); }
+
   // Public only because CUDA's extended lambdas cannot live in private member functions.
 
   /// X column-major on the device: gemv "N" (a thread per document) and transpose_times both
@@ -198,7 +202,7 @@ class RankObjective {
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
-        "Kollective::RankSvm::sort", Policy(space_, queries_, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+        "Kollective::RankSvm::sort", per_query(), KOKKOS_LAMBDA(const Member& team) {
           const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
           const std::int64_t size = padded(n), base = 2 * first;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](const std::int64_t k) {
@@ -245,7 +249,7 @@ class RankObjective {
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
-        "Kollective::RankSvm::ranges", Policy(space_, queries_, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+        "Kollective::RankSvm::ranges", per_query(), KOKKOS_LAMBDA(const Member& team) {
           const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
           const std::int64_t base = 2 * first;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t k) {
@@ -285,7 +289,7 @@ class RankObjective {
     auto begin = begin_;
     const int levels = levels_;
     Kokkos::parallel_for(
-        "Kollective::RankSvm::set_sums", Policy(space_, queries_, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
+        "Kollective::RankSvm::set_sums", per_query(), KOKKOS_LAMBDA(const Member& team) {
           const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
           const std::int64_t base = 2 * first;
           Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n + 1), [&](const std::int64_t k, double& partial, const bool final) {
