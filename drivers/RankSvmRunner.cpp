@@ -69,7 +69,7 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   if (input.has("model")) settings.model_in = context.resolve(input.required("model").as_string());
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"C", "eps", "max_iterations", "scale", "ndcg", "ndcg_k", "log"});
+    options.expect_keys({"C", "eps", "max_iterations", "scale", "ndcg", "ndcg_k", "log", "feature_precision"});
     settings.options.C = options.get_double("C", 1.0);
     if (!(settings.options.C > 0) || !std::isfinite(settings.options.C)) options.required("C").error("must be a positive number");
     settings.options.eps = options.get_double("eps", 1e-3);
@@ -77,6 +77,7 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
     settings.options.max_iterations = static_cast<int>(options.get_int_in("max_iterations", 1000, 1, 1000000));
     settings.options.log = options.get_bool("log", true);
     settings.scale = options.get_bool("scale", false);
+    if (options.has("feature_precision")) settings.options.float_features = options.required("feature_precision").as_choice({"double", "float"}) == "float";
     if (options.has("ndcg")) settings.convention = ranksvm::parse_ndcg_convention(options.required("ndcg").as_choice({"letor4", "modern"}));
     settings.ndcg_k = options.get_int_list("ndcg_k", settings.ndcg_k);
     for (auto k : settings.ndcg_k) {
@@ -137,7 +138,8 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
       .set("features", train.features)
       .set("pairs", ranksvm::preference_pairs(train))
       .set("C", settings.options.C)
-      .set("eps", settings.options.eps);
+      .set("eps", settings.options.eps)
+      .set("feature_precision", settings.options.float_features ? "float" : "double");
   if (w.empty()) {
     Space space;
     ranksvm::TrainResult result;

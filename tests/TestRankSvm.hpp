@@ -113,6 +113,22 @@ TEST(TEST_CATEGORY, ranksvm_training_converges_and_ranks) {
   EXPECT_NEAR(result.objective, reference.f, 1e-9 * reference.f);
 }
 
+TEST(TEST_CATEGORY, ranksvm_float_features_reach_the_same_optimum) {
+  // X stored in float: the mslr-like values (k/16 times 0.1 ... 100) round by at most 2^-24
+  // relative, so the optimum moves by about that much; 1e-6 relative is the promised tolerance.
+  TEST_EXECSPACE space;
+  const auto data = rs::synthetic_letor("mslr", 40, 1200, 12, 8);
+  rs::TrainOptions options;
+  options.eps = 1e-8;
+  options.log = false;
+  const auto exact = rs::train(space, data, options);
+  options.float_features = true;
+  const auto halved = rs::train(space, data, options);
+  EXPECT_TRUE(halved.converged) << halved.stop;
+  EXPECT_NEAR(halved.objective, exact.objective, 1e-6 * exact.objective);
+  EXPECT_NE(halved.objective, exact.objective);  // the float path really ran
+}
+
 #ifdef KOLLECTIVE_LIBLINEAR_TRAIN
 /// The weights of a LIBLINEAR model file (after its "w" line).
 inline std::vector<double> liblinear_weights(const std::string& path) {

@@ -28,6 +28,7 @@ struct TrainOptions {
   double eps = 1e-3;        ///< LIBLINEAR's default for this solver; the seed used 1e-5
   int max_iterations = 1000;
   bool log = true;          ///< one line per TRON iteration on stderr
+  bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
 };
 
 struct TrainResult {
@@ -38,7 +39,7 @@ struct TrainResult {
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
   double seconds_hv_x = 0, seconds_hv_sweeps = 0, seconds_hv_xt = 0;  ///< Hv's parts: X.s, the sweeps, X'u
-  double seconds_read_x = 0;  ///< one fenced pass reading X (best of 3): the floor of X.v is this
+  double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
   double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
 };
 
@@ -76,23 +77,19 @@ int trust_region_cg(Objective& objective, TrainResult& result, double delta, con
   return steps;
 }
 
-}  // namespace Impl
-
-/// Trains on `data` with the execution space `space`.
-template <class ExecSpace>
-TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
+template <class ExecSpace, class Feature>
+TrainResult train_with(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
   if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
   WallTimer setup;
-  Impl::RankObjective<ExecSpace> objective(space, data, options.C);
-  using Vector = typename Impl::RankObjective<ExecSpace>::Vector;
+  RankObjective<ExecSpace, Feature> objective(space, data, options.C);
+  using Vector = typename RankObjective<ExecSpace, Feature>::Vector;
   const int n = objective.features();
   TrainResult result;
   result.seconds_setup = setup.seconds();
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
-  result.seconds_read_x = objective.time_read_x();
-  for (int k = 0; k < 2; ++k) result.seconds_read_x = std::min(result.seconds_read_x, objective.time_read_x());
+  result.seconds_read_x = objective.time_pass_over_x();
   auto fun = [&](const Vector& at) {
     double f = 0;
     result.seconds_fun += time_fenced(space, [&] { f = objective.fun(at); });
@@ -110,7 +107,7 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
   result.stop = "max_iterations";
   if (gnorm <= options.eps * gnorm0) result.stop = "converged";
   for (int iteration = 1; iteration <= options.max_iterations && result.stop != "converged";) {
-    const int steps = Impl::trust_region_cg(objective, result, delta, g, s, r, d, hd);
+    const int steps = trust_region_cg(objective, result, delta, g, s, r, d, hd);
     result.cg_steps += steps;
     Kokkos::deep_copy(w_new, w);
     KokkosBlas::axpby(1.0, s, 1.0, w_new);
@@ -166,6 +163,14 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
   auto w_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
   result.w.assign(w_host.data(), w_host.data() + n);
   return result;
+}
+
+}  // namespace Impl
+
+/// Trains on `data` with the execution space `space`.
+template <class ExecSpace>
+TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
+  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, options) : Impl::train_with<ExecSpace, double>(space, data, options);
 }
 
 /// f, gradient and Hs at w through the device objective (for tests and benchmarks).

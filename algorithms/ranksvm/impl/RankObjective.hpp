@@ -64,12 +64,14 @@ KOKKOS_INLINE_FUNCTION std::int64_t count_before(const Keys& keys, const Levels&
   return low;
 }
 
-template <class ExecSpace>
+/// Feature: the type X is stored in on the device (double, or float to halve its traffic;
+/// products and sums are always double).
+template <class ExecSpace, class Feature = double>
 class RankObjective {
  public:
   using Memory = typename ExecSpace::memory_space;
   using Vector = Kokkos::View<double*, Memory>;
-  using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Memory>;
+  using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
   using Ranges = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
 
   RankObjective(const ExecSpace& space, const RankData& data, double C) : space_(space), C_(C) {
@@ -80,7 +82,7 @@ class RankObjective {
     // Workspace positions are int: the slices span 2 x documents.
     if (docs_ > std::numeric_limits<int>::max() / 2) fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
     std::vector<int> level_of = label_levels(data.labels);
-    const std::int64_t x_bytes = checked_mul(docs_, features_, "documents x features") * 8;
+    const std::int64_t x_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // the double copy is the larger
     // X twice while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels) and two ranges per level.
     require_device_memory(2 * x_bytes + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 8 + 4) + 8 * levels_),
@@ -147,19 +149,15 @@ class RankObjective {
     KokkosBlas::axpby(1.0, s, 2 * C_, hs);
   }
 
-  /// Seconds to read X once (a fenced sum over all entries): the memory floor of X.v and X'.u.
-  double time_read_x() {
-    auto x = x_;
-    const int features = features_;
-    double total = 0;
-    return time_fenced(space_, [&] {
-      Kokkos::parallel_reduce(
-          "Kollective::RankSvm::read_x", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
-          KOKKOS_LAMBDA(const std::int64_t d, double& partial) {
-            for (int f = 0; f < features; ++f) partial += x(d, f);
-          },
-          total);
-    });
+  /// Seconds for one pass over X at the device's copy bandwidth (the floor of X.v and X'.u):
+  /// X's bytes over the best of three fenced copies of up to 512 MiB (bytes read + written).
+  double time_pass_over_x() {
+    const std::int64_t length = std::min<std::int64_t>(docs_ * features_, std::int64_t{1} << 26);
+    Vector from("Kollective::RankSvm::copy_from", length), to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 3; ++k) best = std::min(best, time_fenced(space_, [&] { Kokkos::deep_copy(space_, to, from); }));
+    const double bandwidth = 2.0 * 8.0 * static_cast<double>(length) / best;
+    return static_cast<double>(docs_) * features_ * sizeof(Feature) / bandwidth;
   }
 
   /// The scores z = Xw of the last fun().
@@ -188,7 +186,7 @@ class RankObjective {
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_x",
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0}, {docs_, static_cast<std::int64_t>(features_)}),
-        KOKKOS_LAMBDA(const std::int64_t d, const std::int64_t f) { x(d, f) = rows(d, f); });
+        KOKKOS_LAMBDA(const std::int64_t d, const std::int64_t f) { x(d, f) = static_cast<Feature>(rows(d, f)); });
     space_.fence();
   }
 
