@@ -111,6 +111,10 @@ TEST(TEST_CATEGORY, ranksvm_training_converges_and_ranks) {
   // The objective at the returned w, recomputed by the pair reference.
   const auto reference = rs::reference_objective(data, 1.0, result.w, result.w);
   EXPECT_NEAR(result.objective, reference.f, 1e-9 * reference.f);
+  // Reproducible bit for bit: every sum has a fixed order (no floating-point atomics).
+  const auto again = rs::train(space, data, options);
+  EXPECT_EQ(again.w, result.w);
+  EXPECT_EQ(again.cg_steps, result.cg_steps);
 }
 
 TEST(TEST_CATEGORY, ranksvm_float_features_reach_the_same_optimum) {

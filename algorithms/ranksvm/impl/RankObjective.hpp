@@ -73,6 +73,7 @@ class RankObjective {
   using Vector = Kokkos::View<double*, Memory>;
   using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
   using Ranges = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
+  static constexpr std::int64_t transpose_chunk = 16384;  ///< documents per X'u team
 
   RankObjective(const ExecSpace& space, const RankData& data, double C) : space_(space), C_(C) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
@@ -102,6 +103,8 @@ class RankObjective {
     prefix_ = Vector("Kollective::RankSvm::prefix", 2 * docs_);
     perm_ = Kokkos::View<std::int64_t*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
     sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
+    chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("Kollective::RankSvm::chunk_partial",
+                                                                         (docs_ + transpose_chunk - 1) / transpose_chunk, features_);
     low_ = Ranges("Kollective::RankSvm::range_low", docs_, levels_);
     high_ = Ranges("Kollective::RankSvm::range_high", docs_, levels_);
   }
@@ -306,25 +309,32 @@ class RankObjective {
 
   /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
   /// (a team per column). Here a team takes one feature column of a chunk of documents: its
-  /// threads read the column in coalesced strides, reduce, and add once to out(f). Teams of one
-  /// chunk run side by side, so u's chunk is read from cache.
+  /// threads read the column in coalesced strides and reduce it to one partial sum; teams of one
+  /// chunk run side by side, so u's chunk is read from cache. The partials are then added chunk
+  /// by chunk in a fixed order (not by atomics), so a training run is bit-reproducible.
   void transpose_times(const Vector& u, const Vector& out) {
-    Kokkos::deep_copy(space_, out, 0.0);
     auto x = x_;
+    auto partial = chunk_partial_;
     const std::int64_t docs = docs_;
     const int features = features_;
-    constexpr std::int64_t chunk = 16384;
-    const std::int64_t chunks = (docs + chunk - 1) / chunk;
+    const std::int64_t chunks = partial.extent(0);
     const Policy policy = runs_on_host<ExecSpace> ? Policy(space_, chunks * features, 1) : Policy(space_, chunks * features, 256);
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_times", policy, KOKKOS_LAMBDA(const Member& team) {
           const int f = static_cast<int>(team.league_rank() % features);
-          const std::int64_t first = team.league_rank() / features * chunk;
-          const std::int64_t last = first + chunk < docs ? first + chunk : docs;
+          const std::int64_t chunk = team.league_rank() / features;
+          const std::int64_t first = chunk * transpose_chunk;
+          const std::int64_t last = first + transpose_chunk < docs ? first + transpose_chunk : docs;
           double column = 0;
           Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t d, double& partial) { partial += x(d, f) * u(d); }, column);
-          Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_add(&out(f), column); });
+              Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t d, double& sum) { sum += x(d, f) * u(d); }, column);
+          Kokkos::single(Kokkos::PerTeam(team), [&]() { partial(chunk, f) = column; });
+        });
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::transpose_times_total", Kokkos::RangePolicy<ExecSpace>(space_, 0, features), KOKKOS_LAMBDA(const int f) {
+          double total = 0;
+          for (std::int64_t chunk = 0; chunk < chunks; ++chunk) total += partial(chunk, f);
+          out(f) = total;
         });
   }
 
@@ -360,6 +370,7 @@ class RankObjective {
   Kokkos::View<int*, Memory> level_, sorted_level_;
   Kokkos::View<std::int64_t*, Memory> begin_, perm_;
   Ranges low_, high_;
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> chunk_partial_;  ///< X'u per chunk of documents and feature
   Vector z_, v_, r_, u_, key_, prefix_, count_, balance_, sum_;
   HvParts hv_parts_;
 };
