@@ -145,7 +145,7 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
     ranksvm::TrainResult result;
     const double seconds = time_fenced(space, [&] { result = ranksvm::train(space, train, settings.options); });
     w = result.w;
-    const double x_bytes = static_cast<double>(train.docs) * train.features * 8;
+    const double x_bytes = static_cast<double>(train.docs) * train.features * (settings.options.float_features ? 4 : 8);
     row.set("iterations", result.iterations)
         .set("cg_steps", result.cg_steps)
         .set("objective", result.objective)
@@ -161,7 +161,7 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
         .set("hv_sweeps_s", result.cg_steps ? result.seconds_hv_sweeps / result.cg_steps : 0.0)
         .set("hv_xt_s", result.cg_steps ? result.seconds_hv_xt / result.cg_steps : 0.0)
         .set("read_x_twice_s", 2 * result.seconds_read_x)
-        .set("x_read_bytes_per_s", x_bytes / result.seconds_read_x)
+        .set("copy_bytes_per_s", x_bytes / result.seconds_read_x)
         .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
     std::printf("%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
                 "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",
