@@ -31,6 +31,14 @@ inline std::vector<double> random_vector(int n, std::uint64_t seed, double scale
   return v;
 }
 
+/// Training options with the given eps and no TRON log.
+inline rs::TrainOptions quiet_options(double eps) {
+  rs::TrainOptions options;
+  options.eps = eps;
+  options.log = false;
+  return options;
+}
+
 TEST(TEST_CATEGORY, ranksvm_f_at_zero_is_C_times_pairs) {
   TEST_EXECSPACE space;
   const auto data = rs::synthetic_letor("mslr", 40, 900, 7, 3);
@@ -100,9 +108,7 @@ TEST(TEST_CATEGORY, ranksvm_gradient_and_hessian_match_finite_differences) {
 TEST(TEST_CATEGORY, ranksvm_training_converges_and_ranks) {
   TEST_EXECSPACE space;
   const auto data = rs::synthetic_letor("mq2007", 80, 3000, 12, 21);
-  rs::TrainOptions options;
-  options.eps = 1e-5;
-  options.log = false;
+  const rs::TrainOptions options = quiet_options(1e-5);
   const auto result = rs::train(space, data, options);
   EXPECT_TRUE(result.converged) << result.stop;
   EXPECT_LE(result.gradient_norm, 1e-5 * result.initial_gradient_norm);
@@ -122,9 +128,7 @@ TEST(TEST_CATEGORY, ranksvm_float_features_reach_the_same_optimum) {
   // relative, so the optimum moves by about that much; 1e-6 relative is the promised tolerance.
   TEST_EXECSPACE space;
   const auto data = rs::synthetic_letor("mslr", 40, 1200, 12, 8);
-  rs::TrainOptions options;
-  options.eps = 1e-8;
-  options.log = false;
+  rs::TrainOptions options = quiet_options(1e-8);
   const auto exact = rs::train(space, data, options);
   options.float_features = true;
   const auto halved = rs::train(space, data, options);
@@ -160,9 +164,7 @@ TEST(TEST_CATEGORY, ranksvm_optimum_matches_liblinear) {
     const auto w_liblinear = liblinear_weights(stem + "_model.txt");
     ASSERT_EQ(w_liblinear.size(), static_cast<std::size_t>(data.features));
     TEST_EXECSPACE space;
-    rs::TrainOptions options;
-    options.eps = 1e-8;
-    options.log = false;
+    const rs::TrainOptions options = quiet_options(1e-8);
     const auto ours = rs::train(space, data, options);
     EXPECT_TRUE(ours.converged) << ours.stop;
     const double f_liblinear = rs::evaluate(space, data, 1.0, w_liblinear, w_liblinear).f;
