@@ -145,7 +145,7 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
     ranksvm::TrainResult result;
     const double seconds = time_fenced(space, [&] { result = ranksvm::train(space, train, settings.options); });
     w = result.w;
-    const double x_bytes = static_cast<double>(train.docs) * train.features * (settings.options.float_features ? 4 : 8);
+    const double x_bytes = result.x_bytes;
     row.set("iterations", result.iterations)
         .set("cg_steps", result.cg_steps)
         .set("objective", result.objective)

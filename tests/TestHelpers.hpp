@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "algorithms/ranksvm/RankData.hpp"
 #include "core/Error.hpp"
 #include "core/Random.hpp"
 #include "core/preferences/Profile.hpp"
@@ -32,6 +33,18 @@ inline preferences::Profile random_weak_profile(int n, int ballots, std::uint64_
     profile.ballots.push_back(std::move(ballot));
   }
   return profile;
+}
+
+/// One query of documents with these labels and one feature each (hand-sized RankSVM examples).
+inline ranksvm::RankData one_query(const std::vector<double>& labels, const std::vector<double>& feature) {
+  ranksvm::RankData data;
+  data.docs = static_cast<std::int64_t>(labels.size());
+  data.features = 1;
+  data.labels = labels;
+  data.x = feature;
+  data.query_begin = {0, data.docs};
+  data.query_ids = {1};
+  return data;
 }
 
 /// The message of the kollective::Error that f throws ("" when none).

@@ -52,13 +52,7 @@ TEST(TEST_CATEGORY, ranksvm_hand_example) {
   // One query, three documents with labels 2, 1, 0 and one feature x = 0, 1, 3; w = 1: z = x.
   // Pairs (higher first): (0,1): 1 - (0 - 1) = 2 -> 4; (0,2): 1 - (0 - 3) = 4 -> 16;
   // (1,2): 1 - (1 - 3) = 3 -> 9. f = 1/2 + C * 29.
-  rs::RankData data;
-  data.docs = 3;
-  data.features = 1;
-  data.labels = {2, 1, 0};
-  data.x = {0, 1, 3};
-  data.query_begin = {0, 3};
-  data.query_ids = {1};
+  const auto data = one_query({2, 1, 0}, {0, 1, 3});
   TEST_EXECSPACE space;
   const auto values = rs::evaluate(space, data, 2.0, {1.0}, {1.0});
   EXPECT_DOUBLE_EQ(values.f, 0.5 + 2.0 * 29);

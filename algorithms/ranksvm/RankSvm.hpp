@@ -40,6 +40,7 @@ struct TrainResult {
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
   double seconds_hv_x = 0, seconds_hv_sweeps = 0, seconds_hv_xt = 0;  ///< Hv's parts: X.s, the sweeps, X'u
   double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
+  double x_bytes = 0;         ///< X's size as stored on the device (float or double)
   double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
 };
 
@@ -90,6 +91,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   result.seconds_setup = setup.seconds();
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
   result.seconds_read_x = objective.time_pass_over_x();
+  result.x_bytes = static_cast<double>(objective.x_bytes());
   auto fun = [&](const Vector& at) {
     double f = 0;
     result.seconds_fun += time_fenced(space, [&] { f = objective.fun(at); });

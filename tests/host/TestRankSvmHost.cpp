@@ -10,6 +10,7 @@
 
 namespace rs = kollective::ranksvm;
 using kollective::test::error_of;
+using kollective::test::one_query;
 
 namespace {
 
@@ -114,13 +115,7 @@ TEST(ranksvm_host, feature_scaling_maps_training_ranges_to_unit) {
 
 TEST(ranksvm_host, metrics_on_a_hand_example) {
   // One query: labels 2, 0, 1; scores 0.1, 0.9, 0.5 -> ranked labels 0, 1, 2 (gains 0, 1, 3).
-  rs::RankData data;
-  data.docs = 3;
-  data.features = 1;
-  data.labels = {2, 0, 1};
-  data.x = {0, 0, 0};
-  data.query_begin = {0, 3};
-  data.query_ids = {1};
+  auto data = one_query({2, 0, 1}, {0, 0, 0});
   const std::vector<double> scores = {0.1, 0.9, 0.5};
   // LETOR 4.0: discounts 1, 1, 1/log2(3); DCG = 1 + 3/log2(3); ideal 3 + 1.
   EXPECT_NEAR(rs::ndcg_at(data, scores, 3, rs::NdcgConvention::letor4)[0], (1 + 3 / std::log2(3.0)) / 4, 1e-12);

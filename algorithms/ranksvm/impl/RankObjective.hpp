@@ -83,10 +83,10 @@ class RankObjective {
     // Workspace positions are int: the slices span 2 x documents.
     if (docs_ > std::numeric_limits<int>::max() / 2) fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
     std::vector<int> level_of = label_levels(data.labels);
-    const std::int64_t x_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // the double copy is the larger
-    // X twice while it is transposed, and per document: 7 vectors, the level, a 2x workspace
+    const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
+    // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels) and two ranges per level.
-    require_device_memory(2 * x_bytes + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 8 + 4) + 8 * levels_),
+    require_device_memory(rows_bytes + x_bytes() + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 8 + 4) + 8 * levels_),
                           "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
     upload_features(data);
     level_ = upload<int>("Kollective::RankSvm::level", level_of);
@@ -160,8 +160,11 @@ class RankObjective {
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < 3; ++k) best = std::min(best, time_fenced(space_, [&] { Kokkos::deep_copy(space_, to, from); }));
     const double bandwidth = 2.0 * 8.0 * static_cast<double>(length) / best;
-    return static_cast<double>(docs_) * features_ * sizeof(Feature) / bandwidth;
+    return static_cast<double>(x_bytes()) / bandwidth;
   }
+
+  /// Bytes of X as stored on the device.
+  std::int64_t x_bytes() const { return docs_ * features_ * static_cast<std::int64_t>(sizeof(Feature)); }
 
   /// The scores z = Xw of the last fun().
   Vector scores() const { return z_; }
@@ -176,15 +179,13 @@ class RankObjective {
   // Public only because CUDA's extended lambdas cannot live in private member functions.
 
   /// X column-major on the device: gemv "N" (a thread per document) and transpose_times both
-  /// read it in contiguous runs. The row-major host matrix is copied as it is and transposed on
-  /// the device (a host transpose took longer than the whole training).
+  /// read it in contiguous runs. The row-major host matrix is copied as it is (not at all on a
+  /// host backend) and transposed on the device (a host transpose took longer than the training).
   void upload_features(const RankData& data) {
     x_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
-    Kokkos::View<double**, Kokkos::LayoutRight, Memory> rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X_rows"),
-                                                             docs_, features_);
     Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(data.x.data(), docs_,
                                                                                                                    features_);
-    Kokkos::deep_copy(space_, rows, host);
+    auto rows = Kokkos::create_mirror_view_and_copy(Memory(), host);
     auto x = x_;
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_x",
