@@ -73,7 +73,8 @@ class RankObjective {
   using Vector = Kokkos::View<double*, Memory>;
   using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
   using Ranges = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
-  static constexpr std::int64_t transpose_chunk = 16384;  ///< documents per X'u team
+  static constexpr std::int64_t transpose_chunk = 4096;  ///< documents per X'u team
+  static constexpr int transpose_columns = 8;             ///< feature columns per X'u team
 
   RankObjective(const ExecSpace& space, const RankData& data, double C) : space_(space), C_(C) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
@@ -309,33 +310,45 @@ class RankObjective {
   }
 
   /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
-  /// (a team per column). Here a team takes one feature column of a chunk of documents: its
-  /// threads read the column in coalesced strides and reduce it to one partial sum; teams of one
-  /// chunk run side by side, so u's chunk is read from cache. The partials are then added chunk
-  /// by chunk in a fixed order (not by atomics), so a training run is bit-reproducible.
+  /// (a team per column). Here a team takes `transpose_columns` feature columns of a chunk of
+  /// documents: each thread reads u_d once and the columns' entries of d, so it has that many
+  /// independent coalesced loads in flight, and u is read from cache by few teams. Each team
+  /// reduces its columns to partial sums; a team per feature then adds the chunks' partials. All
+  /// sums run in a fixed order (no atomics), so a training run is bit-reproducible.
   void transpose_times(const Vector& u, const Vector& out) {
     auto x = x_;
     auto partial = chunk_partial_;
     const std::int64_t docs = docs_;
     const int features = features_;
     const std::int64_t chunks = partial.extent(0);
-    const Policy policy = runs_on_host<ExecSpace> ? Policy(space_, chunks * features, 1) : Policy(space_, chunks * features, 256);
+    const std::int64_t groups = (features + transpose_columns - 1) / transpose_columns;
+    const Policy policy = runs_on_host<ExecSpace> ? Policy(space_, chunks * groups, 1) : Policy(space_, chunks * groups, 256);
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_times", policy, KOKKOS_LAMBDA(const Member& team) {
-          const int f = static_cast<int>(team.league_rank() % features);
-          const std::int64_t chunk = team.league_rank() / features;
+          const int f0 = static_cast<int>(team.league_rank() % groups) * transpose_columns;
+          const std::int64_t chunk = team.league_rank() / groups;
           const std::int64_t first = chunk * transpose_chunk;
           const std::int64_t last = first + transpose_chunk < docs ? first + transpose_chunk : docs;
-          double column = 0;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t d, double& sum) { sum += x(d, f) * u(d); }, column);
-          Kokkos::single(Kokkos::PerTeam(team), [&]() { partial(chunk, f) = column; });
+          double column[transpose_columns] = {};
+          for (std::int64_t d = first + team.team_rank(); d < last; d += team.team_size()) {
+            const double ud = u(d);
+            for (int k = 0; k < transpose_columns; ++k) {
+              if (f0 + k < features) column[k] += x(d, f0 + k) * ud;
+            }
+          }
+          for (int k = 0; k < transpose_columns; ++k) team.team_reduce(Kokkos::Sum<double>(column[k]));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            for (int k = 0; k < transpose_columns && f0 + k < features; ++k) partial(chunk, f0 + k) = column[k];
+          });
         });
+    const Policy per_feature = runs_on_host<ExecSpace> ? Policy(space_, features, 1) : Policy(space_, features, 128);
     Kokkos::parallel_for(
-        "Kollective::RankSvm::transpose_times_total", Kokkos::RangePolicy<ExecSpace>(space_, 0, features), KOKKOS_LAMBDA(const int f) {
+        "Kollective::RankSvm::transpose_times_total", per_feature, KOKKOS_LAMBDA(const Member& team) {
+          const int f = team.league_rank();
           double total = 0;
-          for (std::int64_t chunk = 0; chunk < chunks; ++chunk) total += partial(chunk, f);
-          out(f) = total;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, chunks), [&](const std::int64_t chunk, double& sum) { sum += partial(chunk, f); }, total);
+          Kokkos::single(Kokkos::PerTeam(team), [&]() { out(f) = total; });
         });
   }
 
