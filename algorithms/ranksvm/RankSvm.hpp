@@ -38,7 +38,7 @@ struct TrainResult {
   bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
-  double seconds_hv_x = 0, seconds_hv_sweeps = 0, seconds_hv_xt = 0;  ///< Hv's parts: X.s, the sweeps, X'u
+  double seconds_hv_xs_sums = 0, seconds_hv_xt = 0;  ///< Hv's parts, X.s with the per-query sums and X'u: means per Hv (sampled)
   double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
   double x_bytes = 0;         ///< X's size as stored on the device (float or double)
   double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
@@ -157,9 +157,9 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
     break;
   }
   result.converged = result.stop == "converged";
-  result.seconds_hv_x = objective.hv_parts().x_times_s;
-  result.seconds_hv_sweeps = objective.hv_parts().sweeps;
-  result.seconds_hv_xt = objective.hv_parts().x_transpose_times_u;
+  const auto parts = objective.hv_parts();
+  result.seconds_hv_xs_sums = parts.products_and_sums;
+  result.seconds_hv_xt = parts.x_transpose_times_u;
   result.objective = f;
   result.gradient_norm = gnorm;
   auto w_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);

@@ -11,8 +11,9 @@
 /// order each level is a run sorted by z, so the set of level l in l+_i or l-_i is one range of
 /// positions, found by binary search; fun() keeps the ranges of every document and level. A sum
 /// over the sets is then one exclusive scan of the query's values in sorted order plus, per
-/// document, one difference of prefixes per level: hv() costs one team scan per query. X.v is a
-/// KokkosBlas gemv call; X'.u is our own kernel (see transpose_times).
+/// document, one difference of prefixes per level: hv() costs one team scan per query. X.w is a
+/// KokkosBlas gemv call; in hv() each query's team computes its X.s itself; X'.u is our own
+/// kernel (see transpose_times).
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -74,7 +75,7 @@ class RankObjective {
   using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
   using Ranges = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
   static constexpr std::int64_t transpose_chunk = 4096;  ///< documents per X'u team
-  static constexpr int transpose_columns = 8;             ///< feature columns per X'u team
+  static constexpr int transpose_columns = 4;             ///< feature columns per X'u team
 
   RankObjective(const ExecSpace& space, const RankData& data, double C) : space_(space), C_(C) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
@@ -140,16 +141,34 @@ class RankObjective {
   }
 
   /// Hs = s + 2C X'u, u_i = (l+ + l-) v_i - alpha+ - alpha-, v = Xs, sets from the last fun().
-  /// Fenced seconds of the three parts of all hv() calls so far.
+  /// Every `part_sample`-th call fences and times its two parts (fences in every call would add
+  /// to each product); hv_parts() has the means over the timed calls.
+  static constexpr int part_sample = 8;
   struct HvParts {
-    double x_times_s = 0, sweeps = 0, x_transpose_times_u = 0;
+    double products_and_sums = 0, x_transpose_times_u = 0;  ///< mean fenced seconds per call
+    int timed = 0;
   };
-  const HvParts& hv_parts() const { return hv_parts_; }
+  HvParts hv_parts() const {
+    HvParts mean = part_totals_;
+    if (mean.timed > 0) {
+      mean.products_and_sums /= mean.timed;
+      mean.x_transpose_times_u /= mean.timed;
+    }
+    return mean;
+  }
 
   void hv(const Vector& s, const Vector& hs) {
-    hv_parts_.x_times_s += time_fenced(space_, [&] { KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_); });
-    hv_parts_.sweeps += time_fenced(space_, [&] { set_sums(v_, u_, true); });
-    hv_parts_.x_transpose_times_u += time_fenced(space_, [&] { transpose_times(u_, hs); });
+    const bool timed = hv_calls_++ % part_sample == 0;
+    auto part = [&](double& total, auto&& work) {
+      if (timed) {
+        total += time_fenced(space_, work);
+      } else {
+        work();
+      }
+    };
+    part(part_totals_.products_and_sums, [&] { set_sums(v_, u_, true, s); });
+    part(part_totals_.x_transpose_times_u, [&] { transpose_times(u_, hs); });
+    part_totals_.timed += timed;
     KokkosBlas::axpby(1.0, s, 2 * C_, hs);
   }
 
@@ -283,18 +302,29 @@ class RankObjective {
 
   /// Per query (a team): an exclusive scan of `value` in sorted order into the workspace, then
   /// for every document the sum S_i of `value` over its ranges. out_i = S_i, or with
-  /// hessian_form, out_i = count_i value_i - S_i (the u of Hs).
-  void set_sums(const Vector& value, const Vector& out, bool hessian_form) {
+  /// hessian_form, out_i = count_i value_i - S_i (the u of Hs). Given `times` (s), the team
+  /// first computes its documents' value = X s itself (X.s fused in: the rows of a query are
+  /// contiguous in every column, and the scan's latency hides behind other teams' loads).
+  void set_sums(const Vector& value, const Vector& out, bool hessian_form, const Vector& times = Vector()) {
+    auto x = x_;
     auto prefix = prefix_;
     auto perm = perm_;
     auto low = low_, high = high_;
     auto count = count_;
     auto begin = begin_;
-    const int levels = levels_;
+    const int levels = levels_, features = times.extent(0) > 0 ? features_ : 0;
     Kokkos::parallel_for(
         "Kollective::RankSvm::set_sums", per_query(), KOKKOS_LAMBDA(const Member& team) {
           const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
           const std::int64_t base = 2 * first;
+          if (features > 0) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, first + n), [&](const std::int64_t i) {
+              double product = 0;
+              for (int f = 0; f < features; ++f) product += x(i, f) * times(f);
+              value(i) = product;
+            });
+            team.team_barrier();
+          }
           Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n + 1), [&](const std::int64_t k, double& partial, const bool final) {
             if (final) prefix(base + k) = partial;
             if (k < n) partial += value(perm(base + k));
@@ -310,35 +340,50 @@ class RankObjective {
   }
 
   /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
-  /// (a team per column). Here a team takes `transpose_columns` feature columns of a chunk of
-  /// documents: each thread reads u_d once and the columns' entries of d, so it has that many
-  /// independent coalesced loads in flight, and u is read from cache by few teams. Each team
-  /// reduces its columns to partial sums; a team per feature then adds the chunks' partials. All
-  /// sums run in a fixed order (no atomics), so a training run is bit-reproducible.
-  void transpose_times(const Vector& u, const Vector& out) {
+  /// (a team per column). Here a team takes `Columns` feature columns of a chunk of documents:
+  /// each thread reads u_d once and the columns' entries of d (coalesced, `Columns` loads in
+  /// flight), and reduces its sums with the team through scratch. A team per feature then adds
+  /// the chunks' partials. Every sum runs in a fixed order (no atomics), so a training run is
+  /// bit-reproducible. perf/benchmarks/BenchRankSvm.cpp times the choices of Columns.
+  void transpose_times(const Vector& u, const Vector& out) { transpose_times_by<transpose_columns>(u, out); }
+
+  template <int Columns>
+  void transpose_times_by(const Vector& u, const Vector& out) {
+    using Scratch = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     auto x = x_;
     auto partial = chunk_partial_;
     const std::int64_t docs = docs_;
     const int features = features_;
     const std::int64_t chunks = partial.extent(0);
-    const std::int64_t groups = (features + transpose_columns - 1) / transpose_columns;
-    const Policy policy = runs_on_host<ExecSpace> ? Policy(space_, chunks * groups, 1) : Policy(space_, chunks * groups, 256);
+    const std::int64_t groups = (features + Columns - 1) / Columns;
+    const int team_size = runs_on_host<ExecSpace> ? 1 : 256;  // a power of two (the tree below)
+    Policy policy(space_, chunks * groups, team_size);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size, Columns)));
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_times", policy, KOKKOS_LAMBDA(const Member& team) {
-          const int f0 = static_cast<int>(team.league_rank() % groups) * transpose_columns;
+          const int f0 = static_cast<int>(team.league_rank() % groups) * Columns;
           const std::int64_t chunk = team.league_rank() / groups;
           const std::int64_t first = chunk * transpose_chunk;
           const std::int64_t last = first + transpose_chunk < docs ? first + transpose_chunk : docs;
-          double column[transpose_columns] = {};
-          for (std::int64_t d = first + team.team_rank(); d < last; d += team.team_size()) {
+          const int rank = team.team_rank(), size = team.team_size();
+          double column[Columns] = {};
+          for (std::int64_t d = first + rank; d < last; d += size) {
             const double ud = u(d);
-            for (int k = 0; k < transpose_columns; ++k) {
+            for (int k = 0; k < Columns; ++k) {
               if (f0 + k < features) column[k] += x(d, f0 + k) * ud;
             }
           }
-          for (int k = 0; k < transpose_columns; ++k) team.team_reduce(Kokkos::Sum<double>(column[k]));
+          Scratch sums(team.team_scratch(0), size, Columns);
+          for (int k = 0; k < Columns; ++k) sums(rank, k) = column[k];
+          team.team_barrier();
+          for (int stride = size / 2; stride > 0; stride /= 2) {
+            if (rank < stride) {
+              for (int k = 0; k < Columns; ++k) sums(rank, k) += sums(rank + stride, k);
+            }
+            team.team_barrier();
+          }
           Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            for (int k = 0; k < transpose_columns && f0 + k < features; ++k) partial(chunk, f0 + k) = column[k];
+            for (int k = 0; k < Columns && f0 + k < features; ++k) partial(chunk, f0 + k) = sums(0, k);
           });
         });
     const Policy per_feature = runs_on_host<ExecSpace> ? Policy(space_, features, 1) : Policy(space_, features, 128);
@@ -386,7 +431,8 @@ class RankObjective {
   Ranges low_, high_;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> chunk_partial_;  ///< X'u per chunk of documents and feature
   Vector z_, v_, r_, u_, key_, prefix_, count_, balance_, sum_;
-  HvParts hv_parts_;
+  HvParts part_totals_;
+  std::int64_t hv_calls_ = 0;
 };
 
 }  // namespace kollective::ranksvm::Impl
