@@ -38,7 +38,7 @@ struct TrainResult {
   bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
-  double seconds_hv_xs_sums = 0, seconds_hv_xt = 0;  ///< Hv's parts, X.s with the per-query sums and X'u: means per Hv (sampled)
+  double seconds_hv_x = 0, seconds_hv_sums = 0, seconds_hv_xt = 0;  ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
   double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
   double x_bytes = 0;         ///< X's size as stored on the device (float or double)
   double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
@@ -46,10 +46,41 @@ struct TrainResult {
 
 namespace Impl {
 
+/// TRON's vectors have one entry per feature, so they live on the host, where KokkosBlas runs
+/// them without kernel launches and device syncs (on the GPU the CG loop's 6 launches and 3 syncs
+/// per step took about 0.1 ms, a tenth of a Hessian product). The objective's calls copy their
+/// argument to the device and their result back.
+using HostVector = Kokkos::View<double*, Kokkos::HostSpace>;
+
+template <class Objective>
+class HostCalls {
+ public:
+  explicit HostCalls(Objective& objective)
+      : objective_(objective), in_("Kollective::RankSvm::argument", objective.features()), out_("Kollective::RankSvm::result", objective.features()) {}
+  double fun(const HostVector& w) {
+    Kokkos::deep_copy(in_, w);
+    return objective_.fun(in_);
+  }
+  void grad(const HostVector& w, const HostVector& g) {
+    Kokkos::deep_copy(in_, w);
+    objective_.grad(in_, out_);
+    Kokkos::deep_copy(g, out_);
+  }
+  void hv(const HostVector& s, const HostVector& hs) {
+    Kokkos::deep_copy(in_, s);
+    objective_.hv(in_, out_);
+    Kokkos::deep_copy(hs, out_);
+  }
+
+ private:
+  Objective& objective_;
+  typename Objective::Vector in_, out_;
+};
+
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
-template <class Objective, class Vector>
-int trust_region_cg(Objective& objective, TrainResult& result, double delta, const Vector& g, const Vector& s,
-                    const Vector& r, const Vector& d, const Vector& hd) {
+template <class Calls, class ExecSpace>
+int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& result, double delta, const HostVector& g, const HostVector& s,
+                    const HostVector& r, const HostVector& d, const HostVector& hd) {
   Kokkos::deep_copy(s, 0.0);
   KokkosBlas::axpby(-1.0, g, 0.0, r);  // r = -g
   Kokkos::deep_copy(d, r);
@@ -58,7 +89,7 @@ int trust_region_cg(Objective& objective, TrainResult& result, double delta, con
   int steps = 0;
   while (std::sqrt(rtr) > cg_tolerance) {
     ++steps;
-    result.seconds_hv += time_fenced(objective.space(), [&] { objective.hv(d, hd); });
+    result.seconds_hv += time_fenced(space, [&] { objective.hv(d, hd); });
     double alpha = rtr / KokkosBlas::dot(d, hd);
     KokkosBlas::axpby(alpha, d, 1.0, s);
     if (KokkosBlas::nrm2(s) > delta) {  // step to the trust-region boundary along d
@@ -84,14 +115,15 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
   WallTimer setup;
-  RankObjective<ExecSpace, Feature> objective(space, data, options.C);
-  using Vector = typename RankObjective<ExecSpace, Feature>::Vector;
-  const int n = objective.features();
+  RankObjective<ExecSpace, Feature> device_objective(space, data, options.C);
+  HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective);
+  using Vector = HostVector;
+  const int n = device_objective.features();
   TrainResult result;
   result.seconds_setup = setup.seconds();
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
-  result.seconds_read_x = objective.time_pass_over_x();
-  result.x_bytes = static_cast<double>(objective.x_bytes());
+  result.seconds_read_x = device_objective.time_pass_over_x();
+  result.x_bytes = static_cast<double>(device_objective.x_bytes());
   auto fun = [&](const Vector& at) {
     double f = 0;
     result.seconds_fun += time_fenced(space, [&] { f = objective.fun(at); });
@@ -109,7 +141,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   result.stop = "max_iterations";
   if (gnorm <= options.eps * gnorm0) result.stop = "converged";
   for (int iteration = 1; iteration <= options.max_iterations && result.stop != "converged";) {
-    const int steps = trust_region_cg(objective, result, delta, g, s, r, d, hd);
+    const int steps = trust_region_cg(objective, space, result, delta, g, s, r, d, hd);
     result.cg_steps += steps;
     Kokkos::deep_copy(w_new, w);
     KokkosBlas::axpby(1.0, s, 1.0, w_new);
@@ -157,13 +189,13 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
     break;
   }
   result.converged = result.stop == "converged";
-  const auto parts = objective.hv_parts();
-  result.seconds_hv_xs_sums = parts.products_and_sums;
+  const auto parts = device_objective.hv_parts();
+  result.seconds_hv_x = parts.x_times_s;
+  result.seconds_hv_sums = parts.sums;
   result.seconds_hv_xt = parts.x_transpose_times_u;
   result.objective = f;
   result.gradient_norm = gnorm;
-  auto w_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
-  result.w.assign(w_host.data(), w_host.data() + n);
+  result.w.assign(w.data(), w.data() + n);
   return result;
 }
 

@@ -11,9 +11,8 @@
 /// order each level is a run sorted by z, so the set of level l in l+_i or l-_i is one range of
 /// positions, found by binary search; fun() keeps the ranges of every document and level. A sum
 /// over the sets is then one exclusive scan of the query's values in sorted order plus, per
-/// document, one difference of prefixes per level: hv() costs one team scan per query. X.w is a
-/// KokkosBlas gemv call; in hv() each query's team computes its X.s itself; X'.u is our own
-/// kernel (see transpose_times).
+/// document, one difference of prefixes per level: hv() costs one team scan per query. X.v is a
+/// KokkosBlas gemv call; X'.u is our own kernel (see transpose_times).
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -75,7 +74,8 @@ class RankObjective {
   using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
   using Ranges = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
   static constexpr std::int64_t transpose_chunk = 4096;  ///< documents per X'u team
-  static constexpr int transpose_columns = 4;             ///< feature columns per X'u team
+  /// Feature columns per X'u team: the fastest on an H200 (perf/benchmarks/BenchRankSvm.cpp).
+  static constexpr int transpose_columns = sizeof(Feature) == 4 ? 4 : 2;
 
   RankObjective(const ExecSpace& space, const RankData& data, double C) : space_(space), C_(C) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
@@ -141,17 +141,18 @@ class RankObjective {
   }
 
   /// Hs = s + 2C X'u, u_i = (l+ + l-) v_i - alpha+ - alpha-, v = Xs, sets from the last fun().
-  /// Every `part_sample`-th call fences and times its two parts (fences in every call would add
-  /// to each product); hv_parts() has the means over the timed calls.
+  /// Every `part_sample`-th call fences and times its three parts (fences in every call would
+  /// add to each product); hv_parts() has the means over the timed calls.
   static constexpr int part_sample = 8;
   struct HvParts {
-    double products_and_sums = 0, x_transpose_times_u = 0;  ///< mean fenced seconds per call
+    double x_times_s = 0, sums = 0, x_transpose_times_u = 0;  ///< mean fenced seconds per call
     int timed = 0;
   };
   HvParts hv_parts() const {
     HvParts mean = part_totals_;
     if (mean.timed > 0) {
-      mean.products_and_sums /= mean.timed;
+      mean.x_times_s /= mean.timed;
+      mean.sums /= mean.timed;
       mean.x_transpose_times_u /= mean.timed;
     }
     return mean;
@@ -166,7 +167,8 @@ class RankObjective {
         work();
       }
     };
-    part(part_totals_.products_and_sums, [&] { set_sums(v_, u_, true, s); });
+    part(part_totals_.x_times_s, [&] { KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_); });
+    part(part_totals_.sums, [&] { set_sums(v_, u_, true); });
     part(part_totals_.x_transpose_times_u, [&] { transpose_times(u_, hs); });
     part_totals_.timed += timed;
     KokkosBlas::axpby(1.0, s, 2 * C_, hs);
@@ -302,29 +304,19 @@ class RankObjective {
 
   /// Per query (a team): an exclusive scan of `value` in sorted order into the workspace, then
   /// for every document the sum S_i of `value` over its ranges. out_i = S_i, or with
-  /// hessian_form, out_i = count_i value_i - S_i (the u of Hs). Given `times` (s), the team
-  /// first computes its documents' value = X s itself (X.s fused in: the rows of a query are
-  /// contiguous in every column, and the scan's latency hides behind other teams' loads).
-  void set_sums(const Vector& value, const Vector& out, bool hessian_form, const Vector& times = Vector()) {
-    auto x = x_;
+  /// hessian_form, out_i = count_i value_i - S_i (the u of Hs). (X.s computed by each query's
+  /// team inside this kernel took 1.65 ms on an H200, against 0.32 + 0.25 ms for gemv and this.)
+  void set_sums(const Vector& value, const Vector& out, bool hessian_form) {
     auto prefix = prefix_;
     auto perm = perm_;
     auto low = low_, high = high_;
     auto count = count_;
     auto begin = begin_;
-    const int levels = levels_, features = times.extent(0) > 0 ? features_ : 0;
+    const int levels = levels_;
     Kokkos::parallel_for(
         "Kollective::RankSvm::set_sums", per_query(), KOKKOS_LAMBDA(const Member& team) {
           const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
           const std::int64_t base = 2 * first;
-          if (features > 0) {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, first + n), [&](const std::int64_t i) {
-              double product = 0;
-              for (int f = 0; f < features; ++f) product += x(i, f) * times(f);
-              value(i) = product;
-            });
-            team.team_barrier();
-          }
           Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n + 1), [&](const std::int64_t k, double& partial, const bool final) {
             if (final) prefix(base + k) = partial;
             if (k < n) partial += value(perm(base + k));
