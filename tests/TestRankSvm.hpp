@@ -66,17 +66,29 @@ TEST(TEST_CATEGORY, ranksvm_sweeps_match_the_pair_reference) {
   TEST_EXECSPACE space;
   for (const char* shape : {"mq2007", "mslr"}) {
     const auto data = rs::synthetic_letor(shape, 60, 1500, 9, 11);
-    for (int trial = 0; trial < 4; ++trial) {
-      // Trials 0-1: weights in sixteenths with quantized features, so margins hit exactly 1.
-      const auto w = random_vector(9, 100 + trial, trial < 2 ? 2.0 : 0.7, trial < 2);
-      const auto s = random_vector(9, 200 + trial, 1.0);
-      const auto device = rs::evaluate(space, data, 0.5, w, s);
-      const auto reference = rs::reference_objective(data, 0.5, w, s);
-      EXPECT_NEAR(device.f, reference.f, 1e-10 * reference.f) << shape << " trial " << trial;
-      EXPECT_LT(relative_error(device.gradient, reference.gradient), 1e-10) << shape << " trial " << trial;
-      EXPECT_LT(relative_error(device.hessian_times_s, reference.hessian_times_s), 1e-10) << shape << " trial " << trial;
+    // Split spans: the default (no query split here), then 4 and 32, so the larger queries (up to
+    // about 200 documents) are sorted and scanned by several teams.
+    for (std::int64_t span : {0, 4, 32}) {
+      for (int trial = 0; trial < 4; ++trial) {
+        // Trials 0-1: weights in sixteenths with quantized features, so margins hit exactly 1.
+        const auto w = random_vector(9, 100 + trial, trial < 2 ? 2.0 : 0.7, trial < 2);
+        const auto s = random_vector(9, 200 + trial, 1.0);
+        const auto device = rs::evaluate(space, data, 0.5, w, s, span);
+        const auto reference = rs::reference_objective(data, 0.5, w, s);
+        const std::string where = std::string(shape) + " span " + std::to_string(span) + " trial " + std::to_string(trial);
+        EXPECT_NEAR(device.f, reference.f, 1e-10 * reference.f) << where;
+        EXPECT_LT(relative_error(device.gradient, reference.gradient), 1e-10) << where;
+        EXPECT_LT(relative_error(device.hessian_times_s, reference.hessian_times_s), 1e-10) << where;
+      }
     }
   }
+}
+
+TEST(TEST_CATEGORY, ranksvm_split_span_must_be_a_power_of_two) {
+  TEST_EXECSPACE space;
+  const auto data = rs::synthetic_letor("mq2007", 5, 50, 3, 1);
+  EXPECT_THROW(rs::evaluate(space, data, 1.0, {0, 0, 0}, {1, 1, 1}, 24), std::exception);
+  EXPECT_THROW(rs::evaluate(space, data, 1.0, {0, 0, 0}, {1, 1, 1}, 1), std::exception);
 }
 
 TEST(TEST_CATEGORY, ranksvm_gradient_and_hessian_match_finite_differences) {

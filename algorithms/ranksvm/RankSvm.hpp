@@ -29,6 +29,7 @@ struct TrainOptions {
   int max_iterations = 1000;
   bool log = true;          ///< one line per TRON iteration on stderr
   bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
+  std::int64_t split_span = 0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
 };
 
 struct TrainResult {
@@ -115,7 +116,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
   WallTimer setup;
-  RankObjective<ExecSpace, Feature> device_objective(space, data, options.C);
+  RankObjective<ExecSpace, Feature> device_objective(space, data, options.C, options.split_span);
   HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective);
   using Vector = HostVector;
   const int n = device_objective.features();
@@ -214,8 +215,8 @@ struct ObjectiveValues {
 };
 template <class ExecSpace>
 ObjectiveValues evaluate(const ExecSpace& space, const RankData& data, double C, const std::vector<double>& w,
-                                    const std::vector<double>& s) {
-  Impl::RankObjective<ExecSpace> objective(space, data, C);
+                         const std::vector<double>& s, std::int64_t split_span = 0) {
+  Impl::RankObjective<ExecSpace> objective(space, data, C, split_span);
   using Vector = typename Impl::RankObjective<ExecSpace>::Vector;
   auto upload = [&](const std::vector<double>& values) {
     Vector view("vector", values.size());

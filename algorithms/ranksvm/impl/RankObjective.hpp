@@ -6,8 +6,9 @@
 /// with z = Xw, for every document i
 ///   l+_i = #{j: y_j > y_i, z_j < z_i + 1},  l-_i = #{j: y_j < y_i, z_j > z_i - 1}
 /// and the sums gamma+-_i of z_j (alpha+-_i of v_j = (Xs)_j for Hessian products) over the same
-/// sets; pairs are never formed. One team per query sorts its documents by (label level, z) (a
-/// bitonic network over the query's slice of a workspace, padded to a power of two). In that
+/// sets; pairs are never formed. One team per query (several for a query larger than the split
+/// span) sorts its documents by (label level, z) (a bitonic network over the query's slice of a
+/// workspace, padded to a power of two). In that
 /// order each level is a run sorted by z, so the set of level l in l+_i or l-_i is one range of
 /// positions, found by binary search; fun() keeps the ranges of every document and level. A sum
 /// over the sets is then one exclusive scan of the query's values in sorted order plus, per
@@ -77,8 +78,15 @@ class RankObjective {
   /// Feature columns per X'u team: the fastest on an H200 (perf/benchmarks/BenchRankSvm.cpp).
   static constexpr int transpose_columns = sizeof(Feature) == 4 ? 4 : 2;
 
-  RankObjective(const ExecSpace& space, const RankData& data, double C) : space_(space), C_(C) {
+  /// Sorted positions per team for a large query, which several teams share (a power of two);
+  /// smaller queries have a team each.
+  static constexpr std::int64_t default_split_span = runs_on_host<ExecSpace> ? std::int64_t{1} << 16 : 4096;
+
+  /// split_span: positions per team of a large query (a power of two >= 2; 0: the default).
+  RankObjective(const ExecSpace& space, const RankData& data, double C, std::int64_t split_span = 0)
+      : space_(space), C_(C), span_(split_span > 0 ? split_span : default_split_span) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
+    if (span_ < 2 || padded(span_) != span_) fail("RankSVM: the split span must be a power of two of at least 2 (got ", span_, ")");
     docs_ = data.docs;
     features_ = data.features;
     queries_ = data.queries();
@@ -88,11 +96,12 @@ class RankObjective {
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels) and two ranges per level.
-    require_device_memory(rows_bytes + x_bytes() + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 8 + 4) + 8 * levels_),
+    require_device_memory(rows_bytes + x_bytes() + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 8 * levels_),
                           "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
     upload_features(data);
     level_ = upload<int>("Kollective::RankSvm::level", level_of);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
+    make_units(data.query_begin);
     z_ = Vector("Kollective::RankSvm::z", docs_);
     v_ = Vector("Kollective::RankSvm::Xs", docs_);
     r_ = Vector("Kollective::RankSvm::r", docs_);
@@ -103,7 +112,7 @@ class RankObjective {
     // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
     key_ = Vector("Kollective::RankSvm::sorted_z", 2 * docs_);
     prefix_ = Vector("Kollective::RankSvm::prefix", 2 * docs_);
-    perm_ = Kokkos::View<std::int64_t*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
+    perm_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
     sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
     chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("Kollective::RankSvm::chunk_partial",
                                                                          (docs_ + transpose_chunk - 1) / transpose_chunk, features_);
@@ -194,9 +203,49 @@ class RankObjective {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
 
-  /// A team per query. On the GPU 128 threads (queries average about 120 documents; Kokkos 3.4's
-  /// team scan needs a power of two, which AUTO does not promise).
-  Policy per_query() const { return runs_on_host<ExecSpace> ? Policy(space_, queries_, Kokkos::AUTO) : Policy(space_, queries_, 128); }
+  /// A team per unit: a query, or span_ sorted positions of a large one. On the GPU 128 threads
+  /// (queries average about 120 documents; Kokkos 3.4's team scan needs a power of two, which
+  /// AUTO does not promise).
+  Policy per_unit(std::int64_t units) const { return runs_on_host<ExecSpace> ? Policy(space_, units, Kokkos::AUTO) : Policy(space_, units, 128); }
+
+  /// A unit's place: its query's first document and size, and the unit's first sorted position
+  /// in the query and its number of positions (a power of two: the query's padded size, or span_).
+  struct Unit {
+    std::int64_t first, n, offset, span;
+  };
+  struct UnitTable {
+    Kokkos::View<int*, Memory> query;
+    Kokkos::View<std::int64_t*, Memory> offset, begin;
+    std::int64_t span;
+    KOKKOS_INLINE_FUNCTION Unit operator()(std::int64_t unit) const {
+      const int q = query(unit);
+      const std::int64_t first = begin(q), n = begin(q + 1) - first, size = padded(n);
+      return {first, n, offset(unit), size < span ? size : span};
+    }
+  };
+  UnitTable unit_table() const { return {unit_query_, unit_offset_, begin_, span_}; }
+
+  /// Compares and, if out of order, swaps workspace entries i < j by (level, key), carrying
+  /// the document order along: ascending puts the smaller first.
+  struct Workspace {
+    Vector key;
+    Kokkos::View<int*, Memory> level, perm;
+    KOKKOS_INLINE_FUNCTION void order(std::int64_t i, std::int64_t j, bool ascending) const {
+      const bool after = level(i) > level(j) || (level(i) == level(j) && key(i) > key(j));
+      const bool before = level(i) < level(j) || (level(i) == level(j) && key(i) < key(j));
+      if (ascending ? after : before) {
+        const double k = key(i);
+        key(i) = key(j);
+        key(j) = k;
+        const int l = level(i);
+        level(i) = level(j);
+        level(j) = l;
+        const int p = perm(i);
+        perm(i) = perm(j);
+        perm(j) = p;
+      }
+    }
+  };
 
   // Public only because CUDA's extended lambdas cannot live in private member functions.
 
@@ -216,47 +265,69 @@ class RankObjective {
     space_.fence();
   }
 
-  /// Per query (a team): z and levels into the workspace slice, padded with +infinity past the
-  /// last level, then a bitonic sort by (level, z) that carries the document order along.
+  /// Per query: z and levels into the workspace slice, padded with +infinity past the last
+  /// level, then a bitonic sort by (level, z) that carries the document order along. A unit
+  /// sorts its positions (blocks of a large query alternate direction, as the network needs);
+  /// then each merge of a large query's blocks compares across units by device-wide steps down to
+  /// the span and within each unit below it.
   void sort_queries() {
-    auto z = z_, key = key_;
-    auto perm = perm_;
-    auto level = level_, sorted_level = sorted_level_;
-    auto begin = begin_;
+    auto z = z_;
+    auto level = level_;
+    const Workspace work{key_, sorted_level_, perm_};
+    const UnitTable units = unit_table();
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
-        "Kollective::RankSvm::sort", per_query(), KOKKOS_LAMBDA(const Member& team) {
-          const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
-          const std::int64_t size = padded(n), base = 2 * first;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](const std::int64_t k) {
-            key(base + k) = k < n ? z(first + k) : infinity;
-            sorted_level(base + k) = k < n ? level(first + k) : levels;
-            perm(base + k) = first + k;
+        "Kollective::RankSvm::sort", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
+          const Unit unit = units(team.league_rank());
+          const std::int64_t base = 2 * unit.first + unit.offset;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.span), [&](const std::int64_t k) {
+            const std::int64_t at = unit.offset + k;  // position in the query
+            work.key(base + k) = at < unit.n ? z(unit.first + at) : infinity;
+            work.level(base + k) = at < unit.n ? level(unit.first + at) : levels;
+            work.perm(base + k) = static_cast<int>(unit.first + at);
           });
           team.team_barrier();
-          for (std::int64_t block = 2; block <= size; block <<= 1) {
-            for (std::int64_t stride = block / 2; stride > 0; stride >>= 1) {
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size / 2), [&](const std::int64_t t) {
-                const std::int64_t i = base + 2 * stride * (t / stride) + t % stride, j = i + stride;
-                const bool ascending = ((i - base) & block) == 0;
-                const bool after = sorted_level(i) > sorted_level(j) || (sorted_level(i) == sorted_level(j) && key(i) > key(j));
-                const bool before = sorted_level(i) < sorted_level(j) || (sorted_level(i) == sorted_level(j) && key(i) < key(j));
-                if (ascending ? after : before) {
-                  const double k = key(i);
-                  key(i) = key(j);
-                  key(j) = k;
-                  const int l = sorted_level(i);
-                  sorted_level(i) = sorted_level(j);
-                  sorted_level(j) = l;
-                  const std::int64_t p = perm(i);
-                  perm(i) = perm(j);
-                  perm(j) = p;
-                }
-              });
-              team.team_barrier();
-            }
-          }
+          for (std::int64_t block = 2; block <= unit.span; block <<= 1) sort_steps(team, work, unit, base, block, block / 2);
+        });
+    auto split_units = split_units_;
+    for (std::int64_t block = 2 * span_; block <= largest_split_; block <<= 1) {
+      for (std::int64_t stride = block / 2; stride >= span_; stride >>= 1) merge_across_units(work, block, stride);
+      Kokkos::parallel_for(
+          "Kollective::RankSvm::sort_merge", per_unit(split_units.extent(0)), KOKKOS_LAMBDA(const Member& team) {
+            const std::int64_t u = split_units(team.league_rank());
+            const Unit unit = units(u);
+            if (block <= padded(unit.n)) sort_steps(team, work, unit, 2 * unit.first + unit.offset, block, unit.span / 2);
+          });
+    }
+  }
+
+  /// Within a unit's positions from `base`: the steps of a bitonic block, strides from `stride`
+  /// down to 1. Directions come from positions in the query (unit.offset + local).
+  static KOKKOS_INLINE_FUNCTION void sort_steps(const Member& team, const Workspace& work, const Unit& unit, std::int64_t base,
+                                                std::int64_t block, std::int64_t stride) {
+    for (; stride > 0; stride >>= 1) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.span / 2), [&](const std::int64_t t) {
+        const std::int64_t local = 2 * stride * (t / stride) + t % stride;
+        work.order(base + local, base + local + stride, ((unit.offset + local) & block) == 0);
+      });
+      team.team_barrier();
+    }
+  }
+
+  /// One bitonic step with stride >= span_ over every large query's positions (a thread per pair).
+  void merge_across_units(const Workspace& work, std::int64_t block, std::int64_t stride) {
+    const UnitTable units = unit_table();
+    auto split_units = split_units_;
+    const std::int64_t half = span_ / 2;
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::sort_merge_across", Kokkos::RangePolicy<ExecSpace>(space_, 0, split_units.extent(0) * half),
+        KOKKOS_LAMBDA(const std::int64_t index) {
+          const Unit unit = units(split_units(index / half));
+          if (block > padded(unit.n)) return;
+          const std::int64_t t = unit.offset / 2 + index % half;  // the pair's number in its query
+          const std::int64_t i = 2 * stride * (t / stride) + t % stride;
+          work.order(2 * unit.first + i, 2 * unit.first + i + stride, (i & block) == 0);
         });
   }
 
@@ -269,14 +340,15 @@ class RankObjective {
     auto sorted_level = sorted_level_, level = level_;
     auto low = low_, high = high_;
     auto count = count_, balance = balance_;
-    auto begin = begin_;
+    const UnitTable units = unit_table();
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
-        "Kollective::RankSvm::ranges", per_query(), KOKKOS_LAMBDA(const Member& team) {
-          const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
-          const std::int64_t base = 2 * first;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t k) {
+        "Kollective::RankSvm::ranges", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
+          const Unit unit = units(team.league_rank());
+          const std::int64_t first = unit.first, n = unit.n, base = 2 * first;
+          const std::int64_t end = unit.offset + unit.span < n ? unit.offset + unit.span : (n > unit.offset ? n : unit.offset);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k) {
             const std::int64_t i = first + k;
             const int own = level(i);
             double pairs = 0, difference = 0;
@@ -302,34 +374,85 @@ class RankObjective {
     set_sums(z_, sum_, false);
   }
 
-  /// Per query (a team): an exclusive scan of `value` in sorted order into the workspace, then
-  /// for every document the sum S_i of `value` over its ranges. out_i = S_i, or with
-  /// hessian_form, out_i = count_i value_i - S_i (the u of Hs). (X.s computed by each query's
-  /// team inside this kernel took 1.65 ms on an H200, against 0.32 + 0.25 ms for gemv and this.)
+  /// Per query: an exclusive scan of `value` in sorted order into the workspace, then for every
+  /// document the sum S_i of `value` over its ranges. out_i = S_i, or with hessian_form,
+  /// out_i = count_i value_i - S_i (the u of Hs). With no large query, one kernel does both.
+  /// Otherwise each unit scans its positions; each unit of a large query adds the total of the
+  /// query's earlier units (in a fixed order); then the sums. (X.s computed by each query's team
+  /// inside this kernel took 1.65 ms on an H200, against 0.32 + 0.25 ms for gemv and this.)
   void set_sums(const Vector& value, const Vector& out, bool hessian_form) {
-    auto prefix = prefix_;
-    auto perm = perm_;
-    auto low = low_, high = high_;
-    auto count = count_;
-    auto begin = begin_;
-    const int levels = levels_;
+    const SetSums sums{prefix_, perm_, low_, high_, count_, unit_total_, levels_};
+    const UnitTable units = unit_table();
+    const std::int64_t unit_count = unit_query_.extent(0);
+    if (split_units_.extent(0) == 0) {
+      Kokkos::parallel_for(
+          "Kollective::RankSvm::set_sums", per_unit(unit_count), KOKKOS_LAMBDA(const Member& team) {
+            const Unit unit = units(team.league_rank());
+            sums.scan(team, unit, team.league_rank(), value);
+            team.team_barrier();
+            sums.finish(team, unit, value, out, hessian_form);
+          });
+      return;
+    }
     Kokkos::parallel_for(
-        "Kollective::RankSvm::set_sums", per_query(), KOKKOS_LAMBDA(const Member& team) {
-          const std::int64_t first = begin(team.league_rank()), n = begin(team.league_rank() + 1) - first;
-          const std::int64_t base = 2 * first;
-          Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n + 1), [&](const std::int64_t k, double& partial, const bool final) {
-            if (final) prefix(base + k) = partial;
-            if (k < n) partial += value(perm(base + k));
-          });
-          team.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t k) {
-            const std::int64_t i = first + k;
-            double total = 0;
-            for (int l = 0; l < levels; ++l) total += prefix(high(i, l)) - prefix(low(i, l));
-            out(i) = hessian_form ? count(i) * value(i) - total : total;
-          });
+        "Kollective::RankSvm::set_sums_scan", per_unit(unit_count),
+        KOKKOS_LAMBDA(const Member& team) { sums.scan(team, units(team.league_rank()), team.league_rank(), value); });
+    auto split_units = split_units_;
+    const std::int64_t span = span_;
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::set_sums_carry", per_unit(split_units.extent(0)), KOKKOS_LAMBDA(const Member& team) {
+          const std::int64_t u = split_units(team.league_rank());
+          const Unit unit = units(u);
+          double carry = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, u - unit.offset / span, u), [&](const std::int64_t earlier, double& total) { total += sums.unit_total(earlier); },
+              carry);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, sums.scan_end(unit)),
+                               [&](const std::int64_t k) { sums.prefix(2 * unit.first + k) += carry; });
         });
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::set_sums_finish", per_unit(unit_count),
+        KOKKOS_LAMBDA(const Member& team) { sums.finish(team, units(team.league_rank()), value, out, hessian_form); });
   }
+
+  /// The views of set_sums and its two halves, for a unit's team.
+  struct SetSums {
+    Vector prefix;
+    Kokkos::View<int*, Memory> perm;
+    Ranges low, high;
+    Vector count, unit_total;
+    int levels;
+
+    /// The unit's scanned positions end at the next unit, or, in the query's last unit, at n + 1
+    /// (position n holds the query's total).
+    static KOKKOS_INLINE_FUNCTION std::int64_t scan_end(const Unit& unit) {
+      const bool last = unit.offset + unit.span >= padded(unit.n);
+      const std::int64_t end = !last && unit.offset + unit.span < unit.n + 1 ? unit.offset + unit.span : unit.n + 1;
+      return end > unit.offset ? end : unit.offset;
+    }
+
+    /// prefix = the exclusive scan of value over the unit's positions; unit_total = their sum.
+    KOKKOS_INLINE_FUNCTION void scan(const Member& team, const Unit& unit, std::int64_t u, const Vector& value) const {
+      const std::int64_t base = 2 * unit.first, n = unit.n, end = scan_end(unit);
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k, double& partial, const bool final) {
+        if (final) prefix(base + k) = partial;
+        if (k < n) partial += value(perm(base + k));
+        if (final && k == end - 1) unit_total(u) = partial;
+      });
+    }
+
+    /// out for the unit's documents, from the prefixes of the whole query.
+    KOKKOS_INLINE_FUNCTION void finish(const Member& team, const Unit& unit, const Vector& value, const Vector& out,
+                                       bool hessian_form) const {
+      const std::int64_t end = unit.offset + unit.span < unit.n ? unit.offset + unit.span : (unit.n > unit.offset ? unit.n : unit.offset);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k) {
+        const std::int64_t i = unit.first + k;
+        double total = 0;
+        for (int l = 0; l < levels; ++l) total += prefix(high(i, l)) - prefix(low(i, l));
+        out(i) = hessian_form ? count(i) * value(i) - total : total;
+      });
+    }
+  };
 
   /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
   /// (a team per column). Here a team takes `Columns` feature columns of a chunk of documents:
@@ -390,6 +513,27 @@ class RankObjective {
   }
 
  private:
+  /// The work units: a query whose padded size fits in span_ is one unit; a larger one is
+  /// split into units of span_ positions (consecutive in the table).
+  void make_units(const std::vector<std::int64_t>& query_begin) {
+    std::vector<int> query;
+    std::vector<std::int64_t> offset, split;
+    largest_split_ = 0;
+    for (std::int64_t q = 0; q < queries_; ++q) {
+      const std::int64_t size = padded(query_begin[q + 1] - query_begin[q]);
+      if (size > span_) largest_split_ = std::max(largest_split_, size);
+      for (std::int64_t at = 0; at < size; at += span_) {
+        if (size > span_) split.push_back(static_cast<std::int64_t>(query.size()));
+        query.push_back(static_cast<int>(q));
+        offset.push_back(at);
+      }
+    }
+    unit_query_ = upload<int>("Kollective::RankSvm::unit_query", query);
+    unit_offset_ = upload<std::int64_t>("Kollective::RankSvm::unit_offset", offset);
+    split_units_ = upload<std::int64_t>("Kollective::RankSvm::split_units", split);
+    unit_total_ = Vector("Kollective::RankSvm::unit_total", query.size());
+  }
+
   /// Labels become levels 0..L-1 in increasing order (ranges are kept per level).
   std::vector<int> label_levels(const std::vector<double>& labels) {
     std::map<double, int> levels;
@@ -415,11 +559,15 @@ class RankObjective {
 
   ExecSpace space_;
   double C_;
+  std::int64_t span_, largest_split_ = 0;
+  Kokkos::View<int*, Memory> unit_query_;
+  Kokkos::View<std::int64_t*, Memory> unit_offset_, split_units_;  ///< split_units_: the units of large queries
+  Vector unit_total_;
   std::int64_t docs_ = 0, queries_ = 0;
   int features_ = 0, levels_ = 0;
   Matrix x_;
-  Kokkos::View<int*, Memory> level_, sorted_level_;
-  Kokkos::View<std::int64_t*, Memory> begin_, perm_;
+  Kokkos::View<int*, Memory> level_, sorted_level_, perm_;
+  Kokkos::View<std::int64_t*, Memory> begin_;
   Ranges low_, high_;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> chunk_partial_;  ///< X'u per chunk of documents and feature
   Vector z_, v_, r_, u_, key_, prefix_, count_, balance_, sum_;
