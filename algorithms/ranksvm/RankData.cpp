@@ -331,16 +331,42 @@ std::vector<double> predict(const RankData& data, const std::vector<double>& w) 
   return scores;
 }
 
+// Per query in O(n log n): documents in increasing score, a group of equal scores at a time; a
+// Fenwick tree over the query's label ranks counts the documents seen so far (score at most the
+// current one, ties included) with a lower label.
 double pairwise_accuracy(const RankData& data, const std::vector<double>& scores) {
   std::int64_t correct = 0, pairs = 0;
   for (std::int64_t q = 0; q < data.queries(); ++q) {
-    for (std::int64_t i = data.query_begin[q]; i < data.query_begin[q + 1]; ++i) {
-      for (std::int64_t j = data.query_begin[q]; j < data.query_begin[q + 1]; ++j) {
-        if (data.labels[i] > data.labels[j]) {
-          ++pairs;
-          correct += scores[i] >= scores[j] ? 1 : 0;
-        }
+    const std::int64_t first = data.query_begin[q], n = data.query_begin[q + 1] - first;
+    std::vector<double> levels(data.labels.begin() + first, data.labels.begin() + first + n);
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    std::vector<std::int64_t> order(n), rank(n), seen(levels.size() + 1, 0);
+    for (std::int64_t k = 0; k < n; ++k) {
+      order[k] = first + k;
+      rank[k] = std::lower_bound(levels.begin(), levels.end(), data.labels[first + k]) - levels.begin();
+    }
+    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return scores[a] < scores[b]; });
+    auto below = [&](std::int64_t r) {  // seen documents with rank < r
+      std::int64_t count = 0;
+      for (; r > 0; r -= r & -r) count += seen[r];
+      return count;
+    };
+    std::vector<std::int64_t> label_count(levels.size(), 0);
+    for (std::int64_t k = 0; k < n; ++k) ++label_count[rank[k]];
+    std::int64_t lower = 0;
+    for (std::size_t r = 0; r < levels.size(); ++r) {
+      pairs += label_count[r] * lower;
+      lower += label_count[r];
+    }
+    for (std::int64_t group = 0; group < n;) {
+      std::int64_t end = group;
+      while (end < n && scores[order[end]] == scores[order[group]]) ++end;
+      for (std::int64_t k = group; k < end; ++k) {
+        for (std::int64_t r = rank[order[k] - first] + 1; r <= static_cast<std::int64_t>(levels.size()); r += r & -r) ++seen[r];
       }
+      for (std::int64_t k = group; k < end; ++k) correct += below(rank[order[k] - first]);
+      group = end;
     }
   }
   return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 1.0;

@@ -131,3 +131,19 @@ TEST(ranksvm_host, metrics_on_a_hand_example) {
   EXPECT_EQ(rs::ndcg_at(data, scores, 2, rs::NdcgConvention::letor4)[0], 0.0);
   EXPECT_EQ(rs::ndcg_at(data, scores, 2, rs::NdcgConvention::modern)[0], 1.0);
 }
+
+TEST(ranksvm_host, pairwise_accuracy_matches_counting_every_pair) {
+  // Quantized scores make ties; the sorted count must equal the O(n^2) definition.
+  const auto data = rs::synthetic_letor("mslr", 30, 2000, 5, 7);
+  std::vector<double> scores(data.docs);
+  for (std::int64_t d = 0; d < data.docs; ++d) scores[d] = std::round(4 * data.x[d * data.features]) / 4;
+  std::int64_t correct = 0, pairs = 0;
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t i = data.query_begin[q]; i < data.query_begin[q + 1]; ++i) {
+      for (std::int64_t j = data.query_begin[q]; j < data.query_begin[q + 1]; ++j) {
+        if (data.labels[i] > data.labels[j]) ++pairs, correct += scores[i] >= scores[j];
+      }
+    }
+  }
+  EXPECT_EQ(rs::pairwise_accuracy(data, scores), static_cast<double>(correct) / static_cast<double>(pairs));
+}
