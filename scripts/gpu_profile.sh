@@ -63,7 +63,8 @@ runs:
       train: {generator: {shape: mslr, seed: 1}}
     options: {C: 1, eps: 1.0e-5, max_iterations: 3, log: false, feature_precision: ${PRECISION:-float}}
 YAML
-  profile_kernels 4 "set_sums" "transpose_times\(" "sort_queries" "find_ranges" "gemv"
+  profile_kernels 4 set_sums transpose_times        # run per Hessian product
+  profile_kernels 1 sort_queries find_ranges GEMV    # run per function evaluation (a few in 3 iterations)
   ;;
 *) echo "usage: scripts/gpu_profile.sh schulze|ranksvm" >&2; exit 2 ;;
 esac

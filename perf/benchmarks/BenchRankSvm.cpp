@@ -37,7 +37,7 @@ ranksvm::Impl::RankObjective<Space, Feature>& objective() {
   return *made;
 }
 
-template <class Feature, class Operation>
+template <class Operation>
 void time_operation(benchmark::State& state, double bytes_per_call, Operation operation) {
   Space space;
   double total = 0;
@@ -54,7 +54,7 @@ void transpose_times(benchmark::State& state) {
   auto& f = objective<Feature>();
   typename ranksvm::Impl::RankObjective<Space, Feature>::Vector u("u", f.docs()), out("out", f.features());
   Kokkos::deep_copy(u, 1.0);
-  time_operation<Feature>(state, static_cast<double>(f.x_bytes()), [&] { f.template transpose_times_by<Columns>(u, out); });
+  time_operation(state, static_cast<double>(f.x_bytes()), [&] { f.template transpose_times_by<Columns>(u, out); });
 }
 
 template <class Feature>
@@ -62,7 +62,7 @@ void hessian_product(benchmark::State& state) {
   auto& f = objective<Feature>();
   typename ranksvm::Impl::RankObjective<Space, Feature>::Vector s("s", f.features()), hs("hs", f.features());
   Kokkos::deep_copy(s, 1e-3);
-  time_operation<Feature>(state, 2.0 * static_cast<double>(f.x_bytes()), [&] { f.hv(s, hs); });
+  time_operation(state, 2.0 * static_cast<double>(f.x_bytes()), [&] { f.hv(s, hs); });
 }
 
 }  // namespace

@@ -212,6 +212,15 @@ class RankObjective {
   /// in the query and its number of positions (a power of two: the query's padded size, or span_).
   struct Unit {
     std::int64_t first, n, offset, span;
+    /// End of the unit's documents (query positions offset.. below n).
+    KOKKOS_INLINE_FUNCTION std::int64_t docs_end() const { return offset + span < n ? offset + span : (n > offset ? n : offset); }
+    /// End of its scanned positions: the next unit, or, in the query's last unit, n + 1
+    /// (position n holds the query's total).
+    KOKKOS_INLINE_FUNCTION std::int64_t scan_end() const {
+      const bool last = offset + span >= padded(n);
+      const std::int64_t end = !last && offset + span < n + 1 ? offset + span : n + 1;
+      return end > offset ? end : offset;
+    }
   };
   struct UnitTable {
     Kokkos::View<int*, Memory> query;
@@ -347,8 +356,7 @@ class RankObjective {
         "Kollective::RankSvm::ranges", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
           const Unit unit = units(team.league_rank());
           const std::int64_t first = unit.first, n = unit.n, base = 2 * first;
-          const std::int64_t end = unit.offset + unit.span < n ? unit.offset + unit.span : (n > unit.offset ? n : unit.offset);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.docs_end()), [&](const std::int64_t k) {
             const std::int64_t i = first + k;
             const int own = level(i);
             double pairs = 0, difference = 0;
@@ -407,7 +415,7 @@ class RankObjective {
           Kokkos::parallel_reduce(
               Kokkos::TeamThreadRange(team, u - unit.offset / span, u), [&](const std::int64_t earlier, double& total) { total += sums.unit_total(earlier); },
               carry);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, sums.scan_end(unit)),
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.scan_end()),
                                [&](const std::int64_t k) { sums.prefix(2 * unit.first + k) += carry; });
         });
     Kokkos::parallel_for(
@@ -423,17 +431,9 @@ class RankObjective {
     Vector count, unit_total;
     int levels;
 
-    /// The unit's scanned positions end at the next unit, or, in the query's last unit, at n + 1
-    /// (position n holds the query's total).
-    static KOKKOS_INLINE_FUNCTION std::int64_t scan_end(const Unit& unit) {
-      const bool last = unit.offset + unit.span >= padded(unit.n);
-      const std::int64_t end = !last && unit.offset + unit.span < unit.n + 1 ? unit.offset + unit.span : unit.n + 1;
-      return end > unit.offset ? end : unit.offset;
-    }
-
     /// prefix = the exclusive scan of value over the unit's positions; unit_total = their sum.
     KOKKOS_INLINE_FUNCTION void scan(const Member& team, const Unit& unit, std::int64_t u, const Vector& value) const {
-      const std::int64_t base = 2 * unit.first, n = unit.n, end = scan_end(unit);
+      const std::int64_t base = 2 * unit.first, n = unit.n, end = unit.scan_end();
       Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k, double& partial, const bool final) {
         if (final) prefix(base + k) = partial;
         if (k < n) partial += value(perm(base + k));
@@ -444,8 +444,7 @@ class RankObjective {
     /// out for the unit's documents, from the prefixes of the whole query.
     KOKKOS_INLINE_FUNCTION void finish(const Member& team, const Unit& unit, const Vector& value, const Vector& out,
                                        bool hessian_form) const {
-      const std::int64_t end = unit.offset + unit.span < unit.n ? unit.offset + unit.span : (unit.n > unit.offset ? unit.n : unit.offset);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.docs_end()), [&](const std::int64_t k) {
         const std::int64_t i = unit.first + k;
         double total = 0;
         for (int l = 0; l < levels; ++l) total += prefix(high(i, l)) - prefix(low(i, l));
