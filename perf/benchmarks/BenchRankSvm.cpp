@@ -1,6 +1,6 @@
 // RankSVM objective kernels on the MSLR-WEB30K fold's size (on a host backend, MQ2007's):
-// X'u for each number of feature columns per team, and whole Hessian products, with X stored in
-// double and in float. Counters: bytes of X read per second (one pass for X'u, two for Hv).
+// X'u for each number of feature columns per team, the per-query sums, and whole Hessian
+// products, with X stored in double and in float. Counters: bytes of X read per second (one pass for X'u, two for Hv).
 // Manual, fenced time; the data is generated once per storage type.
 #include <benchmark/benchmark.h>
 
@@ -57,6 +57,16 @@ void transpose_times(benchmark::State& state) {
   time_operation(state, static_cast<double>(f.x_bytes()), [&] { f.template transpose_times_by<Columns>(u, out); });
 }
 
+/// The per-query sums of a Hessian product (they do not read X: no bytes counter).
+template <class Feature>
+void hessian_sums(benchmark::State& state) {
+  auto& f = objective<Feature>();
+  typename ranksvm::Impl::RankObjective<Space, Feature>::Vector v("v", f.docs()), u("u", f.docs());
+  Kokkos::deep_copy(v, 1e-3);
+  Space space;
+  for (auto _ : state) state.SetIterationTime(kollective::time_fenced(space, [&] { f.set_sums(v, u, true); }));
+}
+
 template <class Feature>
 void hessian_product(benchmark::State& state) {
   auto& f = objective<Feature>();
@@ -73,5 +83,6 @@ BENCHMARK_TEMPLATE(transpose_times, double, 8)->UseManualTime()->Unit(benchmark:
 BENCHMARK_TEMPLATE(transpose_times, float, 2)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(transpose_times, float, 4)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(transpose_times, float, 8)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(hessian_sums, float)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(hessian_product, double)->UseManualTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(hessian_product, float)->UseManualTime()->Unit(benchmark::kMicrosecond);

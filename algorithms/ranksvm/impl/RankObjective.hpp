@@ -10,9 +10,10 @@
 /// span) sorts its documents by (label level, z) (a bitonic network over the query's slice of a
 /// workspace, padded to a power of two). In that
 /// order each level is a run sorted by z, so the set of level l in l+_i or l-_i is one range of
-/// positions, found by binary search; fun() keeps the ranges of every document and level. A sum
-/// over the sets is then one exclusive scan of the query's values in sorted order plus, per
-/// document, one difference of prefixes per level: hv() costs one team scan per query. X.v is a
+/// positions, found by binary search. One end of each range is where a level starts (kept per
+/// query); fun() keeps the other, varying end per document and level. A sum
+/// over the sets is then one exclusive scan of the query's values in sorted order (a team per
+/// query) plus, per document, one difference of prefixes per level (a thread per document). X.v is a
 /// KokkosBlas gemv call; X'.u is our own kernel (see transpose_times).
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -73,7 +75,7 @@ class RankObjective {
   using Memory = typename ExecSpace::memory_space;
   using Vector = Kokkos::View<double*, Memory>;
   using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
-  using Ranges = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
+  using Positions = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
   static constexpr std::int64_t transpose_chunk = 4096;  ///< documents per X'u team
   /// Feature columns per X'u team: the fastest on an H200 (perf/benchmarks/BenchRankSvm.cpp).
   static constexpr int transpose_columns = sizeof(Feature) == 4 ? 4 : 2;
@@ -95,8 +97,8 @@ class RankObjective {
     std::vector<int> level_of = label_levels(data.labels);
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
-    // (keys, prefixes, order, levels) and two ranges per level.
-    require_device_memory(rows_bytes + x_bytes() + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 8 * levels_),
+    // (keys, prefixes, order, levels), its query and a range end per level.
+    require_device_memory(rows_bytes + x_bytes() + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
                           "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
     upload_features(data);
     level_ = upload<int>("Kollective::RankSvm::level", level_of);
@@ -116,8 +118,8 @@ class RankObjective {
     sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
     chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("Kollective::RankSvm::chunk_partial",
                                                                          (docs_ + transpose_chunk - 1) / transpose_chunk, features_);
-    low_ = Ranges("Kollective::RankSvm::range_low", docs_, levels_);
-    high_ = Ranges("Kollective::RankSvm::range_high", docs_, levels_);
+    range_end_ = Positions("Kollective::RankSvm::range_end", docs_, levels_);
+    level_start_ = Positions("Kollective::RankSvm::level_start", queries_, levels_ + 1);
   }
 
   int features() const { return features_; }
@@ -208,9 +210,11 @@ class RankObjective {
   /// AUTO does not promise).
   Policy per_unit(std::int64_t units) const { return runs_on_host<ExecSpace> ? Policy(space_, units, Kokkos::AUTO) : Policy(space_, units, 128); }
 
-  /// A unit's place: its query's first document and size, and the unit's first sorted position
-  /// in the query and its number of positions (a power of two: the query's padded size, or span_).
+  /// A unit's place: its query, the query's first document and size, and the unit's first sorted
+  /// position in the query and its number of positions (a power of two: the query's padded size,
+  /// or span_).
   struct Unit {
+    int query;
     std::int64_t first, n, offset, span;
     /// End of the unit's documents (query positions offset.. below n).
     KOKKOS_INLINE_FUNCTION std::int64_t docs_end() const { return offset + span < n ? offset + span : (n > offset ? n : offset); }
@@ -223,16 +227,19 @@ class RankObjective {
     }
   };
   struct UnitTable {
-    Kokkos::View<int*, Memory> query;
+    Kokkos::View<int*, Memory> query, order;
     Kokkos::View<std::int64_t*, Memory> offset, begin;
     std::int64_t span;
+    /// The unit a team of a per-unit kernel takes: the largest first, so that no long team
+    /// starts last.
+    KOKKOS_INLINE_FUNCTION std::int64_t of(const Member& team) const { return order(team.league_rank()); }
     KOKKOS_INLINE_FUNCTION Unit operator()(std::int64_t unit) const {
       const int q = query(unit);
       const std::int64_t first = begin(q), n = begin(q + 1) - first, size = padded(n);
-      return {first, n, offset(unit), size < span ? size : span};
+      return {q, first, n, offset(unit), size < span ? size : span};
     }
   };
-  UnitTable unit_table() const { return {unit_query_, unit_offset_, begin_, span_}; }
+  UnitTable unit_table() const { return {unit_query_, unit_order_, unit_offset_, begin_, span_}; }
 
   /// Compares and, if out of order, swaps workspace entries i < j by (level, key), carrying
   /// the document order along: ascending puts the smaller first.
@@ -288,7 +295,7 @@ class RankObjective {
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
         "Kollective::RankSvm::sort", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
-          const Unit unit = units(team.league_rank());
+          const Unit unit = units(units.of(team));
           const std::int64_t base = 2 * unit.first + unit.offset;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.span), [&](const std::int64_t k) {
             const std::int64_t at = unit.offset + k;  // position in the query
@@ -340,40 +347,41 @@ class RankObjective {
         });
   }
 
-  /// For every document i and level l != level_i, the workspace range [low, high) of the
-  /// documents of level l in i's sets: l > level_i: z_j < z_i + 1, the run's first positions;
-  /// l < level_i: z_j > z_i - 1, its last. count = l+ + l-, balance = l- - l+. Then the sums
-  /// gamma over the ranges (set_sums of z).
+  /// Per query, the workspace position where each level starts (and where the last ends). For
+  /// every document i and level l != level_i, the documents of level l in i's sets are a range
+  /// of positions: l > level_i: z_j < z_i + 1, the run's first positions, from the level's
+  /// start to range_end(i, l); l < level_i: z_j > z_i - 1, its last, from range_end(i, l) to the
+  /// next level's start. count = l+ + l-, balance = l- - l+. Then the sums gamma over the ranges
+  /// (set_sums of z).
   void find_ranges() {
     auto z = z_, key = key_;
     auto sorted_level = sorted_level_, level = level_;
-    auto low = low_, high = high_;
+    auto range_end = range_end_, level_start = level_start_;
     auto count = count_, balance = balance_;
     const UnitTable units = unit_table();
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
         "Kollective::RankSvm::ranges", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
-          const Unit unit = units(team.league_rank());
+          const Unit unit = units(units.of(team));
           const std::int64_t first = unit.first, n = unit.n, base = 2 * first;
+          if (unit.offset == 0) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels + 1), [&](const int l) {
+              level_start(unit.query, l) = static_cast<int>(base + count_before(key, sorted_level, base, n, l, -infinity, false));
+            });
+          }
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.docs_end()), [&](const std::int64_t k) {
             const std::int64_t i = first + k;
             const int own = level(i);
             double pairs = 0, difference = 0;
             for (int l = 0; l < levels; ++l) {
-              std::int64_t from = 0, to = 0;
-              if (l > own) {
-                from = count_before(key, sorted_level, base, n, l, -infinity, false);
-                to = count_before(key, sorted_level, base, n, l, z(i) + 1, false);
-                difference -= static_cast<double>(to - from);
-              } else if (l < own) {
-                from = count_before(key, sorted_level, base, n, l, z(i) - 1, true);
-                to = count_before(key, sorted_level, base, n, l + 1, -infinity, false);
-                difference += static_cast<double>(to - from);
-              }
-              pairs += static_cast<double>(to - from);
-              low(i, l) = static_cast<int>(base + from);
-              high(i, l) = static_cast<int>(base + to);
+              if (l == own) continue;
+              const std::int64_t end = count_before(key, sorted_level, base, n, l, l > own ? z(i) + 1 : z(i) - 1, l < own);
+              const std::int64_t size = l > own ? end - count_before(key, sorted_level, base, n, l, -infinity, false)
+                                                : count_before(key, sorted_level, base, n, l + 1, -infinity, false) - end;
+              difference += l > own ? -static_cast<double>(size) : static_cast<double>(size);
+              pairs += static_cast<double>(size);
+              range_end(i, l) = static_cast<int>(base + end);
             }
             count(i) = pairs;
             balance(i) = difference;
@@ -384,50 +392,47 @@ class RankObjective {
 
   /// Per query: an exclusive scan of `value` in sorted order into the workspace, then for every
   /// document the sum S_i of `value` over its ranges. out_i = S_i, or with hessian_form,
-  /// out_i = count_i value_i - S_i (the u of Hs). With no large query, one kernel does both.
-  /// Otherwise each unit scans its positions; each unit of a large query adds the total of the
-  /// query's earlier units (in a fixed order); then the sums. (X.s computed by each query's team
-  /// inside this kernel took 1.65 ms on an H200, against 0.32 + 0.25 ms for gemv and this.)
+  /// out_i = count_i value_i - S_i (the u of Hs). Each unit's team scans its positions; each
+  /// unit of a large query adds the total of the query's earlier units (in a fixed order); then
+  /// a thread per document takes its sums. On an H200 (MSLR-sized set) the scan takes about
+  /// 0.10 ms and the sums 0.08 ms; the sums done by each unit's team after its scan took 0.15 ms
+  /// (latency-bound: a few documents per thread behind the team's scan). X.s computed by each
+  /// query's team inside the scan kernel took 1.65 ms, against 0.32 ms for gemv.
   void set_sums(const Vector& value, const Vector& out, bool hessian_form) {
-    const SetSums sums{prefix_, perm_, low_, high_, count_, unit_total_, levels_};
+    const SetSums sums{prefix_, perm_, level_, doc_query_, range_end_, level_start_, count_, unit_total_, levels_};
     const UnitTable units = unit_table();
-    const std::int64_t unit_count = unit_query_.extent(0);
-    if (split_units_.extent(0) == 0) {
-      Kokkos::parallel_for(
-          "Kollective::RankSvm::set_sums", per_unit(unit_count), KOKKOS_LAMBDA(const Member& team) {
-            const Unit unit = units(team.league_rank());
-            sums.scan(team, unit, team.league_rank(), value);
-            team.team_barrier();
-            sums.finish(team, unit, value, out, hessian_form);
-          });
-      return;
-    }
     Kokkos::parallel_for(
-        "Kollective::RankSvm::set_sums_scan", per_unit(unit_count),
-        KOKKOS_LAMBDA(const Member& team) { sums.scan(team, units(team.league_rank()), team.league_rank(), value); });
+        "Kollective::RankSvm::set_sums_scan", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
+          const std::int64_t u = units.of(team);
+          sums.scan(team, units(u), u, value);
+        });
     auto split_units = split_units_;
     const std::int64_t span = span_;
+    if (split_units.extent(0) > 0) {
+      Kokkos::parallel_for(
+          "Kollective::RankSvm::set_sums_carry", per_unit(split_units.extent(0)), KOKKOS_LAMBDA(const Member& team) {
+            const std::int64_t u = split_units(team.league_rank());
+            const Unit unit = units(u);
+            double carry = 0;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(team, u - unit.offset / span, u),
+                [&](const std::int64_t earlier, double& total) { total += sums.unit_total(earlier); }, carry);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.scan_end()),
+                                 [&](const std::int64_t k) { sums.prefix(2 * unit.first + k) += carry; });
+          });
+    }
     Kokkos::parallel_for(
-        "Kollective::RankSvm::set_sums_carry", per_unit(split_units.extent(0)), KOKKOS_LAMBDA(const Member& team) {
-          const std::int64_t u = split_units(team.league_rank());
-          const Unit unit = units(u);
-          double carry = 0;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, u - unit.offset / span, u), [&](const std::int64_t earlier, double& total) { total += sums.unit_total(earlier); },
-              carry);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.scan_end()),
-                               [&](const std::int64_t k) { sums.prefix(2 * unit.first + k) += carry; });
+        "Kollective::RankSvm::set_sums", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_), KOKKOS_LAMBDA(const std::int64_t i) {
+          const double total = sums.over_ranges(i);
+          out(i) = hessian_form ? sums.count(i) * value(i) - total : total;
         });
-    Kokkos::parallel_for(
-        "Kollective::RankSvm::set_sums_finish", per_unit(unit_count),
-        KOKKOS_LAMBDA(const Member& team) { sums.finish(team, units(team.league_rank()), value, out, hessian_form); });
   }
 
-  /// The views of set_sums and its two halves, for a unit's team.
+  /// The views of set_sums's kernels.
   struct SetSums {
     Vector prefix;
-    Kokkos::View<int*, Memory> perm;
-    Ranges low, high;
+    Kokkos::View<int*, Memory> perm, level, doc_query;
+    Positions range_end, level_start;
     Vector count, unit_total;
     int levels;
 
@@ -441,15 +446,18 @@ class RankObjective {
       });
     }
 
-    /// out for the unit's documents, from the prefixes of the whole query.
-    KOKKOS_INLINE_FUNCTION void finish(const Member& team, const Unit& unit, const Vector& value, const Vector& out,
-                                       bool hessian_form) const {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.docs_end()), [&](const std::int64_t k) {
-        const std::int64_t i = unit.first + k;
-        double total = 0;
-        for (int l = 0; l < levels; ++l) total += prefix(high(i, l)) - prefix(low(i, l));
-        out(i) = hessian_form ? count(i) * value(i) - total : total;
-      });
+    /// Document i's sum over its ranges, from the prefixes of its whole query.
+    KOKKOS_INLINE_FUNCTION double over_ranges(std::int64_t i) const {
+      const int q = doc_query(i), own = level(i);
+      double total = 0;
+      for (int l = 0; l < levels; ++l) {
+        if (l > own) {
+          total += prefix(range_end(i, l)) - prefix(level_start(q, l));
+        } else if (l < own) {
+          total += prefix(level_start(q, l + 1)) - prefix(range_end(i, l));
+        }
+      }
+      return total;
     }
   };
 
@@ -527,7 +535,15 @@ class RankObjective {
         offset.push_back(at);
       }
     }
+    std::vector<int> order(query.size());
+    std::iota(order.begin(), order.end(), 0);
+    auto span_of = [&](int unit) { return std::min(span_, padded(query_begin[query[unit] + 1] - query_begin[query[unit]])); };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return span_of(a) > span_of(b); });
+    unit_order_ = upload<int>("Kollective::RankSvm::unit_order", order);
     unit_query_ = upload<int>("Kollective::RankSvm::unit_query", query);
+    std::vector<int> doc_query(docs_);
+    for (std::int64_t q = 0; q < queries_; ++q) std::fill(doc_query.begin() + query_begin[q], doc_query.begin() + query_begin[q + 1], static_cast<int>(q));
+    doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     unit_offset_ = upload<std::int64_t>("Kollective::RankSvm::unit_offset", offset);
     split_units_ = upload<std::int64_t>("Kollective::RankSvm::split_units", split);
     unit_total_ = Vector("Kollective::RankSvm::unit_total", query.size());
@@ -559,7 +575,7 @@ class RankObjective {
   ExecSpace space_;
   double C_;
   std::int64_t span_, largest_split_ = 0;
-  Kokkos::View<int*, Memory> unit_query_;
+  Kokkos::View<int*, Memory> unit_query_, unit_order_, doc_query_;  ///< unit_order_: units by size, largest first
   Kokkos::View<std::int64_t*, Memory> unit_offset_, split_units_;  ///< split_units_: the units of large queries
   Vector unit_total_;
   std::int64_t docs_ = 0, queries_ = 0;
@@ -567,7 +583,7 @@ class RankObjective {
   Matrix x_;
   Kokkos::View<int*, Memory> level_, sorted_level_, perm_;
   Kokkos::View<std::int64_t*, Memory> begin_;
-  Ranges low_, high_;
+  Positions range_end_, level_start_;  ///< per (document, level) and per (query, level)
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> chunk_partial_;  ///< X'u per chunk of documents and feature
   Vector z_, v_, r_, u_, key_, prefix_, count_, balance_, sum_;
   HvParts part_totals_;
