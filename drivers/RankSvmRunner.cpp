@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <numeric>
 
+#include "algorithms/ranksvm/RankReference.hpp"
 #include "algorithms/ranksvm/RankSvm.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Runner.hpp"
@@ -39,6 +41,7 @@ struct RankSvmRun {
   ranksvm::NdcgConvention convention = ranksvm::NdcgConvention::letor4;
   std::vector<std::int64_t> ndcg_k = {1, 3, 5, 10};
   bool write_model = true, write_scores = false;
+  bool write_pairs = false;  ///< the training set's explicit pair differences (LIBLINEAR input)
 };
 
 DataSource parse_source(const ConfigNode& node, const RunContext& context) {
@@ -85,9 +88,10 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
     }
   }
   if (run.has("write")) {
-    run.required("write").expect_keys({"model", "scores"});
+    run.required("write").expect_keys({"model", "scores", "pairs"});
     settings.write_model = run.required("write").get_bool("model", true);
     settings.write_scores = run.required("write").get_bool("scores", false);
+    settings.write_pairs = run.required("write").get_bool("pairs", false);
   }
   return settings;
 }
@@ -112,6 +116,19 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
   row.set(prefix + "mean_ndcg", mean(ranksvm::mean_ndcg(data, scores, settings.convention)));
 }
 
+/// Before training: fails if the explicit pair differences of `data` may not fit on the disk of
+/// `path` (a pair takes up to 26 bytes per feature: MSLR-WEB30K's 2.9e8 pairs, about 1 TB).
+void check_pairs_fit(const ranksvm::RankData& data, const std::string& path) {
+  const std::int64_t pairs = ranksvm::preference_pairs(data);
+  const double bytes = static_cast<double>(pairs) * (26.0 * data.features + 4);
+  std::error_code error;
+  const auto space = std::filesystem::space(std::filesystem::path(path).parent_path(), error);
+  if (!error && bytes > static_cast<double>(space.available)) {
+    fail("writing the ", pairs, " preference pairs to '", path, "' may take ", bytes / 1e9, " GB; the disk has ",
+         static_cast<double>(space.available) / 1e9, " GB free");
+  }
+}
+
 }  // namespace
 
 void validate_ranksvm(const ConfigNode& run, const RunContext& context) { parse(run, context); }
@@ -130,6 +147,7 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
     ranksvm::scale_features(train, range);
     if (settings.has_test) ranksvm::scale_features(test, range);
   }
+  if (settings.write_pairs) check_pairs_fit(train, context.output_file("_pairs.txt"));
   Row row;
   row.set("run", context.run_name)
       .set("train", settings.train.describe())
@@ -186,6 +204,9 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
     for (double score : scores) std::fprintf(out, "%.17g\n", score);
     std::fclose(out);
   }
+  // The explicit pair differences: LIBLINEAR's own L2-loss SVM (`-s 2 -B -1`) minimizes the same
+  // f on them (scripts/compare_liblinear.sh).
+  if (settings.write_pairs) ranksvm::write_pair_differences(train, context.output_file("_pairs.txt"));
   table.add(row);
 }
 
