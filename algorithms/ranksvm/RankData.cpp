@@ -335,7 +335,7 @@ std::vector<double> predict(const RankData& data, const std::vector<double>& w) 
 // Fenwick tree over the query's label ranks counts the documents seen so far (score at most the
 // current one, ties included) with a lower label.
 double pairwise_accuracy(const RankData& data, const std::vector<double>& scores) {
-  std::int64_t correct = 0, pairs = 0;
+  std::int64_t correct = 0;
   for (std::int64_t q = 0; q < data.queries(); ++q) {
     const std::int64_t first = data.query_begin[q], n = data.query_begin[q + 1] - first;
     std::vector<double> levels(data.labels.begin() + first, data.labels.begin() + first + n);
@@ -352,13 +352,6 @@ double pairwise_accuracy(const RankData& data, const std::vector<double>& scores
       for (; r > 0; r -= r & -r) count += seen[r];
       return count;
     };
-    std::vector<std::int64_t> label_count(levels.size(), 0);
-    for (std::int64_t k = 0; k < n; ++k) ++label_count[rank[k]];
-    std::int64_t lower = 0;
-    for (std::size_t r = 0; r < levels.size(); ++r) {
-      pairs += label_count[r] * lower;
-      lower += label_count[r];
-    }
     for (std::int64_t group = 0; group < n;) {
       std::int64_t end = group;
       while (end < n && scores[order[end]] == scores[order[group]]) ++end;
@@ -369,6 +362,7 @@ double pairwise_accuracy(const RankData& data, const std::vector<double>& scores
       group = end;
     }
   }
+  const std::int64_t pairs = preference_pairs(data);
   return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 1.0;
 }
 

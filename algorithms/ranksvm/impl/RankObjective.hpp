@@ -103,6 +103,11 @@ class RankObjective {
     upload_features(data);
     level_ = upload<int>("Kollective::RankSvm::level", level_of);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
+    std::vector<int> doc_query(docs_);
+    for (std::int64_t q = 0; q < queries_; ++q) {
+      std::fill(doc_query.begin() + data.query_begin[q], doc_query.begin() + data.query_begin[q + 1], static_cast<int>(q));
+    }
+    doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     make_units(data.query_begin);
     z_ = Vector("Kollective::RankSvm::z", docs_);
     v_ = Vector("Kollective::RankSvm::Xs", docs_);
@@ -358,30 +363,32 @@ class RankObjective {
     auto sorted_level = sorted_level_, level = level_;
     auto range_end = range_end_, level_start = level_start_;
     auto count = count_, balance = balance_;
+    auto begin = begin_;
     const UnitTable units = unit_table();
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
+        "Kollective::RankSvm::level_starts",
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0}, {queries_, static_cast<std::int64_t>(levels + 1)}),
+        KOKKOS_LAMBDA(const std::int64_t q, const std::int64_t l) {
+          const std::int64_t base = 2 * begin(q), n = begin(q + 1) - begin(q);
+          level_start(q, l) = static_cast<int>(base + count_before(key, sorted_level, base, n, static_cast<int>(l), -infinity, false));
+        });
+    Kokkos::parallel_for(
         "Kollective::RankSvm::ranges", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
           const Unit unit = units(units.of(team));
           const std::int64_t first = unit.first, n = unit.n, base = 2 * first;
-          if (unit.offset == 0) {
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, levels + 1), [&](const int l) {
-              level_start(unit.query, l) = static_cast<int>(base + count_before(key, sorted_level, base, n, l, -infinity, false));
-            });
-          }
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.offset, unit.docs_end()), [&](const std::int64_t k) {
             const std::int64_t i = first + k;
             const int own = level(i);
             double pairs = 0, difference = 0;
             for (int l = 0; l < levels; ++l) {
               if (l == own) continue;
-              const std::int64_t end = count_before(key, sorted_level, base, n, l, l > own ? z(i) + 1 : z(i) - 1, l < own);
-              const std::int64_t size = l > own ? end - count_before(key, sorted_level, base, n, l, -infinity, false)
-                                                : count_before(key, sorted_level, base, n, l + 1, -infinity, false) - end;
+              const std::int64_t end = base + count_before(key, sorted_level, base, n, l, l > own ? z(i) + 1 : z(i) - 1, l < own);
+              const std::int64_t size = l > own ? end - level_start(unit.query, l) : level_start(unit.query, l + 1) - end;
               difference += l > own ? -static_cast<double>(size) : static_cast<double>(size);
               pairs += static_cast<double>(size);
-              range_end(i, l) = static_cast<int>(base + end);
+              range_end(i, l) = static_cast<int>(end);
             }
             count(i) = pairs;
             balance(i) = difference;
@@ -521,10 +528,11 @@ class RankObjective {
 
  private:
   /// The work units: a query whose padded size fits in span_ is one unit; a larger one is
-  /// split into units of span_ positions (consecutive in the table).
+  /// split into units of span_ positions (consecutive in the table). Teams take them in
+  /// unit_order_: by span, largest first.
   void make_units(const std::vector<std::int64_t>& query_begin) {
     std::vector<int> query;
-    std::vector<std::int64_t> offset, split;
+    std::vector<std::int64_t> offset, split, unit_span;
     largest_split_ = 0;
     for (std::int64_t q = 0; q < queries_; ++q) {
       const std::int64_t size = padded(query_begin[q + 1] - query_begin[q]);
@@ -533,17 +541,14 @@ class RankObjective {
         if (size > span_) split.push_back(static_cast<std::int64_t>(query.size()));
         query.push_back(static_cast<int>(q));
         offset.push_back(at);
+        unit_span.push_back(std::min(size, span_));
       }
     }
     std::vector<int> order(query.size());
     std::iota(order.begin(), order.end(), 0);
-    auto span_of = [&](int unit) { return std::min(span_, padded(query_begin[query[unit] + 1] - query_begin[query[unit]])); };
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return span_of(a) > span_of(b); });
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return unit_span[a] > unit_span[b]; });
     unit_order_ = upload<int>("Kollective::RankSvm::unit_order", order);
     unit_query_ = upload<int>("Kollective::RankSvm::unit_query", query);
-    std::vector<int> doc_query(docs_);
-    for (std::int64_t q = 0; q < queries_; ++q) std::fill(doc_query.begin() + query_begin[q], doc_query.begin() + query_begin[q + 1], static_cast<int>(q));
-    doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     unit_offset_ = upload<std::int64_t>("Kollective::RankSvm::unit_offset", offset);
     split_units_ = upload<std::int64_t>("Kollective::RankSvm::split_units", split);
     unit_total_ = Vector("Kollective::RankSvm::unit_total", query.size());
