@@ -1,0 +1,65 @@
+#include "core/TextInput.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include "core/Error.hpp"
+
+namespace kollective {
+
+void check_input_file(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (status.type() == fs::file_type::not_found) fail(what, " '", path, "' does not exist");
+  if (error) fail("cannot read ", what, " '", path, "': ", error.message());
+  if (status.type() == fs::file_type::directory) fail(what, " '", path, "' is a folder, not a file");
+  if (status.type() != fs::file_type::regular && status.type() != fs::file_type::fifo &&
+      status.type() != fs::file_type::character) {
+    fail(what, " '", path, "' is not a regular file");
+  }
+}
+
+std::ifstream open_input(const std::string& path, const std::string& what) {
+  check_input_file(path, what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot open ", what, " '", path, "' (permission denied?)");
+  return in;
+}
+
+void strip_bom(std::string& text) {
+  if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+}
+
+LineReader::LineReader(const std::string& path, const std::string& what) : path_(path), in_(open_input(path, what)) {}
+
+bool LineReader::next(std::string& line) {
+  line.clear();
+  // Read in pieces so that a file without line breaks cannot make one huge allocation.
+  char buffer[65536];
+  bool any = false;
+  while (true) {
+    in_.get(buffer, sizeof buffer, '\n');  // stops before the '\n'
+    const std::streamsize got = in_.gcount();
+    line.append(buffer, static_cast<std::size_t>(got));
+    any = any || got > 0;
+    if (line.size() > max_line_bytes) fail_at(path_, number_ + 1, "line longer than ", max_line_bytes, " bytes");
+    if (in_.bad()) fail_at(path_, number_ + 1, "read error");
+    if (in_.eof()) break;
+    in_.clear();  // get() sets failbit when it reads nothing (an empty line)
+    const int following = in_.peek();
+    if (following == '\n') {
+      in_.get();
+      any = true;
+      break;
+    }
+    if (following == std::char_traits<char>::eof()) break;
+  }
+  if (!any) return false;
+  ++number_;
+  if (number_ == 1) strip_bom(line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return true;
+}
+
+}  // namespace kollective

@@ -1,0 +1,45 @@
+#ifndef KOLLECTIVE_CORE_TEXTINPUT_HPP
+#define KOLLECTIVE_CORE_TEXTINPUT_HPP
+
+/// \file TextInput.hpp
+/// Opening input files the one way every reader does: a missing file, a directory or an
+/// unreadable file is refused with a message naming the path; text readers get lines with their
+/// 1-based numbers, without a leading UTF-8 byte-order mark (spreadsheets write one) and
+/// without the CR of CRLF line ends.
+
+#include <fstream>
+#include <string>
+
+namespace kollective {
+
+/// Fails unless `path` names a readable regular file; `what` names the kind of input in the
+/// message ("PrefLib file", "ranking data", ...).
+void check_input_file(const std::string& path, const std::string& what);
+
+/// Opens a checked input file (binary mode: no newline translation).
+std::ifstream open_input(const std::string& path, const std::string& what);
+
+/// Reads a text input line by line.
+class LineReader {
+ public:
+  LineReader(const std::string& path, const std::string& what);
+  /// The next line (BOM and trailing CR removed); false at the end of the file. Fails with
+  /// `path:line` on a line longer than `max_line_bytes` or a read error.
+  bool next(std::string& line);
+  long number() const { return number_; }  ///< 1-based number of the last line returned
+  const std::string& path() const { return path_; }
+
+  static constexpr std::size_t max_line_bytes = std::size_t{1} << 26;  ///< 64 MiB
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  long number_ = 0;
+};
+
+/// Removes a leading UTF-8 byte-order mark (EF BB BF) from `text`, if present.
+void strip_bom(std::string& text);
+
+}  // namespace kollective
+
+#endif
