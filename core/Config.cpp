@@ -1,24 +1,50 @@
 #include "core/Config.hpp"
 
-#include <cerrno>
+#include "core/Parse.hpp"
+#include "core/TextInput.hpp"
+
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 namespace kollective {
 
 ConfigNode ConfigNode::load_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open config '", path, "'");
+  std::ifstream in = open_input(path, "config");
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) fail("cannot read config '", path, "'");
   return load_string(text.str(), path);
 }
+
+namespace {
+
+/// yaml-cpp keeps the first of two equal keys without a word; a config with both is ambiguous.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& origin) {
+  if (node.IsMap()) {
+    std::vector<std::pair<std::string, int>> seen;
+    for (const auto& entry : node) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
+      const int line = entry.first.Mark().line + 1;
+      for (const auto& [earlier, earlier_line] : seen) {
+        if (!key.empty() && earlier == key) {
+          fail_at(origin, line, "duplicate key '", key, "' (first given on line ", earlier_line, ")");
+        }
+      }
+      seen.emplace_back(key, line);
+      reject_duplicate_keys(entry.second, origin);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) reject_duplicate_keys(item, origin);
+  }
+}
+
+}  // namespace
 
 ConfigNode ConfigNode::load_string(const std::string& text, const std::string& origin) {
   try {
     YAML::Node root = YAML::Load(text);
+    reject_duplicate_keys(root, origin);
     if (!root.IsMap()) fail_at(origin, 1, "a config must be a YAML map of keys to values");
     return ConfigNode(root, origin, "");
   } catch (const YAML::Exception& e) {
@@ -90,30 +116,20 @@ std::string ConfigNode::as_string() const {
 
 std::int64_t ConfigNode::as_int() const {
   const std::string text = as_string();
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE) {
-    // Accept integral floating notation such as 1e6.
-    char* fend = nullptr;
-    const double real = std::strtod(text.c_str(), &fend);
-    if (!text.empty() && *fend == '\0' && std::isfinite(real) && real == std::floor(real) &&
-        std::fabs(real) < 9.2e18) {
-      return static_cast<std::int64_t>(real);
-    }
-    error("expected an integer, got '" + text + "'");
+  if (const auto value = parse_int64(text)) return *value;
+  // Integral decimal notation such as 1e6 is accepted too (exactly representable values only).
+  const auto real = parse_decimal(text);
+  if (real && *real == std::floor(*real) && std::fabs(*real) <= 9007199254740992.0) {
+    return static_cast<std::int64_t>(*real);
   }
-  return value;
+  error("expected an integer (decimal digits, within 64 bits), got '" + text + "'");
 }
 
 double ConfigNode::as_double() const {
   const std::string text = as_string();
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    error("expected a finite number, got '" + text + "'");
-  }
-  return value;
+  const auto value = parse_decimal(text);
+  if (!value) error("expected a finite decimal number, got '" + text + "'");
+  return *value;
 }
 
 bool ConfigNode::as_bool() const {

@@ -2,16 +2,18 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "core/Csv.hpp"
 #include "core/Error.hpp"
 #include "core/RuntimeInfo.hpp"
 
 namespace kollective {
 
 Row& Row::put(const std::string& column, Cell value) {
+  if (const auto* real = std::get_if<double>(&value); real && !std::isfinite(*real)) {
+    fail("the result '", column, "' is ", *real, ", not a finite number");
+  }
   for (auto& cell : cells_) {
     if (cell.first == column) {
       cell.second = std::move(value);
@@ -50,38 +52,56 @@ std::vector<std::string> Table::columns() const {
   return names;
 }
 
-std::string to_text(const Cell& cell) {
-  if (const auto* text = std::get_if<std::string>(&cell)) return *text;
-  if (const auto* integer = std::get_if<std::int64_t>(&cell)) return std::to_string(*integer);
-  if (const auto* flag = std::get_if<bool>(&cell)) return *flag ? "true" : "false";
-  const double value = std::get<double>(cell);
-  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : (value > 0 ? "inf" : "-inf");
-  char text[64];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
 namespace {
 
-std::string csv_escape(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+template <class List, class Item>
+std::string json_array(const List& items, Item&& item) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + item(items[i]);
+  return out + "]";
 }
+
+std::string json_list(const TextList& list) { return json_array(list, json_string); }
+
+/// Length of the valid UTF-8 sequence starting at text[at], or 0 if it is not one.
+std::size_t utf8_length(const std::string& text, std::size_t at) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(at);
+  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
+  if (length == 0 || at + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(at + k) & 0xc0) != 0x80) return 0;
+  }
+  if (length == 2 && lead < 0xc2) return 0;  // overlong
+  return length;
+}
+
+}  // namespace
 
 std::string json_string(const std::string& text) {
   std::string out = "\"";
-  for (char c : text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    const std::size_t length = utf8_length(text, at);
+    if (length == 0) {  // JSON must be UTF-8: an invalid byte becomes U+FFFD
+      out += "\\ufffd";
+      continue;
+    }
+    if (length > 1) {
+      out.append(text, at, length);
+      at += length - 1;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
           out += escaped;
         } else {
           out += c;
@@ -91,24 +111,38 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
-std::string json_value(const Cell& cell) {
-  if (const auto* text = std::get_if<std::string>(&cell)) return json_string(*text);
-  if (const auto* integer = std::get_if<std::int64_t>(&cell)) return std::to_string(*integer);
-  if (const auto* flag = std::get_if<bool>(&cell)) return *flag ? "true" : "false";
-  const double value = std::get<double>(cell);
-  if (!std::isfinite(value)) return "null";
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
+std::string to_text(const Cell& cell) {
+  if (const auto* text = std::get_if<std::string>(&cell)) return *text;
+  return to_json(cell);
 }
 
+std::string to_json(const Cell& cell) {
+  if (const auto* text = std::get_if<std::string>(&cell)) return json_string(*text);
+  if (const auto* integer = std::get_if<std::int64_t>(&cell)) return std::to_string(*integer);
+  if (const auto* count = std::get_if<std::uint64_t>(&cell)) return std::to_string(*count);
+  if (const auto* flag = std::get_if<bool>(&cell)) return *flag ? "true" : "false";
+  if (const auto* list = std::get_if<TextList>(&cell)) return json_list(*list);
+  if (const auto* groups = std::get_if<TextGroups>(&cell)) return json_array(*groups, json_list);
+  return exact_text(std::get<double>(cell));
+}
+
+namespace {
+/// A cell's text with '|' escaped and line breaks as spaces, so it stays one table cell.
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return out;
+}
 }  // namespace
 
 std::string Table::markdown() const {
   const auto names = columns();
   std::ostringstream out;
   out << "|";
-  for (const auto& name : names) out << " " << name << " |";
+  for (const auto& name : names) out << " " << markdown_cell(name) << " |";
   out << "\n|";
   for (size_t i = 0; i < names.size(); ++i) out << " --- |";
   out << "\n";
@@ -116,9 +150,7 @@ std::string Table::markdown() const {
     out << "|";
     for (const auto& name : names) {
       const Cell* cell = row.find(name);
-      std::string text = cell ? to_text(*cell) : "";
-      for (auto& c : text) c = c == '|' ? '/' : c;
-      out << " " << text << " |";
+      out << " " << markdown_cell(cell ? to_text(*cell) : "") << " |";
     }
     out << "\n";
   }
@@ -127,17 +159,16 @@ std::string Table::markdown() const {
 
 std::string Table::csv() const {
   const auto names = columns();
-  std::ostringstream out;
-  for (size_t i = 0; i < names.size(); ++i) out << (i ? "," : "") << csv_escape(names[i]);
-  out << "\n";
+  std::string out = csv_record(names);
   for (const auto& row : rows_) {
-    for (size_t i = 0; i < names.size(); ++i) {
-      const Cell* cell = row.find(names[i]);
-      out << (i ? "," : "") << (cell ? csv_escape(to_text(*cell)) : "");
+    std::vector<std::string> fields;
+    for (const auto& name : names) {
+      const Cell* cell = row.find(name);
+      fields.push_back(cell ? to_text(*cell) : "");
     }
-    out << "\n";
+    out += csv_record(fields);
   }
-  return out.str();
+  return out;
 }
 
 std::string Table::json() const {
@@ -147,7 +178,7 @@ std::string Table::json() const {
     out << (r ? ",\n  {" : "\n  {");
     const auto& cells = rows_[r].cells();
     for (size_t i = 0; i < cells.size(); ++i) {
-      out << (i ? ", " : "") << json_string(cells[i].first) << ": " << json_value(cells[i].second);
+      out << (i ? ", " : "") << json_string(cells[i].first) << ": " << to_json(cells[i].second);
     }
     out << "}";
   }
@@ -155,18 +186,10 @@ std::string Table::json() const {
   return out.str();
 }
 
-void Table::write(const std::string& dir) const {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) fail("cannot create output folder '", dir, "': ", error.message());
-  const std::pair<const char*, std::string> files[] = {
-      {".md", markdown()}, {".csv", csv()}, {".json", json()}};
-  for (const auto& [extension, content] : files) {
-    const std::string path = dir + "/" + name_ + extension;
-    std::ofstream out(path);
-    out << content;
-    if (!out) fail("cannot write '", path, "'");
-  }
+void Table::write(ResultFiles& files) const {
+  files.write(name_ + ".md", markdown());
+  files.write(name_ + ".csv", csv());
+  files.write(name_ + ".json", json());
 }
 
 }  // namespace kollective

@@ -4,6 +4,9 @@
 /// \file Tables.hpp
 /// Result and perf rows written as Markdown, CSV and JSON. Every row carries the backend,
 /// device name, Kokkos version and git revision, so tables can be compared across runs.
+/// Cells are typed: JSON has numbers as numbers and lists as arrays; in CSV and Markdown a list
+/// is written as its JSON array (["A, Inc.","B"]), which no name can be confused with. Doubles
+/// are written so that they read back exactly; a non-finite double is refused when set.
 
 #include <cstdint>
 #include <string>
@@ -12,22 +15,31 @@
 #include <variant>
 #include <vector>
 
+#include "core/ResultFiles.hpp"
+
 namespace kollective {
 
-using Cell = std::variant<std::string, std::int64_t, double, bool>;
+using TextList = std::vector<std::string>;       ///< e.g. winners, a ranking
+using TextGroups = std::vector<TextList>;        ///< e.g. a ranking with ties, a coalition structure
+using Cell = std::variant<std::string, std::int64_t, std::uint64_t, double, bool, TextList, TextGroups>;
 
 /// One row: named cells in insertion order.
 class Row {
  public:
-  /// Sets (or replaces) a cell; integers become int64, floating point double, text string.
+  /// Sets (or replaces) a cell: signed integers become int64, unsigned uint64, floating point
+  /// double (it must be finite), text string, lists stay lists.
   template <class T>
   Row& set(const std::string& column, const T& value) {
     if constexpr (std::is_same_v<T, bool>) {
       return put(column, Cell(value));
-    } else if constexpr (std::is_integral_v<T>) {
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       return put(column, Cell(static_cast<std::int64_t>(value)));
+    } else if constexpr (std::is_integral_v<T>) {
+      return put(column, Cell(static_cast<std::uint64_t>(value)));
     } else if constexpr (std::is_floating_point_v<T>) {
       return put(column, Cell(static_cast<double>(value)));
+    } else if constexpr (std::is_same_v<T, TextList> || std::is_same_v<T, TextGroups>) {
+      return put(column, Cell(value));
     } else {
       return put(column, Cell(std::string(value)));
     }
@@ -53,16 +65,20 @@ class Table {
   std::string markdown() const;
   std::string csv() const;
   std::string json() const;
-  /// Writes <dir>/<name>.md, .csv and .json (creating dir).
-  void write(const std::string& dir) const;
+  /// Writes <name>.md, .csv and .json among a run's result files.
+  void write(ResultFiles& files) const;
 
  private:
   std::string name_;
   std::vector<Row> rows_;
 };
 
-/// Text of a cell as shown in Markdown/CSV (doubles with up to 6 significant decimals).
+/// Text of a cell as written in CSV and Markdown.
 std::string to_text(const Cell& cell);
+/// A cell as a JSON value.
+std::string to_json(const Cell& cell);
+/// A JSON string literal.
+std::string json_string(const std::string& text);
 
 }  // namespace kollective
 

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "algorithms/coalition/Coalition.hpp"
+#include "core/Memory.hpp"
+#include "core/TextInput.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Runner.hpp"
 
@@ -111,9 +114,39 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   return game;
 }
 
+/// The structure's coalitions as lists of agent names.
+TextGroups structure_names(const coalition::Structure& structure, const std::vector<std::string>& names) {
+  TextGroups groups;
+  for (const std::uint64_t coalition : structure) {
+    TextList members;
+    for (int agent = 0; agent < 64; ++agent) {
+      if (coalition >> agent & 1) {
+        members.push_back(agent < static_cast<int>(names.size()) ? names[agent] : std::to_string(agent + 1));
+      }
+    }
+    groups.push_back(std::move(members));
+  }
+  return groups;
+}
+
 }  // namespace
 
-void validate_coalition(const ConfigNode& run, const RunContext& context) { parse(run, context); }
+void validate_coalition(const ConfigNode& run, const RunContext& context) {
+  const CoalitionRun settings = parse(run, context);
+  if (settings.file.empty()) {
+    for (const std::int64_t agents : settings.agents) {
+      require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
+    }
+    return;
+  }
+  // Read the file now, so that a broken input stops the config before any run starts (a file
+  // over 256 MiB is only checked for access here: reading it twice would cost too much).
+  check_input_file(settings.file, "coalition values");
+  std::error_code error;
+  if (std::filesystem::file_size(settings.file, error) <= (std::uintmax_t{1} << 28) || error) {
+    make_game(settings, 0);
+  }
+}
 
 void run_coalition(const ConfigNode& run, const RunContext& context, Table& table) {
   const CoalitionRun settings = parse(run, context);
@@ -158,7 +191,7 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
         .set("values", settings.single_precision ? "float" : "double")
         .set("optimum", result.value)
         .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
-        .set("structure", text.size() > 200 ? text.substr(0, 200) + "..." : text)
+        .set("structure", structure_names(result.structure, game.names))
         .set("splits", result.splits)
         .set("repetitions", settings.repetitions)
         .set("seconds", seconds)

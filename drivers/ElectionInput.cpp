@@ -1,11 +1,56 @@
 #include "drivers/ElectionInput.hpp"
 
+#include <algorithm>
+#include <filesystem>
+
+#include "core/Memory.hpp"
+#include "core/TextInput.hpp"
 #include "core/preferences/Generators.hpp"
 #include "core/preferences/PrefLib.hpp"
 
 namespace kollective::driver {
 
 namespace prefs = kollective::preferences;
+
+namespace {
+
+/// Largest alternatives a generator takes: random_pairwise draws only the matrix, on the device.
+std::int64_t max_alternatives(const std::string& model) { return model == "random_pairwise" ? 1 << 20 : 100000; }
+
+/// `value` of generator key `key` ("alternatives" or "voters"), checked against the model's range;
+/// `where` is the config node the value came from (the generator or a sweep list).
+std::int64_t checked_size(const ConfigNode& where, const std::string& key, std::int64_t value, const std::string& model) {
+  const std::int64_t high = key == "alternatives" ? max_alternatives(model) : (std::int64_t{1} << 31) - 1;
+  if (value < 1 || value > high) {
+    const ConfigNode node = where.has(key) ? where.required(key) : where;
+    node.error(key + " " + std::to_string(value) + " is outside [1, " + std::to_string(high) + "] for " + model);
+  }
+  return value;
+}
+
+/// Host bytes a generated profile takes: a ballot holds a vector per group (strict orders: one
+/// per alternative, about 64 bytes with its heap block).
+std::int64_t generated_profile_bytes(const ElectionInput& input) {
+  const std::int64_t ballots = input.model == "kemeny_benchmark"
+                                   ? std::min<std::int64_t>(input.voters, std::int64_t{1} << 40)
+                                   : input.voters;
+  return checked_mul(ballots, 64 * (std::int64_t{input.alternatives} + 1), "the generated profile");
+}
+
+}  // namespace
+
+std::int64_t pairwise_host_bytes(int alternatives) {
+  return checked_mul(12 * std::int64_t{alternatives}, alternatives, "the pairwise counts");
+}
+
+void require_election_memory(const ElectionInput& input, bool pairwise_on_host) {
+  std::int64_t bytes = input.kind == ElectionInput::Kind::generator && !input.generated_on_device()
+                           ? generated_profile_bytes(input)
+                           : 0;
+  if (pairwise_on_host) bytes += pairwise_host_bytes(input.alternatives);
+  require_host_memory(bytes, input.describe() + " (" + std::to_string(input.alternatives) + " alternatives" +
+                                 (pairwise_on_host ? ", with its pairwise counts" : "") + ")");
+}
 
 ElectionInput parse_election_input(const ConfigNode& input, const RunContext& context) {
   input.expect_keys({"preflib", "matrix", "generator"});
@@ -27,9 +72,9 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   result.kind = ElectionInput::Kind::generator;
   result.model = generator.required("model").as_choice(
       {"impartial_culture", "mallows", "kemeny_benchmark", "random_pairwise"});
-  const bool device = result.model == "random_pairwise";
-  result.alternatives = static_cast<int>(generator.get_int_in("alternatives", 8, 1, device ? 1 << 20 : 100000));
-  result.voters = generator.get_int_in("voters", 100, 1, (std::int64_t{1} << 31) - 1);
+  result.alternatives = static_cast<int>(
+      checked_size(generator, "alternatives", generator.get_int("alternatives", 8), result.model));
+  result.voters = checked_size(generator, "voters", generator.get_int("voters", 100), result.model);
   result.phi = generator.get_double("phi", 0.5);
   if (generator.has("phi") && (result.phi < 0 || result.phi > 1)) generator.required("phi").error("phi must be in [0, 1]");
   if (generator.has("phi") && result.model != "mallows") generator.required("phi").error("phi applies only to the mallows model");
@@ -50,6 +95,7 @@ std::string ElectionInput::describe() const {
 
 HostElection load_host_election(const ElectionInput& input) {
   HostElection election;
+  if (input.kind == ElectionInput::Kind::generator) require_election_memory(input, false);
   if (input.kind == ElectionInput::Kind::matrix) {
     election.counts = prefs::read_pairwise_csv(input.path);
     election.names = election.counts->names;
@@ -73,35 +119,36 @@ HostElection load_host_election(const ElectionInput& input) {
   return election;
 }
 
-std::vector<std::int64_t> sweep_values(const ConfigNode& run, const std::string& key, std::int64_t own) {
-  if (!run.has("sweep")) return {own};
-  const ConfigNode sweep = run.required("sweep");
-  sweep.expect_keys({"alternatives", "voters"});
-  if (!sweep.has(key)) return {own};
-  std::vector<std::int64_t> values = sweep.get_int_list(key, {});
-  if (values.empty()) sweep.required(key).error("empty sweep list");
-  for (auto v : values) {
-    if (v < 1) sweep.required(key).error("sweep values must be positive");
-  }
-  return values;
-}
-
 ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context) {
   run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
   const ElectionInput input = parse_election_input(run.required("input"), context);
   if (run.has("sweep") && input.kind != ElectionInput::Kind::generator) {
     run.required("sweep").error("a sweep needs a generator input");
   }
-  sweep_values(run, "alternatives", input.alternatives);
-  sweep_values(run, "voters", input.voters);
+  if (run.has("sweep")) run.required("sweep").expect_keys({"alternatives", "voters"});
   return input;
 }
+
+namespace {
+
+/// Values of a `sweep:` key, each checked exactly like a written-out generator value.
+std::vector<std::int64_t> sweep_values(const ConfigNode& run, const std::string& key, const ElectionInput& base) {
+  const std::int64_t own = key == "alternatives" ? base.alternatives : base.voters;
+  if (!run.has("sweep") || !run.required("sweep").has(key)) return {own};
+  const ConfigNode sweep = run.required("sweep");
+  std::vector<std::int64_t> values = sweep.get_int_list(key, {});
+  if (values.empty()) sweep.required(key).error("empty sweep list");
+  for (const std::int64_t value : values) checked_size(sweep, key, value, base.model);
+  return values;
+}
+
+}  // namespace
 
 std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context) {
   const ElectionInput base = validate_election_run(run, context);
   std::vector<ElectionInput> inputs;
-  for (const std::int64_t n : sweep_values(run, "alternatives", base.alternatives)) {
-    for (const std::int64_t voters : sweep_values(run, "voters", base.voters)) {
+  for (const std::int64_t n : sweep_values(run, "alternatives", base)) {
+    for (const std::int64_t voters : sweep_values(run, "voters", base)) {
       ElectionInput input = base;
       input.alternatives = static_cast<int>(n);
       input.voters = voters;
@@ -109,6 +156,31 @@ std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext&
     }
   }
   return inputs;
+}
+
+std::vector<ElectionInput> check_election_inputs(const ConfigNode& run, const RunContext& context,
+                                                 bool pairwise_on_host) {
+  std::vector<ElectionInput> inputs = sweep_inputs(run, context);
+  for (ElectionInput& input : inputs) {
+    if (input.kind != ElectionInput::Kind::generator) {
+      // Read the file now, so that a broken input stops the config before any run starts (a
+      // file over 256 MiB is only checked for access here: reading it twice would cost too much).
+      check_input_file(input.path, input.kind == ElectionInput::Kind::preflib ? "PrefLib file" : "pairwise matrix");
+      std::error_code error;
+      if (std::filesystem::file_size(input.path, error) > (std::uintmax_t{1} << 28) && !error) continue;
+      const HostElection election = load_host_election(input);
+      input.alternatives = election.alternatives;
+    }
+    require_election_memory(input, pairwise_on_host);
+  }
+  return inputs;
+}
+
+preferences::PairwiseCounts host_pairwise(const preferences::Profile& profile, const ElectionInput& input) {
+  require_host_memory(pairwise_host_bytes(profile.alternatives),
+                      "the pairwise counts of " + input.describe() + " (" + std::to_string(profile.alternatives) +
+                          " alternatives)");
+  return prefs::pairwise_reference(profile);
 }
 
 }  // namespace kollective::driver

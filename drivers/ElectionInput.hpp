@@ -45,15 +45,27 @@ struct HostElection {
 
 HostElection load_host_election(const ElectionInput& input);
 
-/// Values of a `sweep:` key ("alternatives" or "voters"); the input's own value when absent.
-std::vector<std::int64_t> sweep_values(const ConfigNode& run, const std::string& key, std::int64_t own);
-
 /// Checks the keys shared by every voting run (name, algorithm, input, options, sweep,
-/// repetitions, warmup, verify, write) and its input and sweep; returns the input.
+/// repetitions, warmup, verify, write) and its input; returns the input.
 ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context);
 
-/// The inputs of a run: its own, or one per (alternatives, voters) pair of its sweep.
+/// The inputs of a run: its own, or one per (alternatives, voters) pair of its sweep, each value
+/// checked like a written-out one.
 std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context);
+
+/// sweep_inputs, then reads every file input (so it parses before any run starts) and checks that
+/// each input fits in host memory, with an n x n pairwise matrix when `pairwise_on_host`.
+std::vector<ElectionInput> check_election_inputs(const ConfigNode& run, const RunContext& context,
+                                                 bool pairwise_on_host);
+
+/// Host bytes of the pairwise counts of n alternatives as built from a profile (12 n^2).
+std::int64_t pairwise_host_bytes(int alternatives);
+/// Fails, naming the input, unless a generated profile and (if asked) its pairwise counts fit in
+/// host memory.
+void require_election_memory(const ElectionInput& input, bool pairwise_on_host);
+
+/// The pairwise counts of a profile, after checking they fit in host memory.
+preferences::PairwiseCounts host_pairwise(const preferences::Profile& profile, const ElectionInput& input);
 
 }  // namespace kollective::driver
 

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include "algorithms/kemeny/Kemeny.hpp"
+#include "core/Csv.hpp"
 #include "core/Timer.hpp"
 #include "drivers/ElectionInput.hpp"
 
@@ -49,7 +49,8 @@ KemenySettings parse_settings(const ConfigNode& run) {
   return settings;
 }
 
-std::string votes(std::uint64_t doubled) { return std::to_string(doubled / 2) + (doubled % 2 ? ".5" : ""); }
+/// Votes from a doubled count: exact in a double (halves come from ties).
+double votes(std::uint64_t doubled) { return static_cast<double>(doubled) / 2; }
 
 /// Checks an exact result against an independent method: brute force for n <= 9, else the
 /// subset DP for enumeration results and the enumeration for the others (n <= 12). Returns what
@@ -80,6 +81,13 @@ std::string verify(const Space& space, const kemeny::Result& result, const kemen
     return "";
   }
   if (result.distance != distance) fail("verification failed: distance differs from ", against);
+  if (!result.count_known) {  // a heuristic that met the bound: its ranking must be one of the optima
+    if (std::find(optima.begin(), optima.end(), result.optima.front()) == optima.end() &&
+        count <= static_cast<std::uint64_t>(options.list_limit)) {
+      fail("verification failed: the ranking is not among the optima of ", against);
+    }
+    return against;
+  }
   if (result.count != count) fail("verification failed: number of optimal rankings differs from ", against);
   if (count <= static_cast<std::uint64_t>(options.list_limit)) {
     auto listed = result.optima;
@@ -99,27 +107,35 @@ kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
   }
   HostElection host = load_host_election(input);
   voters = host.voters;
-  return host.counts ? *host.counts : prefs::pairwise_reference(*host.profile);
+  return host.counts ? *host.counts : host_pairwise(*host.profile, input);
 }
 
-void write_rankings(const std::string& path, const kemeny::Result& result, const std::vector<std::string>& names) {
-  std::ofstream out(path);
-  out << "ranking,distance,consensus\n";
-  for (size_t r = 0; r < result.optima.size(); ++r) {
-    out << r + 1 << "," << votes(result.distance) << ",\"" << kemeny::format_ranking(result.optima[r], names) << "\"\n";
+/// The optimal rankings listed, one row per (ranking, position): any CSV reader can group them.
+std::string rankings_csv(const kemeny::Result& result, const std::vector<std::string>& names) {
+  std::string text = csv_record({"ranking", "distance", "position", "alternative"});
+  for (std::size_t r = 0; r < result.optima.size(); ++r) {
+    for (std::size_t p = 0; p < result.optima[r].size(); ++p) {
+      text += csv_record({std::to_string(r + 1), doubled_votes_text(result.distance), std::to_string(p + 1),
+                          names[result.optima[r][p]]});
+    }
   }
-  if (!out) fail("cannot write '", path, "'");
+  return text;
+}
+
+TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::string>& names) {
+  TextList list;
+  for (int a : ranking) list.push_back(names[a]);
+  return list;
 }
 
 }  // namespace
 
 void validate_kemeny(const ConfigNode& run, const RunContext& context) {
-  validate_election_run(run, context);
   parse_settings(run);
+  check_election_inputs(run, context, true);
 }
 
 void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) {
-  validate_kemeny(run, context);
   const KemenySettings settings = parse_settings(run);
   const std::vector<ElectionInput> inputs = sweep_inputs(run, context);
   Space space;
@@ -144,26 +160,24 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
 
     const std::string suffix =
         inputs.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
-    if (settings.write_rankings) write_rankings(context.output_file(suffix + "_rankings.csv"), result, o.names);
-    const std::string components =
-        std::to_string(result.component_sizes.size()) + " (largest " +
-        std::to_string(*std::max_element(result.component_sizes.begin(), result.component_sizes.end())) + ")";
+    if (settings.write_rankings) context.files->write(context.run_name + suffix + "_rankings.csv", rankings_csv(result, o.names));
     const double seconds = median(times);
     Row row;
-    row.set("run", context.run_name)
-        .set("input", input.describe())
-        .set("alternatives", o.alternatives)
-        .set("voters", voters)
-        .set("method", result.method)
+    row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);
+    if (voters) row.set("voters", voters);  // unknown for a pairwise-matrix input
+    row.set("method", result.method)
         .set("exact", result.exact)
         .set("distance", votes(result.distance))
         .set("lower_bound", votes(result.lower_bound))
         .set("gap", votes(result.distance - result.lower_bound))
-        .set("optimal_rankings", result.exact
-                                     ? (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count))
-                                     : std::string("unknown"))
-        .set("consensus", kemeny::format_ranking(result.optima.front(), o.names))
-        .set("components", components)
+        .set("count_known", result.count_known);
+    if (result.count_known) {
+      row.set("optimal_rankings", result.count).set("optimal_rankings_saturated", result.count_saturated);
+    }
+    row.set("listed_rankings", result.optima.size())
+        .set("consensus", ranking_names(result.optima.front(), o.names))
+        .set("components", result.component_sizes.size())
+        .set("largest_component", *std::max_element(result.component_sizes.begin(), result.component_sizes.end()))
         .set("repetitions", settings.repetitions)
         .set("seconds", seconds)
         .set("seconds_min", *std::min_element(times.begin(), times.end()))
@@ -172,16 +186,21 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
 
     std::cout << context.run_name << ": Kemeny (" << result.method << ") on " << o.alternatives << " alternatives";
     if (voters) std::cout << ", " << voters << " voters";
-    std::cout << "\n  " << (result.exact ? "optimal" : "best found") << " distance " << votes(result.distance);
-    if (!result.exact)
-      std::cout << " (lower bound " << votes(result.lower_bound) << ", gap "
-                << votes(result.distance - result.lower_bound) << ")";
-    if (result.exact) {
+    std::cout << "\n  " << (result.exact ? "optimal" : "best found") << " distance "
+              << doubled_votes_text(result.distance);
+    if (!result.exact) {
+      std::cout << " (lower bound " << doubled_votes_text(result.lower_bound) << ", gap "
+                << doubled_votes_text(result.distance - result.lower_bound) << ")";
+    }
+    if (result.count_known) {
       std::cout << ", " << (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count))
                 << " optimal ranking" << (result.count == 1 ? "" : "s");
+    } else if (result.exact) {
+      std::cout << " (it meets the lower bound; other optimal rankings were not searched)";
     }
     std::cout << "\n  consensus: " << kemeny::format_ranking(result.optima.front(), o.names) << "\n";
-    std::printf("  %.4f s; components %s; verified: %s\n", seconds, components.c_str(), verified.c_str());
+    std::printf("  %.4f s; %zu components (largest %d); verified: %s\n", seconds, result.component_sizes.size(),
+                *std::max_element(result.component_sizes.begin(), result.component_sizes.end()), verified.c_str());
   }
 }
 

@@ -1,5 +1,7 @@
 #include "drivers/Runner.hpp"
 
+#include "core/Error.hpp"
+
 namespace kollective::driver {
 
 namespace {
@@ -17,7 +19,8 @@ std::string RunContext::resolve(const std::string& path) const {
 }
 
 std::string RunContext::output_file(const std::string& suffix) const {
-  return output_dir + "/" + run_name + suffix;
+  if (!files) fail("internal: no result files while validating run '", run_name, "'");
+  return files->path(run_name + suffix);
 }
 
 const Runner* find_runner(const std::string& algorithm) {

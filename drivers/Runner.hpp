@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Config.hpp"
+#include "core/ResultFiles.hpp"
 #include "core/Tables.hpp"
 
 namespace kollective::driver {
@@ -16,16 +17,18 @@ struct RunContext {
   std::string output_dir;   ///< where tables and result files go
   std::string config_dir;   ///< relative input paths are resolved against it
   std::string run_name;
+  ResultFiles* files = nullptr;  ///< the run's result files; null while validating
   /// Resolves a path from the config relative to the config file's folder.
   std::string resolve(const std::string& path) const;
-  /// Output file path for this run: <output_dir>/<run_name><suffix>.
+  /// Where to write the result file <run_name><suffix> now: a temporary path, renamed to
+  /// <output_dir>/<run_name><suffix> when the whole run has completed.
   std::string output_file(const std::string& suffix) const;
 };
 
 struct Runner {
   const char* algorithm;
-  /// Parses the whole run entry without doing any work, so config errors surface before the
-  /// first run starts.
+  /// Checks the whole run entry without doing the work: the config, that every input exists
+  /// and parses, and that sizes fit in memory, so errors surface before the first run starts.
   void (*validate)(const ConfigNode& run, const RunContext& context);
   void (*run)(const ConfigNode& run, const RunContext& context, Table& table);
 };

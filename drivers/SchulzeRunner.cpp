@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "algorithms/schulze/Schulze.hpp"
 #include "algorithms/schulze/Schulze_Reference.hpp"
+#include "core/Csv.hpp"
 #include "core/Timer.hpp"
 #include "drivers/ElectionInput.hpp"
 
@@ -85,17 +85,28 @@ std::string ranking_text(const schulze::Result& result, const std::vector<std::s
   return text;
 }
 
-void write_ranking(const std::string& path, const schulze::Result& result, const std::vector<std::string>& names) {
-  std::ofstream out(path);
-  out << "rank,alternative,beaten,winner\n";
-  const std::vector<int> winners = result.winners;
+TextList names_of(const std::vector<int>& indices, const std::vector<std::string>& names) {
+  TextList list;
+  for (int i : indices) list.push_back(names[i]);
+  return list;
+}
+
+/// The first `groups` groups of the ranking (tied alternatives share a group).
+TextGroups ranking_head(const schulze::Result& result, const std::vector<std::string>& names, size_t groups) {
+  TextGroups head;
+  for (size_t g = 0; g < result.ranking.size() && g < groups; ++g) head.push_back(names_of(result.ranking[g], names));
+  return head;
+}
+
+std::string ranking_csv(const schulze::Result& result, const std::vector<std::string>& names) {
+  std::string text = csv_record({"rank", "alternative", "beaten", "winner"});
   for (size_t g = 0; g < result.ranking.size(); ++g) {
     for (int i : result.ranking[g]) {
-      const bool winner = std::binary_search(winners.begin(), winners.end(), i);
-      out << g + 1 << "," << names[i] << "," << result.beaten[i] << "," << (winner ? "yes" : "no") << "\n";
+      const bool winner = std::binary_search(result.winners.begin(), result.winners.end(), i);
+      text += csv_record({std::to_string(g + 1), names[i], std::to_string(result.beaten[i]), winner ? "true" : "false"});
     }
   }
-  if (!out) fail("cannot write '", path, "'");
+  return text;
 }
 
 void write_paths(const std::string& path, const schulze::Result& result, const std::vector<std::string>& names) {
@@ -104,19 +115,16 @@ void write_paths(const std::string& path, const schulze::Result& result, const s
 }
 
 /// The beat relation as `winner,loser,path_winner_to_loser,path_loser_to_winner` rows (votes).
-void write_beats(const std::string& path, const schulze::Result& result, const std::vector<std::string>& names) {
-  std::ofstream out(path);
-  auto votes = [](std::uint32_t doubled) { return std::to_string(doubled / 2) + (doubled % 2 ? ".5" : ""); };
-  out << "winner,loser,path_winner_to_loser,path_loser_to_winner\n";
+std::string beats_csv(const schulze::Result& result, const std::vector<std::string>& names) {
+  std::string text = csv_record({"winner", "loser", "path_winner_to_loser", "path_loser_to_winner"});
   for (int i = 0; i < result.alternatives; ++i) {
     for (int j = 0; j < result.alternatives; ++j) {
       if (result.path(i, j) > result.path(j, i)) {
-        out << names[i] << "," << names[j] << "," << votes(result.path(i, j)) << "," << votes(result.path(j, i))
-            << "\n";
+        text += csv_record({names[i], names[j], doubled_votes_text(result.path(i, j)), doubled_votes_text(result.path(j, i))});
       }
     }
   }
-  if (!out) fail("cannot write '", path, "'");
+  return text;
 }
 
 /// Fails unless the device result equals the serial reference exactly.
@@ -160,12 +168,13 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
 }  // namespace
 
 void validate_schulze(const ConfigNode& run, const RunContext& context) {
-  validate_election_run(run, context);
-  parse_settings(run);
+  const SchulzeSettings settings = parse_settings(run);
+  // The reference check builds the pairwise counts on the host (n <= verify_limit, or any n
+  // with verify: true).
+  check_election_inputs(run, context, settings.verify == "true");
 }
 
 void run_schulze(const ConfigNode& run, const RunContext& context, Table& table) {
-  validate_schulze(run, context);
   const SchulzeSettings settings = parse_settings(run);
   const std::vector<ElectionInput> inputs = sweep_inputs(run, context);
   Space space;
@@ -193,7 +202,7 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
     std::string verified = "skipped";
     if (check) {
       const prefs::PairwiseCounts counts = prefs::to_host(election.doubled, election.names);
-      if (election.profile && counts.doubled != prefs::pairwise_reference(*election.profile).doubled) {
+      if (election.profile && counts.doubled != host_pairwise(*election.profile, input).doubled) {
         fail("verification failed: the device pairwise matrix differs from the reference");
       }
       verify(result, counts, options.rule);
@@ -202,9 +211,10 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
 
     const std::string suffix =
         inputs.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
-    if (settings.write_ranking) write_ranking(context.output_file(suffix + "_ranking.csv"), result, election.names);
+    const std::string stem = context.run_name + suffix;
+    if (settings.write_ranking) context.files->write(stem + "_ranking.csv", ranking_csv(result, election.names));
     if (settings.write_paths) write_paths(context.output_file(suffix + "_paths.csv"), result, election.names);
-    if (settings.write_beats) write_beats(context.output_file(suffix + "_beats.csv"), result, election.names);
+    if (settings.write_beats) context.files->write(stem + "_beats.csv", beats_csv(result, election.names));
     if (settings.write_pairwise) {
       prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names),
                                 context.output_file(suffix + "_pairwise.csv"));
@@ -213,14 +223,13 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
     const double paths_s = median(path_times), solve_s = median(solve_times);
     const double updates = std::pow(static_cast<double>(alternatives), 3);
     Row row;
-    row.set("run", context.run_name)
-        .set("input", input.describe())
-        .set("alternatives", alternatives)
-        .set("voters", election.voters)
-        .set("rule", schulze::to_string(options.rule))
+    row.set("run", context.run_name).set("input", input.describe()).set("alternatives", alternatives);
+    if (election.voters) row.set("voters", election.voters);  // unknown for a pairwise-matrix input
+    row.set("rule", schulze::to_string(options.rule))
         .set("strength_bits", result.strength_bits)
-        .set("winners", join_names(result.winners, election.names, " ", 10))
-        .set("ranking", ranking_text(result, election.names, 5))
+        .set("winners", names_of(result.winners, election.names))
+        .set("ranking_groups", result.ranking.size())
+        .set("ranking_head", ranking_head(result, election.names, 5))
         .set("repetitions", settings.repetitions)
         .set("pairwise_s", election.pairwise_seconds)
         .set("solve_s", solve_s)

@@ -30,10 +30,12 @@ struct Options {
 
 struct Result {
   std::uint64_t distance = 0;       ///< doubled (halves come from ties)
-  bool exact = false;               ///< distance is the optimum
+  bool exact = false;               ///< distance is the optimum (found by an exact method, or a
+                                    ///< heuristic ranking that meets the lower bound)
   std::uint64_t lower_bound = 0;    ///< doubled; equals distance when exact
   std::vector<Ranking> optima;      ///< optimal rankings (exact) or the best ranking found
-  std::uint64_t count = 0;          ///< number of optimal rankings (exact only)
+  bool count_known = false;         ///< every optimum was enumerated: count is exact
+  std::uint64_t count = 0;          ///< number of optimal rankings (when count_known)
   bool count_saturated = false;     ///< true when the count exceeds 2^64 - 1
   std::vector<int> component_sizes; ///< Condorcet components, in ranking order
   std::string method;               ///< what ran, e.g. "decomposition+dp"

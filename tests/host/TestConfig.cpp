@@ -31,7 +31,7 @@ TEST(config, typed_values_and_defaults) {
 TEST(config, errors_cite_file_line_and_key) {
   const auto config = ConfigNode::load_string("run:\n  reps: three\n  size: 5\n  typo: 1\n", "exp.yaml");
   const auto run = config.required("run");
-  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }), "exp.yaml:2: run.reps: expected an integer, got 'three'");
+  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }), "exp.yaml:2: run.reps: expected an integer (decimal digits, within 64 bits), got 'three'");
   EXPECT_EQ(error_of([&] { run.expect_keys({"reps", "size"}); }),
             "exp.yaml:4: unknown key 'run.typo' (expected one of: reps, size)");
   EXPECT_EQ(error_of([&] { run.get_int_in("size", 1, 10, 20); }), "exp.yaml:3: run.size: 5 is outside [10, 20]");
@@ -45,6 +45,27 @@ TEST(config, syntax_errors_cite_line) {
             std::string::npos);
   EXPECT_NE(error_of([] { ConfigNode::load_string("- 1\n- 2\n", "list.yaml"); }).find("must be a YAML map"),
             std::string::npos);
-  EXPECT_NE(error_of([] { ConfigNode::load_file("/nonexistent.yaml"); }).find("cannot open config"),
+  EXPECT_NE(error_of([] { ConfigNode::load_file("/nonexistent.yaml"); }).find("config '/nonexistent.yaml' does not exist"),
             std::string::npos);
+}
+
+TEST(config, duplicate_keys_are_refused_with_both_lines) {
+  EXPECT_EQ(error_of([] { ConfigNode::load_string("runs:\n  - name: a\n    seed: 1\n    seed: 2\n", "dup.yaml"); }),
+            "dup.yaml:4: duplicate key 'seed' (first given on line 3)");
+  EXPECT_EQ(error_of([] { ConfigNode::load_string("title: a\ntitle: b\n", "top.yaml"); }),
+            "top.yaml:2: duplicate key 'title' (first given on line 1)");
+}
+
+TEST(config, numbers_are_decimal_only) {
+  const auto config = ConfigNode::load_string("hex: 0x10\nhexfloat: 0x1p3\ninf: .inf\nnan: nan\nbig: 99999999999999999999\n"
+                                              "neg: -3\nexp: 2e3\n",
+                                              "n.yaml");
+  EXPECT_EQ(error_of([&] { config.get_int("hex", 0); }),
+            "n.yaml:1: hex: expected an integer (decimal digits, within 64 bits), got '0x10'");
+  EXPECT_NE(error_of([&] { config.get_double("hexfloat", 0); }).find("expected a finite decimal number"), std::string::npos);
+  EXPECT_NE(error_of([&] { config.get_double("inf", 0); }).find("got '.inf'"), std::string::npos);
+  EXPECT_NE(error_of([&] { config.get_double("nan", 0); }).find("got 'nan'"), std::string::npos);
+  EXPECT_NE(error_of([&] { config.get_int("big", 0); }).find("within 64 bits"), std::string::npos);
+  EXPECT_EQ(config.get_int("neg", 0), -3);
+  EXPECT_EQ(config.get_int("exp", 0), 2000);
 }

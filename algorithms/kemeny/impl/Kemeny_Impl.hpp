@@ -163,6 +163,7 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   result.count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.ways, full))();
   result.count_saturated = result.count == ~std::uint64_t{0};
   result.exact = true;
+  result.count_known = true;
   result.lower_bound = result.distance;
   Ranking suffix;
   list_optima(space, t, full, suffix, result.optima, std::max(1, options.list_limit));
@@ -284,6 +285,7 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
   }
   std::sort(result.optima.begin(), result.optima.end());  // listing order depends on scheduling
   result.exact = true;
+  result.count_known = true;
   result.lower_bound = result.distance;
   result.component_sizes = {n};
   result.method = "enumeration";
@@ -305,7 +307,9 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   if (options.method == Method::heuristic) {
     result.optima = {best_heuristic(o, options.seed)};
     result.distance = distance(o, result.optima[0]);
+    // Meeting the lower bound proves this ranking optimal, but other optima are not searched.
     result.exact = result.distance == result.lower_bound;
+    result.count_known = false;
     result.component_sizes = {o.alternatives};
     result.method = "heuristic";
     return result;
@@ -362,6 +366,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   result.distance = distance(o, result.optima[0]);
   if (result.exact) result.lower_bound = result.distance;
   if (!result.exact) result.count = 0;
+  result.count_known = result.exact;
   result.method = "decomposition" + methods;
   return result;
 }

@@ -1,0 +1,39 @@
+#include "core/Csv.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "core/Error.hpp"
+
+namespace kollective {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string csv_record(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\r\n";
+}
+
+std::string exact_text(double value) {
+  if (!std::isfinite(value)) fail("cannot write ", value, ": results must be finite numbers");
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  std::string out(text, result.ptr);
+  if (out.find_first_of(".e") == std::string::npos) out += ".0";
+  return out;
+}
+
+std::string doubled_votes_text(unsigned long long doubled) {
+  return std::to_string(doubled / 2) + (doubled % 2 ? ".5" : "");
+}
+
+}  // namespace kollective

@@ -1,0 +1,86 @@
+#include "core/ResultFiles.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/Error.hpp"
+
+namespace kollective {
+
+bool is_safe_file_name(const std::string& name) {
+  if (name.empty() || name.size() > 100) return false;
+  auto is_alphanumeric = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (!is_alphanumeric(name[0])) return false;
+  for (char c : name) {
+    if (!is_alphanumeric(c) && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+ResultFiles::ResultFiles(std::string folder) : folder_(std::move(folder)) {}
+
+ResultFiles::~ResultFiles() {
+  if (committed_) return;
+  for (const auto& file : files_) std::remove(file.second.c_str());
+}
+
+std::string ResultFiles::path(const std::string& file_name) {
+  if (!is_safe_file_name(file_name)) fail("internal: unsafe result file name '", file_name, "'");
+  const std::string final_path = folder_ + "/" + file_name;
+  for (const auto& file : files_) {
+    if (file.first == final_path) return file.second;
+  }
+  // Hidden, and named by the process, so that parallel runs into one folder do not collide.
+  const std::string temporary = folder_ + "/." + file_name + ".partial-" + std::to_string(::getpid());
+  files_.emplace_back(final_path, temporary);
+  return temporary;
+}
+
+void ResultFiles::write(const std::string& file_name, const std::string& content) {
+  const std::string temporary = path(file_name);
+  std::ofstream out(temporary, std::ios::binary);
+  if (!out) fail("cannot write '", folder_, "/", file_name, "': ", std::strerror(errno));
+  out << content;
+  out.close();
+  if (!out) fail("error while writing '", folder_, "/", file_name, "' (disk full?)");
+}
+
+void ResultFiles::commit() {
+  for (const auto& [final_path, temporary] : files_) {
+    if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
+      fail("cannot write '", final_path, "': ", std::strerror(errno));
+    }
+  }
+  committed_ = true;
+}
+
+std::vector<std::string> ResultFiles::committed() const {
+  std::vector<std::string> paths;
+  if (committed_) {
+    for (const auto& file : files_) paths.push_back(file.first);
+  }
+  return paths;
+}
+
+void prepare_output_folder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error) fail("cannot create output folder '", folder, "': ", error.message());
+  if (!fs::is_directory(folder, error)) fail("output folder '", folder, "' is not a folder");
+  const std::string probe = folder + "/.kollective-write-test-" + std::to_string(::getpid());
+  std::ofstream out(probe);
+  const int reason = errno;
+  if (!out) fail("cannot write in output folder '", folder, "': ", std::strerror(reason));
+  out.close();
+  std::remove(probe.c_str());
+}
+
+}  // namespace kollective
