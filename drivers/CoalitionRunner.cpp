@@ -10,6 +10,7 @@
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
+#include "drivers/Estimate.hpp"
 #include "drivers/Runner.hpp"
 
 namespace kollective::driver {
@@ -32,6 +33,7 @@ struct CoalitionRun {
   std::string verify = "auto";  ///< brute force for n <= 12
   bool write_values = false;
   bool write_binary = false;
+  double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
 /// The format of a value file: given, or by extension (.kcsg binary, .bids bids, else text).
@@ -45,7 +47,8 @@ std::string file_format(const ConfigNode& input, const std::string& file) {
 }
 
 CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write"});
+  run.expect_keys(
+      {"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write", "max_seconds"});
   CoalitionRun settings;
   const ConfigNode input = run.required("input");
   input.expect_keys({"file", "format", "generator", "names"});
@@ -85,6 +88,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     if (options.has("method")) settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
     settings.single_precision = options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
   }
+  settings.max_seconds = max_seconds(run);
   settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
   settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
   if (run.has("verify")) settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
@@ -158,6 +162,9 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
       return settings.single_precision ? coalition::solve<float>(space, game, settings.options)
                                        : coalition::solve<double>(space, game, settings.options);
     };
+    const double splits = coalition::evaluated_splits(n, settings.options.method) * (settings.repetitions + settings.warmup);
+    check_estimate(estimated_seconds(Work::csg_splits, splits), settings.max_seconds,
+                   std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " + std::to_string(n) + " agents");
     for (int w = 0; w < settings.warmup; ++w) solve();
     std::vector<double> times;
     coalition::Result result;

@@ -8,7 +8,9 @@
 
 #include "algorithms/kemeny/Kemeny.hpp"
 #include "core/Csv.hpp"
+#include "core/Memory.hpp"
 #include "core/Timer.hpp"
+#include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
 
 namespace kollective::driver {
@@ -24,6 +26,7 @@ struct KemenySettings {
   int warmup = 0;
   std::string verify = "auto";  ///< auto: brute force for n <= 9, else nothing
   bool write_rankings = true;
+  double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
 KemenySettings parse_settings(const ConfigNode& run) {
@@ -38,6 +41,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
   }
+  settings.max_seconds = max_seconds(run);
   settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
   settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
   if (run.has("verify")) settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
@@ -142,6 +146,16 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
   for (const ElectionInput& input : inputs) {
     std::int64_t voters = 0;
     const kemeny::Counts o = load_counts(input, voters);
+    const kemeny::PlannedWork work = kemeny::planned_work(o, settings.options, available_device_bytes());
+    const std::string n = std::to_string(o.alternatives);
+    if (work.rankings > 0) {
+      check_estimate(estimated_seconds(Work::kemeny_rankings, work.rankings * (settings.repetitions + settings.warmup)),
+                     settings.max_seconds, "enumerating the " + n + "! rankings");
+    }
+    if (work.dp_steps > 0) {
+      check_estimate(estimated_seconds(Work::kemeny_dp_steps, work.dp_steps * (settings.repetitions + settings.warmup)),
+                     settings.max_seconds, "the subset DP of " + n + " alternatives");
+    }
     for (int w = 0; w < settings.warmup; ++w) kemeny::solve(space, o, settings.options);
     std::vector<double> times;
     kemeny::Result result;

@@ -12,6 +12,7 @@
 #include "algorithms/schulze/Schulze_Reference.hpp"
 #include "core/Csv.hpp"
 #include "core/Timer.hpp"
+#include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
 
 namespace kollective::driver {
@@ -32,6 +33,7 @@ struct SchulzeSettings {
   bool write_paths = false;
   bool write_pairwise = false;
   bool write_beats = false;
+  double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
 /// Largest n whose n x n matrices (paths, pairwise, beat relation) are written as CSV files.
@@ -50,6 +52,7 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
           schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
     }
   }
+  settings.max_seconds = max_seconds(run);
   settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
   settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
   if (run.has("verify")) {
@@ -191,6 +194,9 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
     schulze::Options options = settings.options;
     options.keep_paths = check || settings.write_paths || settings.write_beats;
 
+    const double updates_per_solve = std::pow(static_cast<double>(alternatives), 3);
+    check_estimate(estimated_seconds(Work::schulze_path_updates, updates_per_solve * (settings.repetitions + settings.warmup)),
+                   settings.max_seconds, "the strongest paths of " + std::to_string(alternatives) + " alternatives");
     for (int w = 0; w < settings.warmup; ++w) schulze::solve(space, election.doubled, options);
     std::vector<double> solve_times, path_times;
     schulze::Result result;

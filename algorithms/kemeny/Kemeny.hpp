@@ -51,6 +51,16 @@ bool distances_fit_32(const Counts& o);
 /// Best heuristic ranking: Borda, Copeland and KwikSort, each improved by local search.
 Ranking best_heuristic(const Counts& o, std::uint64_t seed);
 
+/// The exact search solve() will do, for estimating its time before it starts: n! rankings by
+/// enumeration, and sum of c 2^c subset steps over what the DP solves (the whole profile for
+/// `dp`; for `auto`, each Condorcet component of over 2 alternatives whose tables fit in
+/// `device_bytes`). Heuristics and bounds are polynomial and not counted.
+struct PlannedWork {
+  double rankings = 0;
+  double dp_steps = 0;
+};
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes);
+
 }  // namespace kollective::kemeny
 
 #include "algorithms/kemeny/impl/Kemeny_Impl.hpp"

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -230,6 +231,32 @@ std::string format_ranking(const Ranking& ranking, const std::vector<std::string
   std::string text;
   for (size_t p = 0; p < ranking.size(); ++p) text += (p ? " > " : "") + names[ranking[p]];
   return text;
+}
+
+}  // namespace kollective::kemeny
+
+namespace kollective::kemeny {
+
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes) {
+  PlannedWork work;
+  auto dp_steps = [](int n) { return n * std::ldexp(1.0, n); };
+  switch (options.method) {
+    case Method::enumeration:
+      work.rankings = std::tgamma(o.alternatives + 1.0);
+      break;
+    case Method::dp:
+      work.dp_steps = dp_steps(o.alternatives);
+      break;
+    case Method::heuristic:
+      break;
+    case Method::automatic:
+      for (const auto& component : condorcet_components(o)) {
+        const int size = static_cast<int>(component.size());
+        if (size > 2 && size <= dp_max_alternatives && dp_bytes(size, 8) <= device_bytes) work.dp_steps += dp_steps(size);
+      }
+      break;
+  }
+  return work;
 }
 
 }  // namespace kollective::kemeny
