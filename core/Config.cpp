@@ -41,7 +41,8 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& origin) {
 
 }  // namespace
 
-ConfigNode ConfigNode::load_string(const std::string& text, const std::string& origin) {
+ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) {
+  strip_bom(text);  // spreadsheets and some editors write one
   try {
     YAML::Node root = YAML::Load(text);
     reject_duplicate_keys(root, origin);

@@ -22,7 +22,7 @@ class ConfigNode {
   /// Parses a YAML file (syntax errors cite file:line).
   static ConfigNode load_file(const std::string& path);
   /// Parses YAML text; `origin` names it in messages.
-  static ConfigNode load_string(const std::string& text, const std::string& origin);
+  static ConfigNode load_string(std::string text, const std::string& origin);
 
   ConfigNode(YAML::Node node, std::string file, std::string key_path);
 

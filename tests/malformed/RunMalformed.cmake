@@ -13,7 +13,7 @@ foreach(case ${cases})
   get_filename_component(stem ${case} NAME_WE)
   file(STRINGS ${case} header LIMIT_COUNT 3)
   list(GET header 0 first)
-  string(REGEX REPLACE "^# expect: " "" expected "${first}")
+  string(REGEX REPLACE "^[^#]*# expect: " "" expected "${first}")  # a case may start with a byte-order mark
   set(out ${WORK}/${stem})
   set(extra "")
   foreach(line ${header})
