@@ -135,8 +135,23 @@ TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::st
 }  // namespace
 
 void validate_kemeny(const ConfigNode& run, const RunContext& context) {
-  parse_settings(run);
-  check_election_inputs(run, context, true);
+  const KemenySettings settings = parse_settings(run);
+  for (const ElectionInput& input : check_election_inputs(run, context, true)) {
+    // The exact methods' own limits, known from n alone (auto falls back to the heuristic).
+    const int n = input.alternatives;
+    if (settings.options.method == kemeny::Method::dp && n > kemeny::dp_max_alternatives) {
+      fail("the Kemeny subset DP is limited to ", kemeny::dp_max_alternatives, " alternatives; ", input.describe(),
+           " has ", n, " (use method auto or heuristic)");
+    }
+    if (settings.options.method == kemeny::Method::dp) {
+      require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +
+                                                        " alternatives of " + input.describe());
+    }
+    if (settings.options.method == kemeny::Method::enumeration && n > kemeny::enumeration_max_alternatives) {
+      fail("Kemeny enumeration over n! rankings is limited to ", kemeny::enumeration_max_alternatives,
+           " alternatives; ", input.describe(), " has ", n, " (use method dp or auto)");
+    }
+  }
 }
 
 void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) {

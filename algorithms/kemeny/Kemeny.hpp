@@ -67,6 +67,9 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
 
 namespace kollective::kemeny {
 
+/// Largest n the enumeration accepts (it searches all n! rankings).
+constexpr int enumeration_max_alternatives = Impl::enumeration_max_alternatives;
+
 /// Exact Kemeny by the subset DP on the whole profile (no decomposition).
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options = {}) {
