@@ -153,6 +153,19 @@ void validate_values(const Game& game, const std::string& source) {
   }
 }
 
+namespace {
+
+/// Why a text value was refused: "nan", "inf" and "1e999" are numbers, just not finite ones.
+std::string why_not_a_value(std::string_view text) {
+  const std::string word(text);
+  char* end = nullptr;
+  const double loose = std::strtod(word.c_str(), &end);
+  if (*end == '\0' && !std::isfinite(loose)) return "value is not finite ('" + word + "')";
+  return "'" + word + "' is not a finite decimal number";
+}
+
+}  // namespace
+
 Game read_rahwan_text(const std::string& path) {
   LineReader reader(path, "coalition values");
   std::vector<double> values;
@@ -161,7 +174,7 @@ Game read_rahwan_text(const std::string& path) {
     const std::string_view text = trim_blanks(line);
     if (text.empty()) continue;
     const auto value = parse_decimal(text);
-    if (!value) fail_at(path, reader.number(), "'", text, "' is not a finite decimal number");
+    if (!value) fail_at(path, reader.number(), why_not_a_value(text));
     if (values.size() == (std::size_t{1} << max_agents))
       fail_at(path, reader.number(), "more than 2^", max_agents, " values");
     // A file of 2^k + 1 values needs a game of at least 2^(k+1): refuse it when the values

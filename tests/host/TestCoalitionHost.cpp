@@ -170,7 +170,14 @@ TEST(coalition_host, text_values_are_strict_decimals) {
   const auto windows =
       coalition::read_rahwan_text(write_file("kollective_text.txt", with_crlf_and_bom("0\n1.5\n2\n-3e1\n")));
   EXPECT_EQ(windows.values, game.values);
-  for (const char* bad : {"0x1p3", "0x10", "inf", "-inf", "nan", "1e999", "2abc", "1 2"}) {
+  for (const char* bad : {"inf", "-inf", "nan", "1e999"}) {
+    const std::string message = error_of(
+        [&] { coalition::read_rahwan_text(write_file("kollective_text.txt", std::string("0\n") + bad + "\n")); });
+    EXPECT_NE(message.find(std::string("kollective_text.txt:2: value is not finite ('") + bad + "')"),
+              std::string::npos)
+        << bad << ": " << message;
+  }
+  for (const char* bad : {"0x1p3", "0x10", "2abc", "1 2", "1,5"}) {
     const std::string message = error_of(
         [&] { coalition::read_rahwan_text(write_file("kollective_text.txt", std::string("0\n") + bad + "\n")); });
     EXPECT_NE(message.find(std::string("kollective_text.txt:2: '") + bad + "' is not a finite decimal number"),
@@ -180,7 +187,7 @@ TEST(coalition_host, text_values_are_strict_decimals) {
   // The line number survives a BOM and CRLF line ends.
   EXPECT_NE(error_of([&] {
               coalition::read_rahwan_text(write_file("kollective_text.txt", with_crlf_and_bom("0\n\n1\nnan\n")));
-            }).find("kollective_text.txt:4: 'nan' is not a finite decimal number"),
+            }).find("kollective_text.txt:4: value is not finite ('nan')"),
             std::string::npos);
   EXPECT_NE(error_of([&] { coalition::read_rahwan_text(write_file("kollective_text.txt", "")); }).find("0 values"),
             std::string::npos);
