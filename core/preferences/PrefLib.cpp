@@ -194,31 +194,39 @@ class Reader {
   }
 
   /// Names for alternatives 1..n: those given (each once, in range, non-empty), numbers for the
-  /// rest; all distinct, since results and matrices name alternatives.
+  /// rest; all distinct, since results and matrices name alternatives. Only the given names are
+  /// indexed: n comes from the file and may be large while the names given are few.
   std::vector<std::string> alternative_names(std::uint64_t n) const {
     std::vector<std::string> names = numbered_names(static_cast<int>(n));
-    std::map<std::uint64_t, long> named_on;  // alternative index -> line of its name
+    std::map<std::uint64_t, long> named_on;                   // alternative -> line of its name
+    std::unordered_map<std::string, std::uint64_t> named_by;  // given name -> alternative
     for (const NameLine& given : names_) {
       const std::uint64_t id =
           whole_number(given.id, 1, n, given.line, "alternative number", " in 'ALTERNATIVE NAME " + given.id + "'");
-      const auto [first, fresh] = named_on.emplace(id - 1, given.line);
+      const auto [first, fresh] = named_on.emplace(id, given.line);
       if (!fresh) {
         error(given.line, "alternative " + std::to_string(id) + " is named twice (first on line " +
                               std::to_string(first->second) + ")");
       }
       if (given.name.empty()) error(given.line, "alternative " + std::to_string(id) + " has an empty name");
+      const auto [other, unique] = named_by.emplace(given.name, id);
+      if (!unique) same_name_error(other->second, id, given.name, given.line);
       names[id - 1] = given.name;
     }
-    std::unordered_map<std::string, std::uint64_t> first_with;
-    for (std::uint64_t a = 0; a < n; ++a) {
-      const auto [first, fresh] = first_with.emplace(names[a], a);
-      if (fresh) continue;
-      const auto line_of = [&](std::uint64_t b) { return named_on.count(b) ? named_on.at(b) : 0L; };
-      error(std::max(line_of(first->second), line_of(a)), "alternatives " + std::to_string(first->second + 1) +
-                                                              " and " + std::to_string(a + 1) + " are both named '" +
-                                                              names[a] + "'");
+    // A given name may still equal the number an unnamed alternative is called by.
+    for (const auto& [id, line] : named_on) {
+      const std::string& name = names[id - 1];
+      const auto number = all_digits(name) ? parse_uint64(name) : std::nullopt;
+      if (number && *number >= 1 && *number <= n && std::to_string(*number) == name && !named_on.count(*number)) {
+        same_name_error(id, *number, name, line);
+      }
     }
     return names;
+  }
+
+  [[noreturn]] void same_name_error(std::uint64_t a, std::uint64_t b, const std::string& name, long line) const {
+    error(line, "alternatives " + std::to_string(std::min(a, b)) + " and " + std::to_string(std::max(a, b)) +
+                    " are both named '" + name + "'");
   }
 
   /// Starts a profile of n alternatives: names, and the per-order scratch of parse_order.
