@@ -160,7 +160,8 @@ class Reader {
     return groups;
   }
 
-  /// Reads one `# KEY: value` line into `header`; keys Kollective does not use are skipped.
+  /// Reads one `# KEY: value` line; keys Kollective does not use are skipped, the others may
+  /// appear once.
   void read_header_line(const Line& l) {
     const auto colon = l.text.find(':');
     if (colon == std::string::npos) return;  // a free comment

@@ -145,3 +145,12 @@ TEST(pairwise, csv_folder_is_not_a_file) {
     EXPECT_NE(std::string(e.what()).find("is a folder, not a file"), std::string::npos) << e.what();
   }
 }
+
+TEST(pairwise, csv_header_without_corner_cell_takes_rows_with_or_without_names) {
+  const auto named = prefs::read_pairwise_csv(write_temp("named.csv", "A,B\nA,0,1.5\nB,2,0\n"));
+  const auto bare = prefs::read_pairwise_csv(write_temp("bare.csv", "A,B\n0,1.5\n2,0\n"));
+  EXPECT_EQ(named.names, (std::vector<std::string>{"A", "B"}));
+  EXPECT_EQ(bare.names, named.names);
+  EXPECT_EQ(named.doubled, (std::vector<std::uint32_t>{0, 3, 4, 0}));
+  EXPECT_EQ(bare.doubled, named.doubled);
+}
