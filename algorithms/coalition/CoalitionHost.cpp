@@ -5,13 +5,18 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
+#include <optional>
 #include <random>
 #include <sstream>
+#include <string_view>
 
 #include "algorithms/coalition/Coalition.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
+#include "core/Parse.hpp"
 #include "core/Random.hpp"
+#include "core/TextInput.hpp"
 
 namespace kollective::coalition {
 
@@ -148,24 +153,36 @@ void validate_values(const Game& game, const std::string& source) {
   }
 }
 
+namespace {
+
+/// Why a text value was refused: "nan", "inf" and "1e999" are numbers, just not finite ones.
+std::string why_not_a_value(std::string_view text) {
+  const std::string word(text);
+  char* end = nullptr;
+  const double loose = std::strtod(word.c_str(), &end);
+  if (*end == '\0' && !std::isfinite(loose)) return "value is not finite ('" + word + "')";
+  return "'" + word + "' is not a finite decimal number";
+}
+
+}  // namespace
+
 Game read_rahwan_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open coalition values '", path, "'");
+  LineReader reader(path, "coalition values");
   std::vector<double> values;
   std::string line;
-  long number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const auto begin = line.find_first_not_of(" \t\r");
-    if (begin == std::string::npos) continue;
-    char* end = nullptr;
-    const double value = std::strtod(line.c_str() + begin, &end);
-    if (end == line.c_str() + begin || line.find_first_not_of(" \t\r", end - line.c_str()) != std::string::npos) {
-      fail_at(path, number, "'", line, "' is not a number");
+  while (reader.next(line)) {
+    const std::string_view text = trim_blanks(line);
+    if (text.empty()) continue;
+    const auto value = parse_decimal(text);
+    if (!value) fail_at(path, reader.number(), why_not_a_value(text));
+    if (values.size() == (std::size_t{1} << max_agents))
+      fail_at(path, reader.number(), "more than 2^", max_agents, " values");
+    // A file of 2^k + 1 values needs a game of at least 2^(k+1): refuse it when the values
+    // reach a size this machine cannot hold, not after reading all of them.
+    if (values.size() >= (std::size_t{1} << 20) && (values.size() & (values.size() - 1)) == 0) {
+      require_host_memory(static_cast<std::int64_t>(values.size()) * 2 * 16, "the coalition values in '" + path + "'");
     }
-    if (!std::isfinite(value)) fail_at(path, number, "value is not finite");
-    if (values.size() >= (std::size_t{1} << max_agents)) fail_at(path, number, "more than 2^", max_agents, " values");
-    values.push_back(value);
+    values.push_back(*value);
   }
   int agents = 0;
   while ((std::size_t{1} << agents) < values.size()) ++agents;
@@ -224,9 +241,11 @@ void write_binary(const Game& game, const std::string& path, bool single_precisi
 }
 
 Game read_binary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) fail("cannot open coalition values '", path, "'");
-  const auto file_bytes = static_cast<std::uint64_t>(in.tellg());
+  std::ifstream in = open_input(path, "coalition values");
+  in.seekg(0, std::ios::end);
+  const std::streamoff end = in.tellg();
+  if (end < 0) fail_at(path, 0, "cannot tell the file's size (binary coalition values must be a regular file)");
+  const auto file_bytes = static_cast<std::uint64_t>(end);
   in.seekg(0);
   char magic[8] = {};
   if (!in.read(magic, 8) || !std::equal(magic, magic + 8, binary_magic)) {
@@ -266,41 +285,54 @@ Game read_binary(const std::string& path) {
   return game;
 }
 
-Game read_bids(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open bids '", path, "'");
-  std::string line;
-  long number = 0;
-  Game game;
-  while (std::getline(in, line)) {
-    ++number;
-    line = line.substr(0, line.find('#'));
-    std::istringstream fields(line);
-    std::string first;
-    if (!(fields >> first)) continue;
-    if (game.agents == 0) {
-      long items = 0;
-      if (first != "items" || !(fields >> items) || items < 1 || items > max_agents) {
-        fail_at(path, number, "the first line must be 'items N' with N in 1..", max_agents);
-      }
-      game = empty_game(static_cast<int>(items));
-      continue;
-    }
-    char* end = nullptr;
-    const double price = std::strtod(first.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(price) || price < 0) fail_at(path, number, "price '", first, "' is not a finite number >= 0");
-    std::uint64_t bundle = 0;
-    std::string item;
-    while (fields >> item) {
-      const long index = std::strtol(item.c_str(), &end, 10);
-      if (*end != '\0' || index < 1 || index > game.agents) fail_at(path, number, "item '", item, "' is not in 1..", game.agents);
-      if (bundle >> (index - 1) & 1) fail_at(path, number, "item ", index, " appears twice in one bid");
-      bundle |= std::uint64_t{1} << (index - 1);
-    }
-    if (bundle == 0) fail_at(path, number, "a bid needs at least one item");
-    game.values[bundle] = std::max(game.values[bundle], price);
+namespace {
+
+/// `items N`, the first line of a bids file: the number of items (agents) in 1..max_agents.
+int read_items_line(const std::vector<std::string>& words, const std::string& path, long line) {
+  const auto items = words.size() == 2 && words[0] == "items" ? parse_uint64(words[1]) : std::nullopt;
+  if (!items || *items < 1 || *items > static_cast<std::uint64_t>(max_agents)) {
+    std::string given;
+    for (const auto& word : words) given += (given.empty() ? "" : " ") + word;
+    fail_at(path, line, "the first line must be 'items N' with N in 1..", max_agents, ", got '", given, "'");
   }
-  if (game.agents == 0) fail_at(path, number, "no 'items N' line");
+  return static_cast<int>(*items);
+}
+
+/// `price item item ...`: keeps the best price per bundle.
+void read_bid(const std::vector<std::string>& words, const std::string& path, long line, Game& game) {
+  const auto price = parse_decimal(words[0]);
+  if (!price || !(*price >= 0)) fail_at(path, line, "price '", words[0], "' is not a finite number >= 0");
+  std::uint64_t bundle = 0;
+  for (std::size_t k = 1; k < words.size(); ++k) {
+    const auto item = parse_uint64(words[k]);
+    if (!item || *item < 1 || *item > static_cast<std::uint64_t>(game.agents)) {
+      fail_at(path, line, "item '", words[k], "' is not in 1..", game.agents);
+    }
+    if (bundle >> (*item - 1) & 1) fail_at(path, line, "item ", *item, " appears twice in one bid");
+    bundle |= std::uint64_t{1} << (*item - 1);
+  }
+  if (bundle == 0) fail_at(path, line, "a bid needs at least one item");
+  game.values[bundle] = std::max(game.values[bundle], *price);
+}
+
+}  // namespace
+
+Game read_bids(const std::string& path) {
+  LineReader reader(path, "bids");
+  std::string line;
+  Game game;
+  while (reader.next(line)) {
+    std::istringstream fields(line.substr(0, line.find('#')));
+    const std::vector<std::string> words{std::istream_iterator<std::string>(fields),
+                                         std::istream_iterator<std::string>()};
+    if (words.empty()) continue;
+    if (game.agents == 0) {
+      game = empty_game(read_items_line(words, path, reader.number()));
+    } else {
+      read_bid(words, path, reader.number(), game);
+    }
+  }
+  if (game.agents == 0) fail_at(path, reader.number(), "no 'items N' line");
   return game;
 }
 

@@ -1,9 +1,12 @@
 #include "core/preferences/Pairwise.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <fstream>
-#include <sstream>
+#include <optional>
+#include <unordered_map>
+
+#include "core/Parse.hpp"
+#include "core/TextInput.hpp"
 
 namespace kollective::preferences {
 
@@ -33,113 +36,189 @@ PairwiseCounts pairwise_reference(const Profile& profile) {
 
 namespace {
 
-std::vector<std::string> split_csv_line(const std::string& line) {
+/// One CSV record (RFC 4180) and the line it starts on.
+struct Record {
+  long line = 0;
   std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') { cell += '"'; ++i; }
-      else if (c == '"') quoted = false;
-      else cell += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.push_back(cell);
+};
+
+/// Reads CSV records: blank lines and lines starting with '#' between records are skipped; a
+/// quoted cell may hold commas, doubled quotes and line breaks; unquoted cells are trimmed.
+class CsvReader {
+ public:
+  explicit CsvReader(const std::string& path) : lines_(path, "pairwise matrix") {}
+  const std::string& path() const { return lines_.path(); }
+
+  bool next(Record& record) {
+    std::string line;
+    do {
+      if (!lines_.next(line)) return false;
+    } while (trim_blanks(line).empty() || line[0] == '#');
+    record.line = lines_.number();
+    record.cells.clear();
+    split(line, record);
+    return true;
+  }
+
+ private:
+  [[noreturn]] void error(const Record& record, const std::string& message) const {
+    fail_at(path(), record.line, message);
+  }
+
+  /// Splits `line` into record.cells, reading more lines while a quoted cell is open.
+  void split(std::string line, Record& record) {
+    std::string cell;
+    bool quoted = false, closed = false;  // inside quotes; after a closing quote
+    std::size_t bytes = line.size();
+    auto end_cell = [&] {
+      record.cells.push_back(closed ? cell : std::string(trim_blanks(cell)));
       cell.clear();
-    } else if (c != '\r') {
-      cell += c;
+      closed = false;
+    };
+    auto cell_error = [&](const char* what) {
+      error(record, what + (" (cell " + std::to_string(record.cells.size() + 1) + ")"));
+    };
+    std::size_t i = 0;
+    while (true) {
+      if (i == line.size()) {
+        if (!quoted) break;
+        if (!lines_.next(line)) error(record, "quoted cell not closed before the end of the file");
+        bytes += line.size() + 1;
+        if (bytes > LineReader::max_line_bytes) error(record, "record longer than 64 MiB");
+        cell += '\n';
+        i = 0;
+        continue;
+      }
+      const char c = line[i++];
+      if (quoted) {
+        if (c != '"') {
+          cell += c;
+        } else if (i < line.size() && line[i] == '"') {
+          cell += '"';
+          ++i;
+        } else {
+          quoted = false;
+          closed = true;
+        }
+      } else if (c == ',') {
+        end_cell();
+      } else if (closed) {
+        if (c != ' ' && c != '\t') cell_error("text after the closing quote");
+      } else if (c == '"') {
+        if (!trim_blanks(cell).empty()) cell_error("quote inside an unquoted cell");
+        cell.clear();
+        quoted = true;
+      } else {
+        cell += c;
+      }
     }
+    end_cell();
   }
-  cells.push_back(cell);
-  for (auto& text : cells) {
-    const auto begin = text.find_first_not_of(" \t");
-    const auto end = text.find_last_not_of(" \t");
-    text = begin == std::string::npos ? "" : text.substr(begin, end - begin + 1);
-  }
-  return cells;
+
+  LineReader lines_;
+};
+
+/// A count cell as a doubled count: a non-negative decimal that is whole or ends in .5, at most
+/// 2147483647.5 (doubled counts are 32-bit); nullopt otherwise.
+std::optional<std::uint32_t> doubled_count(const std::string& text) {
+  const auto value = parse_decimal(text);
+  if (!value || !(*value >= 0)) return std::nullopt;
+  const double twice = 2.0 * *value;
+  if (twice != std::floor(twice) || twice > 4294967295.0) return std::nullopt;
+  return static_cast<std::uint32_t>(twice);
 }
 
-bool is_number(const std::string& text) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  std::strtod(text.c_str(), &end);
-  return *end == '\0';
+/// Header names must be non-empty and distinct: results and written matrices name alternatives.
+void check_names(const std::vector<std::string>& names, const std::string& path, long line) {
+  std::unordered_map<std::string, std::size_t> first_with;
+  for (std::size_t a = 0; a < names.size(); ++a) {
+    if (names[a].empty()) fail_at(path, line, "alternative ", a + 1, " has an empty name");
+    const auto [first, fresh] = first_with.emplace(names[a], a);
+    if (!fresh)
+      fail_at(path, line, "alternatives ", first->second + 1, " and ", a + 1, " are both named '", names[a], "'");
+  }
+}
+
+/// Appends row `i` of an n x n matrix to counts.doubled; `named`: the row starts with its name.
+void read_row(const Record& record, std::size_t i, bool named, const std::string& path, PairwiseCounts& counts) {
+  const std::size_t n = counts.names.size(), expected = named ? n + 1 : n;
+  const auto& cells = record.cells;
+  if (cells.size() != expected) fail_at(path, record.line, "row has ", cells.size(), " cells, expected ", expected);
+  if (named && cells[0] != counts.names[i]) {
+    fail_at(path, record.line, "row name '", cells[0], "' does not match column name '", counts.names[i], "'");
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::string& text = cells[j + (named ? 1 : 0)];
+    const auto doubled = text.empty() && i == j ? std::optional<std::uint32_t>(0) : doubled_count(text);
+    if (i == j && doubled != std::optional<std::uint32_t>(0)) {
+      fail_at(path, record.line, "diagonal cell must be 0 or empty, got '", text, "'");
+    }
+    if (!doubled) {
+      fail_at(path, record.line, "cell ", j + 1, " '", text,
+              "' is not a count (a non-negative multiple of 0.5 below 2^31)");
+    }
+    counts.doubled.push_back(*doubled);
+  }
 }
 
 }  // namespace
 
 PairwiseCounts read_pairwise_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open pairwise matrix '", path, "'");
-  std::vector<std::pair<long, std::vector<std::string>>> rows;
-  std::string line;
-  long number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    rows.emplace_back(number, split_csv_line(line));
-  }
-  if (rows.empty()) fail_at(path, 0, "no matrix rows");
+  CsvReader csv(path);
+  Record record;
+  if (!csv.next(record)) fail_at(path, 0, "no matrix rows");
   PairwiseCounts counts;
-  const auto& first = rows.front().second;
-  const bool header = first[0].empty() || !is_number(first[0]);
+  const long header_line = record.line;
+  const bool header = record.cells[0].empty() || !parse_decimal(record.cells[0]);
   if (header) {  // ",A,B,C" (corner cell empty) or "A,B,C"
-    counts.names.assign(first.begin() + (first[0].empty() ? 1 : 0), first.end());
-    rows.erase(rows.begin());
+    counts.names.assign(record.cells.begin() + (record.cells[0].empty() ? 1 : 0), record.cells.end());
+    if (counts.names.empty()) fail_at(path, header_line, "the header names no alternatives");
+    check_names(counts.names, path, header_line);
+    if (!csv.next(record)) fail_at(path, header_line, "header but no matrix rows");
+  } else {
+    counts.names = numbered_names(static_cast<int>(record.cells.size()));
   }
-  const int n = static_cast<int>(rows.size());
-  if (n == 0) fail_at(path, 0, "header but no matrix rows");
-  if (counts.names.empty()) counts.names = numbered_names(n);
-  if (static_cast<int>(counts.names.size()) != n) {
-    fail_at(path, header ? 1 : 0, "header names ", counts.names.size(), " alternatives but there are ", n, " rows");
+  // n comes from the header or the first row and bounds nothing by itself: the matrix grows one
+  // checked row at a time, so its size follows the rows the file really holds.
+  const std::size_t n = counts.names.size();
+  const bool named = header && record.cells.size() == n + 1;
+  std::size_t rows = 0;
+  do {
+    if (rows == n) {
+      fail_at(path, record.line, "more rows than the ", n, " alternatives ",
+              header ? "the header names" : "of the first row");
+    }
+    read_row(record, rows++, named, path, counts);
+  } while (csv.next(record));
+  if (rows < n) {
+    fail_at(path, header ? header_line : 0, header ? "the header names " : "the first row has ", n,
+            header ? " alternatives" : " cells", " but there are ", rows, " rows");
   }
-  counts.alternatives = n;
-  counts.doubled.assign(static_cast<size_t>(n) * n, 0);
-  const bool named = static_cast<int>(rows.front().second.size()) == n + 1;  // leading name column
-  const size_t expected = named ? n + 1 : n;
-  for (int i = 0; i < n; ++i) {
-    const auto& [line_number, cells] = rows[i];
-    if (cells.size() != expected) {
-      fail_at(path, line_number, "row has ", cells.size(), " cells, expected ", expected);
-    }
-    if (named && header && cells[0] != counts.names[i]) {
-      fail_at(path, line_number, "row name '", cells[0], "' does not match column name '", counts.names[i], "'");
-    }
-    for (int j = 0; j < n; ++j) {
-      const std::string& text = cells[j + (named ? 1 : 0)];
-      if (i == j) {
-        if (!text.empty() && !(is_number(text) && std::strtod(text.c_str(), nullptr) == 0.0)) {
-          fail_at(path, line_number, "diagonal cell must be 0 or empty, got '", text, "'");
-        }
-        continue;
-      }
-      const double value = is_number(text) ? std::strtod(text.c_str(), nullptr) : -1.0;
-      const double twice = 2.0 * value;
-      if (!(value >= 0) || twice != std::floor(twice) || twice > 4294967295.0) {
-        fail_at(path, line_number, "cell ", j + 1, " '", text,
-                "' is not a count (a non-negative multiple of 0.5 below 2^31)");
-      }
-      counts.doubled[static_cast<size_t>(i) * n + j] = static_cast<std::uint32_t>(twice);
-    }
-  }
+  counts.alternatives = static_cast<int>(n);
   return counts;
 }
+
+namespace {
+
+/// A name as a CSV cell: quoted (RFC 4180) when the reader would otherwise change or split it.
+std::string csv_cell(const std::string& text) {
+  const bool plain = !text.empty() && text.find_first_of(",\"\r\n") == std::string::npos && text[0] != '#' &&
+                     trim_blanks(text).size() == text.size();
+  if (plain) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
 
 void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path) {
   std::ofstream out(path);
   if (!out) fail("cannot write '", path, "'");
-  auto name = [](const std::string& text) {
-    if (text.find_first_of(",\"") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-  };
-  for (const auto& n : counts.names) out << "," << name(n);
+  for (const auto& n : counts.names) out << "," << csv_cell(n);
   out << "\n";
   for (int i = 0; i < counts.alternatives; ++i) {
-    out << name(counts.names[i]);
+    out << csv_cell(counts.names[i]);
     for (int j = 0; j < counts.alternatives; ++j) {
       const std::uint32_t d = counts.at(i, j);
       out << "," << d / 2 << (d % 2 ? ".5" : "");

@@ -16,7 +16,8 @@ TEST(coalition_host, split_counts_match_the_literature) {
   // ALGORITHMS.md: DP = (3^n + 1)/2 - 2^n; IDP about 0.38 of DP; n = 24: DP 1.41e11, IDP 5.46e10;
   // n = 28: DP 1.14e13, IDP 4.26e12; n = 30: IDP 3.92e13.
   for (int n = 2; n <= 30; ++n) {
-    EXPECT_DOUBLE_EQ(coalition::split_count(n, coalition::Method::dp), (std::pow(3.0, n) + 1) / 2 - std::pow(2.0, n)) << n;
+    EXPECT_DOUBLE_EQ(coalition::split_count(n, coalition::Method::dp), (std::pow(3.0, n) + 1) / 2 - std::pow(2.0, n))
+        << n;
   }
   EXPECT_NEAR(coalition::split_count(24, coalition::Method::idp) / 5.46e10, 1.0, 0.01);
   EXPECT_NEAR(coalition::split_count(28, coalition::Method::idp) / 4.26e12, 1.0, 0.01);
@@ -53,7 +54,6 @@ double mean_over_coalitions(const coalition::Game& game, double (*statistic)(dou
 }
 
 std::string temp_path(const std::string& name) { return ::testing::TempDir() + name; }
-
 
 }  // namespace
 
@@ -104,7 +104,8 @@ TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
   EXPECT_EQ(coalition::read_binary(path).values, game.values);
   coalition::write_binary(game, path, true);
   const auto narrow = coalition::read_binary(path);
-  for (std::size_t mask = 0; mask < game.values.size(); ++mask) EXPECT_EQ(narrow.values[mask], static_cast<float>(game.values[mask]));
+  for (std::size_t mask = 0; mask < game.values.size(); ++mask)
+    EXPECT_EQ(narrow.values[mask], static_cast<float>(game.values[mask]));
 
   auto damaged = [&](const std::function<void(std::string&)>& damage) {
     coalition::write_binary(game, path);
@@ -117,7 +118,8 @@ TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
   EXPECT_NE(damaged([](std::string& b) { b.resize(b.size() - 100); }).find("(truncated)"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b += "x"; }).find("(trailing data)"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b[40] ^= 1; }).find("checksum mismatch"), std::string::npos);
-  EXPECT_NE(damaged([](std::string& b) { b[0] = 'X'; }).find("not a Kollective binary coalition file"), std::string::npos);
+  EXPECT_NE(damaged([](std::string& b) { b[0] = 'X'; }).find("not a Kollective binary coalition file"),
+            std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b[8] = 7; }).find("7 agents with 8-byte values need"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b[12] = 2; }).find("2-byte values"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b[8] = 50; }).find("50 agents; 1..40"), std::string::npos);
@@ -143,4 +145,90 @@ TEST(coalition_host, sparse_bids_densify_to_a_winner_determination) {
   EXPECT_NE(error_for("items 3\nnan 2\n").find("is not a finite number"), std::string::npos);
   EXPECT_NE(error_for("items 3\n7\n").find(":2: a bid needs at least one item"), std::string::npos);
   EXPECT_NE(error_for("# nothing\n").find("no 'items N' line"), std::string::npos);
+}
+
+namespace {
+
+std::string write_file(const std::string& name, const std::string& bytes) {
+  const std::string path = temp_path(name);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  return path;
+}
+
+std::string with_crlf_and_bom(const std::string& text) {
+  std::string windows = "\xEF\xBB\xBF";
+  for (char c : text) windows += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  return windows;
+}
+
+}  // namespace
+
+TEST(coalition_host, text_values_are_strict_decimals) {
+  const auto game = coalition::read_rahwan_text(write_file("kollective_text.txt", "0\n1.5\n2\n-3e1\n"));
+  EXPECT_EQ(game.agents, 2);
+  EXPECT_EQ(game.values, (std::vector<double>{0, 1.5, 2, -30}));
+  const auto windows =
+      coalition::read_rahwan_text(write_file("kollective_text.txt", with_crlf_and_bom("0\n1.5\n2\n-3e1\n")));
+  EXPECT_EQ(windows.values, game.values);
+  for (const char* bad : {"inf", "-inf", "nan", "1e999"}) {
+    const std::string message = error_of(
+        [&] { coalition::read_rahwan_text(write_file("kollective_text.txt", std::string("0\n") + bad + "\n")); });
+    EXPECT_NE(message.find(std::string("kollective_text.txt:2: value is not finite ('") + bad + "')"),
+              std::string::npos)
+        << bad << ": " << message;
+  }
+  for (const char* bad : {"0x1p3", "0x10", "2abc", "1 2", "1,5"}) {
+    const std::string message = error_of(
+        [&] { coalition::read_rahwan_text(write_file("kollective_text.txt", std::string("0\n") + bad + "\n")); });
+    EXPECT_NE(message.find(std::string("kollective_text.txt:2: '") + bad + "' is not a finite decimal number"),
+              std::string::npos)
+        << bad << ": " << message;
+  }
+  // The line number survives a BOM and CRLF line ends.
+  EXPECT_NE(error_of([&] {
+              coalition::read_rahwan_text(write_file("kollective_text.txt", with_crlf_and_bom("0\n\n1\nnan\n")));
+            }).find("kollective_text.txt:4: value is not finite ('nan')"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { coalition::read_rahwan_text(write_file("kollective_text.txt", "")); }).find("0 values"),
+            std::string::npos);
+}
+
+TEST(coalition_host, readers_say_a_folder_is_not_a_file) {
+  const std::string folder = testing::TempDir();
+  for (const auto& read : std::vector<std::function<void()>>{[&] { coalition::read_rahwan_text(folder); },
+                                                             [&] { coalition::read_binary(folder); },
+                                                             [&] { coalition::read_bids(folder); }}) {
+    EXPECT_NE(error_of(read).find("is a folder, not a file"), std::string::npos) << error_of(read);
+  }
+}
+
+TEST(coalition_host, bids_are_strict_numbers) {
+  const std::string plain = "items 3\n5 1 2\n2.5 3 # a comment\n";
+  const auto game = coalition::read_bids(write_file("kollective_strict.bids", plain));
+  EXPECT_EQ(game.values, (std::vector<double>{0, 0, 0, 5, 2.5, 0, 0, 0}));
+  EXPECT_EQ(coalition::read_bids(write_file("kollective_strict.bids", with_crlf_and_bom(plain))).values, game.values);
+  auto error_for = [&](const std::string& text) {
+    return error_of([&] { coalition::read_bids(write_file("kollective_strict.bids", text)); });
+  };
+  for (const char* first : {"items 2.5", "items 3 4", "items 0", "items 41", "items 99999999999999999999", "items: 3",
+                            "items 0x3", "items"}) {
+    EXPECT_NE(error_for(std::string(first) + "\n1 1\n")
+                  .find(std::string(":1: the first line must be 'items N' with N in 1..40, got '") + first + "'"),
+              std::string::npos)
+        << first << ": " << error_for(std::string(first) + "\n1 1\n");
+  }
+  for (const char* price : {"0x1p3", "inf", "nan", "1e999", "5abc", "-0.5"}) {
+    EXPECT_NE(error_for(std::string("items 3\n") + price + " 1\n")
+                  .find(std::string(":2: price '") + price + "' is not a finite number >= 0"),
+              std::string::npos)
+        << price;
+  }
+  for (const char* item : {"2.5", "0", "+1", "0x1", "99999999999999999999", "-1"}) {
+    EXPECT_NE(
+        error_for(std::string("items 3\n5 ") + item + "\n").find(std::string(":2: item '") + item + "' is not in 1..3"),
+        std::string::npos)
+        << item;
+  }
+  EXPECT_NE(error_for("items 3\r\n5 1\r\n5 9\r\n").find("kollective_strict.bids:3: item '9' is not in 1..3"),
+            std::string::npos);
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "core/Error.hpp"
@@ -30,9 +31,8 @@ const std::string header3 =
 }  // namespace
 
 TEST(preflib, reads_current_format_with_ties_and_unranked) {
-  const auto profile = parse(
-      "# FILE NAME: x.toi\n# TITLE: t\n# DATA TYPE: toi\n" + header3 +
-      "# NUMBER VOTERS: 9\n# NUMBER UNIQUE ORDERS: 3\n4: 1,{2, 3}\n3: 2\n2 : 3 , 1 , 2\n");
+  const auto profile = parse("# FILE NAME: x.toi\n# TITLE: t\n# DATA TYPE: toi\n" + header3 +
+                             "# NUMBER VOTERS: 9\n# NUMBER UNIQUE ORDERS: 3\n4: 1,{2, 3}\n3: 2\n2 : 3 , 1 , 2\n");
   EXPECT_EQ(profile.alternatives, 3);
   EXPECT_EQ(profile.names, (std::vector<std::string>{"A", "B", "C"}));
   EXPECT_EQ(profile.title, "t");
@@ -82,8 +82,8 @@ TEST(preflib, legacy_round_trip_preserves_profile) {
 }
 
 TEST(preflib, bundled_files_parse) {
-  for (const char* file : {"languages_100.soc", "participation_10.soc", "participation_11.soc",
-                           "wikipedia_45.soc", "committee_ties.toi", "rico2023_table1.soc"}) {
+  for (const char* file : {"languages_100.soc", "participation_10.soc", "participation_11.soc", "wikipedia_45.soc",
+                           "committee_ties.toi", "rico2023_table1.soc"}) {
     const auto profile = prefs::read_preflib(std::string(KOLLECTIVE_TEST_DATA) + "/" + file);
     EXPECT_GT(profile.total_weight(), 0) << file;
   }
@@ -94,8 +94,8 @@ TEST(preflib, malformed_inputs_name_line_and_problem) {
     std::string text, expected;
   };
   const std::vector<Case> cases = {
-      {header3 + "x: 1,2,3\n", "test.toi:5: count 'x' is not a positive integer"},
-      {header3 + "0: 1,2,3\n", "test.toi:5: count '0' is not a positive integer"},
+      {header3 + "x: 1,2,3\n", "test.toi:5: count 'x' is not a whole number"},
+      {header3 + "0: 1,2,3\n", "test.toi:5: count 0 is outside 1..2147483647"},
       {header3 + "2: 1,4,3\n", "test.toi:5: unknown alternative 4"},
       {header3 + "2: 1,0\n", "test.toi:5: unknown alternative 0"},
       {header3 + "2: 1,2,1\n", "test.toi:5: alternative 1 appears twice"},
@@ -107,23 +107,26 @@ TEST(preflib, malformed_inputs_name_line_and_problem) {
       {header3 + "2 1,2\n", "test.toi:5: expected 'count: order'"},
       {header3 + "2:\n", "test.toi:5: empty order"},
       {"# NUMBER VOTERS: 3\n3: 1\n", "header lacks '# NUMBER ALTERNATIVES: n'"},
-      {"# NUMBER VOTERS: 4\n" + header3 + "3: 1,2,3\n", "counts sum to 3 but the header says 4 voters"},
-      {"# NUMBER UNIQUE ORDERS: 2\n" + header3 + "3: 1,2,3\n", "1 orders but the header says 2 unique orders"},
+      {"# NUMBER VOTERS: 4\n" + header3 + "3: 1,2,3\n", "test.toi:1: NUMBER VOTERS is 4 but the counts sum to 3"},
+      {"# NUMBER UNIQUE ORDERS: 2\n" + header3 + "3: 1,2,3\n",
+       "test.toi:1: NUMBER UNIQUE ORDERS is 2 but there are 1 order lines"},
       {"# DATA TYPE: soc\n" + header3 + "3: 1,{2,3}\n", "DATA TYPE says 'soc' but the data is toc (it has ties)"},
       {"# DATA TYPE: soc\n" + header3 + "3: 1,2\n", "DATA TYPE says 'soc' but the data is soi"},
-      {"# DATA TYPE: xyz\n" + header3, "DATA TYPE 'xyz' is not an ordinal type"},
+      {"# DATA TYPE: xyz\n" + header3, "test.toi:1: DATA TYPE 'xyz' is not an ordinal type"},
       {header3 + "3: 1,2,3\n# NUMBER VOTERS: 3\n", "test.toi:6: header line after the data"},
-      {"# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME 3: C\n1: 1,2\n", "test.toi:2: name given for alternative 3 of 2"},
+      {"# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME 3: C\n1: 1,2\n",
+       "test.toi:2: alternative number 3 in 'ALTERNATIVE NAME 3' is outside 1..2"},
       {"3\n1,A\n2,B\n", "file ends inside the header"},
       {"3\n1,A\n3,B\n2,C\n1,1,1\n1,1,2,3\n", "test.toi:3: expected '2,Name'"},
       {"2\n1,A\n2,B\n1,1\n1,1,2\n", "test.toi:4: expected 'voters,sum of counts,unique orders'"},
-      {"2\n1,A\n2,B\n5,5,1\n3,1,2\n", "counts sum to 3 but the header says 5 voters"},
+      {"2\n1,A\n2,B\n5,5,1\n3,1,2\n", "test.toi:4: the totals line's voter count is 5 but the counts sum to 3"},
       {"", "empty file"},
   };
   for (const auto& c : cases) {
     const std::string message = parse_error(c.text);
     EXPECT_NE(message.find(c.expected), std::string::npos)
-        << "input:\n" << c.text << "\nexpected: " << c.expected << "\ngot: " << message;
+        << "input:\n"
+        << c.text << "\nexpected: " << c.expected << "\ngot: " << message;
   }
 }
 
@@ -138,6 +141,117 @@ TEST(preflib, missing_file_is_a_clear_error) {
     prefs::read_preflib("/nonexistent/file.soc");
     FAIL() << "no error";
   } catch (const kollective::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot open PrefLib file '/nonexistent/file.soc'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("PrefLib file '/nonexistent/file.soc' does not exist"), std::string::npos);
   }
+}
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string read_error(const std::string& path) {
+  try {
+    prefs::read_preflib(path);
+  } catch (const kollective::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(preflib, alternative_numbers_beyond_int_are_refused_not_narrowed) {
+  // 2147483648 used to be narrowed to a negative int (a crash); 4294967297 wrapped to 1.
+  EXPECT_NE(parse_error(header3 + "# ALTERNATIVE NAME 2147483648: X\n1: 1,2,3\n")
+                .find("test.toi:5: alternative number 2147483648 in 'ALTERNATIVE NAME 2147483648' is outside 1..3"),
+            std::string::npos);
+  EXPECT_NE(parse_error(header3 + "# ALTERNATIVE NAME 4294967297: X\n1: 1,2,3\n")
+                .find("test.toi:5: alternative number 4294967297 in 'ALTERNATIVE NAME 4294967297' is outside 1..3"),
+            std::string::npos);
+  EXPECT_NE(parse_error(header3 + "# ALTERNATIVE NAME 99999999999999999999999: X\n1: 1,2,3\n")
+                .find("test.toi:5: alternative number 99999999999999999999999"),
+            std::string::npos);
+  EXPECT_NE(parse_error(header3 + "1: 1,2,99999999999999999999999\n")
+                .find("test.toi:5: unknown alternative 99999999999999999999999"),
+            std::string::npos);
+}
+
+TEST(preflib, names_must_be_unique_and_given_once) {
+  EXPECT_NE(parse_error(header3 + "# ALTERNATIVE NAME 2: D\n1: 1,2,3\n")
+                .find("test.toi:5: alternative 2 is named twice (first on line 3)"),
+            std::string::npos);
+  EXPECT_NE(parse_error("# NUMBER ALTERNATIVES: 3\n# ALTERNATIVE NAME 1: A\n# ALTERNATIVE NAME 2: B\n"
+                        "# ALTERNATIVE NAME 3: A\n1: 1,2,3\n")
+                .find("test.toi:4: alternatives 1 and 3 are both named 'A'"),
+            std::string::npos);
+  // An unnamed alternative is called by its number, which must not clash either.
+  EXPECT_NE(parse_error("# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME 1: 2\n1: 1,2\n")
+                .find("test.toi:2: alternatives 1 and 2 are both named '2'"),
+            std::string::npos);
+  EXPECT_NE(parse_error("# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME 1:\n1: 1,2\n")
+                .find("test.toi:2: alternative 1 has an empty name"),
+            std::string::npos);
+  EXPECT_NE(parse_error("2\n1,A\n2,A\n1,1,1\n1,1,2\n").find("test.toi:3: alternatives 1 and 2 are both named 'A'"),
+            std::string::npos);
+}
+
+TEST(preflib, header_counts_are_checked_where_they_are_declared) {
+  EXPECT_NE(parse_error("# NUMBER ALTERNATIVES: 2\n# NUMBER ALTERNATIVES: 3\n1: 1,2\n")
+                .find("test.toi:2: repeated header 'NUMBER ALTERNATIVES' (first on line 1)"),
+            std::string::npos);
+  EXPECT_NE(parse_error("# NUMBER ALTERNATIVES: 0\n").find("test.toi:1: NUMBER ALTERNATIVES 0 is outside 1..16777216"),
+            std::string::npos);
+  EXPECT_NE(
+      parse_error("# NUMBER ALTERNATIVES: 2.5\n").find("test.toi:1: NUMBER ALTERNATIVES '2.5' is not a whole number"),
+      std::string::npos);
+  EXPECT_NE(parse_error("# NUMBER ALTERNATIVES: 2\n# NUMBER VOTERS: 4294967296\n1: 1,2\n")
+                .find("test.toi:2: NUMBER VOTERS 4294967296 is outside 0..2147483647"),
+            std::string::npos);
+  EXPECT_NE(parse_error(header3 + "3000000000: 1,2,3\n").find("test.toi:5: count 3000000000 is outside 1..2147483647"),
+            std::string::npos);
+  EXPECT_NE(parse_error(header3 + "2000000000: 1,2,3\n2000000000: 1,2,3\n")
+                .find("test.toi:6: the counts add up to more than 2147483647 voters"),
+            std::string::npos);
+  EXPECT_NE(parse_error(header3).find("test.toi:4: no orders after the header"), std::string::npos);
+  EXPECT_NE(parse_error("2\n1,A\n2,B\n0,0,0\n").find("test.toi:4: no orders after the header"), std::string::npos);
+}
+
+TEST(preflib, legacy_totals_line_must_match_the_orders) {
+  // voters, sum of counts, unique orders: each is checked against the order lines.
+  EXPECT_NE(parse_error("2\n1,A\n2,B\n5,3,1\n3,1,2\n")
+                .find("test.toi:4: the totals line's voter count is 5 but the counts sum to 3"),
+            std::string::npos);
+  EXPECT_NE(parse_error("2\n1,A\n2,B\n3,5,1\n3,1,2\n")
+                .find("test.toi:4: the totals line's sum of counts is 5 but the counts sum to 3"),
+            std::string::npos);
+  EXPECT_NE(parse_error("2\n1,A\n2,B\n3,3,2\n3,1,2\n")
+                .find("test.toi:4: the totals line's number of unique orders is 2 but there are 1 order lines"),
+            std::string::npos);
+  EXPECT_EQ(parse_error("2\n1,A\n2,B\n4,4,2\n3,1,2\n1,2,1\n"), "");
+}
+
+TEST(preflib, bom_and_crlf_read_like_plain_text) {
+  const std::string plain = "# DATA TYPE: soc\n" + header3 + "4: 1,2,3\n3: 3,2,1\n";
+  std::string crlf;
+  for (char c : plain) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto original = prefs::read_preflib(write_temp("plain.soc", plain));
+  expect_same_profile(prefs::read_preflib(write_temp("crlf.soc", "\xEF\xBB\xBF" + crlf)), original);
+  expect_same_profile(parse("\xEF\xBB\xBF" + crlf), original);
+  // Line numbers stay those of the file: the broken order is on line 5.
+  EXPECT_NE(read_error(write_temp("broken.soc",
+                                  "\xEF\xBB\xBF# NUMBER ALTERNATIVES: 3\r\n# NUMBER VOTERS: 1\r\n\r\n\r\n1: 1,7\r\n"))
+                .find("broken.soc:5: unknown alternative 7"),
+            std::string::npos);
+  EXPECT_EQ(read_error(write_temp("legacy_crlf.soc",
+                                  "\xEF\xBB\xBF"
+                                  "2\r\n1,A\r\n2,B\r\n3,3,1\r\n3,1,2\r\n")),
+            "");
+}
+
+TEST(preflib, a_folder_is_not_a_file) {
+  EXPECT_NE(read_error(testing::TempDir()).find("is a folder, not a file"), std::string::npos);
 }
