@@ -4,11 +4,16 @@
 #include <cmath>
 
 #include "core/Error.hpp"
+#include "core/Parse.hpp"
 
 namespace kollective {
 
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  // Also quoted: a leading '#' (comment lines to some readers) and surrounding blanks (trimmed by
+  // some readers), so such names survive a round trip.
+  const bool plain = text.find_first_of(",\"\r\n") == std::string::npos && (text.empty() || text[0] != '#') &&
+                     trim_blanks(text).size() == text.size();
+  if (plain) return text;
   std::string quoted = "\"";
   for (char c : text) {
     if (c == '"') quoted += '"';

@@ -1,5 +1,7 @@
 #include "core/preferences/Pairwise.hpp"
 
+#include "core/Csv.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -198,34 +200,18 @@ PairwiseCounts read_pairwise_csv(const std::string& path) {
   return counts;
 }
 
-namespace {
-
-/// A name as a CSV cell: quoted (RFC 4180) when the reader would otherwise change or split it.
-std::string csv_cell(const std::string& text) {
-  const bool plain = !text.empty() && text.find_first_of(",\"\r\n") == std::string::npos && text[0] != '#' &&
-                     trim_blanks(text).size() == text.size();
-  if (plain) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-}  // namespace
-
 void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path) {
-  std::ofstream out(path);
+  std::ofstream out(path, std::ios::binary);
   if (!out) fail("cannot write '", path, "'");
-  for (const auto& n : counts.names) out << "," << csv_cell(n);
-  out << "\n";
+  std::vector<std::string> fields{""};
+  fields.insert(fields.end(), counts.names.begin(), counts.names.end());
+  out << csv_record(fields);
   for (int i = 0; i < counts.alternatives; ++i) {
-    out << csv_cell(counts.names[i]);
-    for (int j = 0; j < counts.alternatives; ++j) {
-      const std::uint32_t d = counts.at(i, j);
-      out << "," << d / 2 << (d % 2 ? ".5" : "");
-    }
-    out << "\n";
+    fields.assign(1, counts.names[i]);
+    for (int j = 0; j < counts.alternatives; ++j) fields.push_back(doubled_votes_text(counts.at(i, j)));
+    out << csv_record(fields);
   }
-  if (!out) fail("error while writing '", path, "'");
+  if (!out.flush()) fail("error while writing '", path, "'");
 }
 
 }  // namespace kollective::preferences

@@ -35,9 +35,11 @@ struct PairwiseCounts {
 /// Serial reference: doubled counts straight from the ballots.
 PairwiseCounts pairwise_reference(const Profile& profile);
 
-/// Reads a CSV matrix: optional header row of names (first cell empty), optional leading name
-/// column, cells are counts that are whole or end in .5; the diagonal must be 0 or empty.
+/// Reads an RFC 4180 CSV matrix: an optional header row of distinct names (first cell empty or
+/// not a number), a leading name column only with a header, cells are decimal counts that are
+/// whole or end in .5; the diagonal must be 0 or empty. Errors name the file and line.
 PairwiseCounts read_pairwise_csv(const std::string& path);
+/// Writes the matrix with a header row and a name column (core/Csv.hpp's writer).
 void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path);
 
 /// Device builder: one work item per (i, j) cell in MDRange tiles, looping over ballots.
