@@ -14,9 +14,11 @@ void check_input_file(const std::string& path, const std::string& what) {
   if (status.type() == fs::file_type::not_found) fail(what, " '", path, "' does not exist");
   if (error) fail("cannot read ", what, " '", path, "': ", error.message());
   if (status.type() == fs::file_type::directory) fail(what, " '", path, "' is a folder, not a file");
-  if (status.type() != fs::file_type::regular && status.type() != fs::file_type::fifo &&
-      status.type() != fs::file_type::character) {
-    fail(what, " '", path, "' is not a regular file");
+  // Pipes are fine (process substitution); devices such as /dev/zero never end.
+  if (status.type() != fs::file_type::regular && status.type() != fs::file_type::fifo) {
+    fail(what, " '", path, "' is not a regular file (",
+         status.type() == fs::file_type::character || status.type() == fs::file_type::block ? "a device" : "a socket",
+         ")");
   }
 }
 

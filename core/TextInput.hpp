@@ -12,8 +12,9 @@
 
 namespace kollective {
 
-/// Fails unless `path` names a readable regular file; `what` names the kind of input in the
-/// message ("PrefLib file", "ranking data", ...).
+/// Fails unless `path` names a regular file or a pipe (not a folder, nor a device such as
+/// /dev/zero that never ends); `what` names the kind of input in the message ("PrefLib file",
+/// "ranking data", ...).
 void check_input_file(const std::string& path, const std::string& what);
 
 /// Opens a checked input file (binary mode: no newline translation).

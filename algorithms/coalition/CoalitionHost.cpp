@@ -22,10 +22,12 @@ namespace kollective::coalition {
 
 namespace {
 
-Game empty_game(int agents) {
+/// A game of `agents` with every value 0; `source` (a file, or empty) is named when it cannot fit.
+Game empty_game(int agents, const std::string& source = "") {
   if (agents < 1 || agents > max_agents) fail("coalition games need 1..", max_agents, " agents, got ", agents);
   // The host keeps v in double and stages a copy for the device: 16 bytes per coalition.
-  require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
+  require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents" +
+                                                      (source.empty() ? "" : " in '" + source + "'"));
   Game game;
   game.agents = agents;
   game.values.assign(std::size_t{1} << agents, 0.0);
@@ -190,7 +192,7 @@ Game read_rahwan_text(const std::string& path) {
     fail_at(path, 0, values.size(), " values: a game of n agents has 2^n lines (the first, v(empty), is 0)");
   }
   if (values[0] != 0.0) fail_at(path, 1, "v(empty) must be 0");
-  Game game = empty_game(agents);
+  Game game = empty_game(agents, path);
   game.values = std::move(values);
   return game;
 }
@@ -261,7 +263,7 @@ Game read_binary(const std::string& path) {
     fail_at(path, 0, "has ", file_bytes, " bytes, but ", agents, " agents with ", width, "-byte values need ", expected,
             file_bytes < expected ? " (truncated)" : " (trailing data)");
   }
-  Game game = empty_game(static_cast<int>(agents));
+  Game game = empty_game(static_cast<int>(agents), path);
   std::vector<unsigned char> chunk(std::size_t{1} << 20);
   std::uint64_t hash = 0xcbf29ce484222325ull, done = 0;
   while (done < count) {
@@ -327,7 +329,7 @@ Game read_bids(const std::string& path) {
                                          std::istream_iterator<std::string>()};
     if (words.empty()) continue;
     if (game.agents == 0) {
-      game = empty_game(read_items_line(words, path, reader.number()));
+      game = empty_game(read_items_line(words, path, reader.number()), path);
     } else {
       read_bid(words, path, reader.number(), game);
     }
