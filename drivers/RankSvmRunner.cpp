@@ -219,11 +219,8 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
   check_finite(row, context.run_name);  // before any file is written
   if (settings.model_in.empty() && settings.write_model) ranksvm::write_model(w, context.output_file("_model.txt"));
   if (settings.write_scores) {
-    const auto scores = ranksvm::predict(settings.has_test ? test : train, w);
-    std::FILE* out = std::fopen(context.output_file("_scores.txt").c_str(), "w");
-    if (!out) fail("cannot write '", context.output_file("_scores.txt"), "'");
-    for (double score : scores) std::fprintf(out, "%.17g\n", score);
-    std::fclose(out);
+    const ranksvm::RankData& scored = settings.has_test ? test : train;
+    ranksvm::write_scores(scored, ranksvm::predict(scored, w), context.output_file("_scores.txt"));
   }
   // The explicit pair differences: LIBLINEAR's own L2-loss SVM (`-s 2 -B -1`) minimizes the same
   // f on them (scripts/compare_liblinear.sh).

@@ -45,11 +45,23 @@ class Scratch {
   std::filesystem::path dir_;
 };
 
+std::string read_text(const std::string& path) {
+  std::ostringstream text;
+  text << std::ifstream(path).rdbuf();
+  return text.str();
+}
+
 }  // namespace
 
 class ranksvm_host : public ::testing::Test {
  protected:
   Scratch scratch;
+  std::string letor_error(const std::string& text) {
+    return error_of([&] { rs::read_letor(scratch.write("letor_bad.txt", text)); });
+  }
+  std::string model_error(const std::string& text) {
+    return error_of([&] { rs::read_model(scratch.write("model_bad.txt", text)); });
+  }
 };
 
 #define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
@@ -65,8 +77,88 @@ TEST_F(ranksvm_host, reads_letor_lines_grouped_by_query) {
   EXPECT_EQ(data.query_begin, (std::vector<std::int64_t>{0, 2, 4}));
   EXPECT_EQ(data.labels, (std::vector<double>{0, 1, 2, 1}));  // qid 3 first, file order within a query
   EXPECT_EQ(data.x, (std::vector<double>{0, 2, 0, 0, 0, 4, 0.5, 0, 1, 0.25, 0.75, 0}));
+  EXPECT_EQ(data.file_index, (std::vector<std::int64_t>{1, 3, 0, 2}));
   EXPECT_EQ(rs::preference_pairs(data), 2);
   EXPECT_EQ(rs::read_letor(path, 5).features, 5);
+}
+
+TEST_F(ranksvm_host, letor_reader_takes_bom_crlf_and_the_largest_label) {
+  const auto data = rs::read_letor(scratch.write("letor_bom.txt",
+                                                 "\xEF\xBB\xBF"
+                                                 "30 qid:1 1:1e-3\r\n+0 qid:1 2:-.5\r\n"));
+  EXPECT_EQ(data.labels, (std::vector<double>{30, 0}));
+  EXPECT_EQ(data.x, (std::vector<double>{1e-3, 0, 0, -0.5}));
+  EXPECT_EQ(rs::read_letor(scratch.write("qid_max.txt", "1 qid:9223372036854775807 1:1\n")).query_ids[0],
+            std::int64_t{9223372036854775807});
+}
+
+TEST_F(ranksvm_host, malformed_letor_files_name_file_and_line) {
+  EXPECT_HAS(letor_error("1 qid:1 1:1\nx qid:1 1:2\n"), "letor_bad.txt:2: label 'x' is not a non-negative integer");
+  EXPECT_HAS(letor_error("0x1 qid:1 1:1\n"), "letor_bad.txt:1: label '0x1' is not a non-negative integer");
+  EXPECT_HAS(letor_error("-1 qid:1 1:1\n"), ":1: label '-1' is not a non-negative integer");
+  EXPECT_HAS(letor_error("1.5 qid:1 1:1\n"), ":1: label '1.5' is not a non-negative integer");
+  EXPECT_HAS(letor_error("nan qid:1 1:1\n"), ":1: label 'nan' is not a non-negative integer");
+  EXPECT_HAS(letor_error("1 qid:1 1:1\n1100 qid:1 1:1\n"), ":2: label 1100 is above 30, the largest grade");
+  EXPECT_HAS(letor_error("31 qid:1 1:1\n"), ":1: label 31 is above 30");
+  EXPECT_HAS(letor_error("99999999999999999999 qid:1 1:1\n"), ":1: label 99999999999999999999 is above 30");
+  EXPECT_HAS(letor_error("1 qid:1 2:1 1:2\n"), ":1: feature indices must increase (1 after 2)");
+  EXPECT_HAS(letor_error("1 qid:1 1:1 1:2\n"), ":1: feature indices must increase (1 after 1)");
+  EXPECT_HAS(letor_error("1 qid:1 0:1\n"), ":1: '0:1' is not index:value with an index from 1 to 100000000");
+  EXPECT_HAS(letor_error("1 qid:1 0x2:1\n"), ":1: '0x2:1' is not index:value");
+  EXPECT_HAS(letor_error("1 qid:1 3\n"), ":1: '3' is not index:value");
+  EXPECT_HAS(letor_error("1 qid:1 1:abc\n"), ":1: feature 1: 'abc' is not a finite decimal number");
+  EXPECT_HAS(letor_error("1 qid:1 1:nan\n"), ":1: feature 1: 'nan' is not a finite decimal number");
+  EXPECT_HAS(letor_error("1 qid:1 1:0x1p3\n"), ":1: feature 1: '0x1p3' is not a finite decimal number");
+  EXPECT_HAS(letor_error("1 qid:1 2:-inf\n"), ":1: feature 2: '-inf' is not a finite decimal number");
+  EXPECT_HAS(letor_error("1 qid:1 2:1e999\n"), ":1: feature 2: '1e999' is not a finite decimal number");
+  EXPECT_HAS(letor_error("1 qid:1 1:1\n0 1:1\n"), ":2: has no qid but line 1 has one");
+  EXPECT_HAS(letor_error("1 qid:x 1:1\n"), ":1: 'qid:x' is not qid:<integer from 0 to 9223372036854775807>");
+  EXPECT_HAS(letor_error("1 qid:0x10 1:1\n"), ":1: 'qid:0x10' is not qid:");
+  EXPECT_HAS(letor_error("1 qid:-3 1:1\n"), ":1: 'qid:-3' is not qid:");
+  // Beyond int64: refused, not clamped (clamping merged distinct queries).
+  EXPECT_HAS(letor_error("1 qid:99999999999999999999 1:1\n"), ":1: 'qid:99999999999999999999' is not qid:");
+  EXPECT_HAS(letor_error("\xEF\xBB\xBF"
+                         "1 qid:1 1:1\r\n1 qid:1 1:x\r\n"),
+             "letor_bad.txt:2: feature 1: 'x'");
+  EXPECT_HAS(letor_error("# only a comment\n\n"), "letor_bad.txt: no documents");
+  EXPECT_HAS(letor_error(""), "letor_bad.txt: no documents");
+  EXPECT_HAS(error_of([&] { rs::read_letor(scratch.path("")); }), "is a folder, not a file");
+  EXPECT_HAS(error_of([&] { rs::read_letor(scratch.path("missing.txt")); }), "does not exist");
+  EXPECT_HAS(error_of([&] { rs::read_letor(scratch.write("letor_wide.txt", "1 qid:1 9:1\n"), 4); }),
+             "letor_wide.txt:1: feature index 9 exceeds the 4 features");
+}
+
+TEST_F(ranksvm_host, split_queries_are_grouped_with_one_warning) {
+  const auto path =
+      scratch.write("letor_split.txt", "2 qid:1 1:1\n0 qid:2 1:2\n1 qid:1 1:3\n1 qid:2 1:4\n0 qid:1 1:5\n");
+  testing::internal::CaptureStderr();
+  const auto data = rs::read_letor(path);
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(data.query_ids, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(data.query_begin, (std::vector<std::int64_t>{0, 3, 5}));
+  EXPECT_EQ(data.x, (std::vector<double>{1, 3, 5, 2, 4}));
+  EXPECT_EQ(data.file_index, (std::vector<std::int64_t>{0, 2, 4, 1, 3}));
+  EXPECT_EQ(warning, "kollective: warning: " + path +
+                         ":3: qid 1 resumes after other queries; its documents are grouped into one query (as SVMrank "
+                         "and LIBLINEAR do); 2 more places where a query resumes\n");
+  testing::internal::CaptureStderr();
+  rs::read_letor(scratch.write("letor_sorted.txt", "2 qid:1 1:1\n1 qid:1 1:3\n0 qid:2 1:2\n"));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
+TEST_F(ranksvm_host, scores_are_written_in_file_line_order) {
+  const auto data =
+      rs::read_letor(scratch.write("letor_order.txt", "1 qid:9 1:1\n2 qid:9 1:3\n# note\n0 qid:2 1:2\n1 qid:2 1:4\n"));
+  const auto scores = rs::predict(data, {10});  // grouped order: qid 2 (20, 40), then qid 9 (10, 30)
+  EXPECT_EQ(scores, (std::vector<double>{20, 40, 10, 30}));
+  rs::write_scores(data, scores, scratch.path("scores.txt"));
+  EXPECT_EQ(read_text(scratch.path("scores.txt")), "10\n30\n20\n40\n");
+  // Data that did not come from a file keeps its own order.
+  rs::write_scores(one_query({1, 0}, {0, 0}), {0.5, -2}, scratch.path("plain.txt"));
+  EXPECT_EQ(read_text(scratch.path("plain.txt")), "0.5\n-2\n");
+  EXPECT_HAS(error_of([&] { rs::write_scores(one_query({1}, {0}), {INFINITY}, scratch.path("inf.txt")); }),
+             "not finite");
+  EXPECT_FALSE(std::filesystem::exists(scratch.path("inf.txt")));
 }
 
 TEST_F(ranksvm_host, letor_and_model_files_round_trip) {
@@ -86,6 +178,33 @@ TEST_F(ranksvm_host, letor_and_model_files_round_trip) {
   std::string first;
   std::getline(in, first);
   EXPECT_EQ(first, "solver_type L2R_L2LOSS_RANKSVM");
+  // LIBLINEAR's own layout: nr_class and label lines, a blank after each weight, CRLF, a BOM.
+  EXPECT_EQ(rs::read_model(scratch.write("liblinear.txt",
+                                         "\xEF\xBB\xBFsolver_type L2R_L2LOSS_RANKSVM\r\nnr_class 2\r\nlabel 1 -1\r\n"
+                                         "nr_feature 2\r\nbias -1\r\nw\r\n0.25 \r\n-3e2 \r\n")),
+            (std::vector<double>{0.25, -300}));
+}
+
+TEST_F(ranksvm_host, malformed_model_files_name_file_and_line) {
+  const std::string header = "solver_type L2R_L2LOSS_RANKSVM\nnr_feature 2\nbias -1\nw\n";
+  EXPECT_HAS(model_error("solver_type L2R_LR\nnr_feature 1\nbias -1\nw\n1\n"),
+             "model_bad.txt:1: solver_type L2R_LR is not");
+  EXPECT_HAS(model_error(header + "1\n"), "model_bad.txt: 1 weights for nr_feature 2");
+  EXPECT_HAS(model_error(header + "1\n2\n3\n"), "model_bad.txt:7: more than nr_feature = 2 weights");
+  EXPECT_HAS(model_error("solver_type L2R_L2LOSS_RANKSVM\nnr_feature 1\nbias 1\nw\n1\n"),
+             ":3: bias 1 is not supported");
+  EXPECT_HAS(model_error("solver_type L2R_L2LOSS_RANKSVM\nnr_feature 1\nbias -1\n"), "model_bad.txt: no 'w' line");
+  EXPECT_HAS(model_error("solver_type L2R_L2LOSS_RANKSVM\nw\n1\n"), ":2: no nr_feature line before 'w'");
+  EXPECT_HAS(model_error("nr_feature 0x2\n"), ":1: nr_feature '0x2' is not an integer from 1 to 100000000");
+  EXPECT_HAS(model_error("nr_feature\n"), ":1: model header 'nr_feature' has no value");
+  EXPECT_HAS(model_error("solver L2R_L2LOSS_RANKSVM\n"), ":1: unknown model header 'solver'");
+  EXPECT_HAS(model_error(header + "0x1p3\n1\n"), "model_bad.txt:5: weight '0x1p3' is not a finite decimal number");
+  EXPECT_HAS(model_error(header + "1\nnan\n"), ":6: weight 'nan' is not a finite decimal number");
+  EXPECT_HAS(model_error(header + "1\ninf\n"), ":6: weight 'inf' is not");
+  EXPECT_HAS(model_error(header + "1 2\n"), ":5: weight '1 2' is not");
+  EXPECT_HAS(model_error("\xEF\xBB\xBFsolver_type L2R_L2LOSS_RANKSVM\r\nnr_feature 1\r\nbias -1\r\nw\r\nx\r\n"),
+             "model_bad.txt:5: weight 'x'");
+  EXPECT_HAS(error_of([&] { rs::read_model(scratch.path("")); }), "is a folder, not a file");
 }
 
 TEST_F(ranksvm_host, synthetic_data_has_the_promised_shapes) {
@@ -229,8 +348,8 @@ TEST_F(ranksvm_host, letor4_matches_eval_score_4_0_on_split_queries_with_ties) {
 
 TEST_F(ranksvm_host, ndcg_gains_are_exact_up_to_the_largest_label) {
   // The largest grade ranked below a 0: gains 0 and 2^30 - 1, finite and exact (1100 made NaN).
-  const auto data = one_query({0, 30}, {0, 0});
-  const double top = std::exp2(30) - 1;
+  const auto data = one_query({0, rs::max_label}, {0, 0});
+  const double top = std::exp2(rs::max_label) - 1;
   EXPECT_EQ(rs::ndcg_at(data, {1, 0}, 1, rs::NdcgConvention::modern)[0], 0.0);
   EXPECT_NEAR(rs::ndcg_at(data, {1, 0}, 2, rs::NdcgConvention::modern)[0], top / std::log2(3.0) / top, 1e-15);
   EXPECT_EQ(rs::ndcg_at(data, {1, 0}, 2, rs::NdcgConvention::letor4)[0], 1.0);
