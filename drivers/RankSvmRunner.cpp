@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <variant>
 
 #include "algorithms/ranksvm/RankReference.hpp"
 #include "algorithms/ranksvm/RankSvm.hpp"
@@ -105,11 +106,14 @@ double mean(const std::vector<double>& values) {
   return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-/// Pairwise accuracy and NDCG columns for one data set, prefixed `prefix`.
+/// Pairwise accuracy and NDCG columns for one data set, prefixed `prefix`. A set without
+/// preference pairs (all labels equal in every query) has no pairwise accuracy: the column is
+/// left out rather than filled with 0/0.
 void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings, const ranksvm::RankData& data,
                  const std::vector<double>& w) {
   const auto scores = ranksvm::predict(data, w);
-  row.set(prefix + "pairwise_accuracy", ranksvm::pairwise_accuracy(data, scores));
+  if (ranksvm::preference_pairs(data) > 0)
+    row.set(prefix + "pairwise_accuracy", ranksvm::pairwise_accuracy(data, scores));
   for (auto k : settings.ndcg_k) {
     row.set(prefix + "ndcg@" + std::to_string(k), mean(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
   }
@@ -126,6 +130,16 @@ void check_pairs_fit(const ranksvm::RankData& data, const std::string& path) {
   if (!error && bytes > static_cast<double>(space.available)) {
     fail("writing the ", pairs, " preference pairs to '", path, "' may take ", bytes / 1e9, " GB; the disk has ",
          static_cast<double>(space.available) / 1e9, " GB free");
+  }
+}
+
+/// Huge feature values (finite, but with overflowing products) could still make a score or the
+/// objective infinite or NaN: refuse to present such a row as a result.
+void check_finite(const Row& row, const std::string& run_name) {
+  for (const auto& [column, cell] : row.cells()) {
+    if (const auto* value = std::get_if<double>(&cell); value && !std::isfinite(*value)) {
+      fail("run '", run_name, "': ", column, " is not finite (feature values too large? try options: {scale: true})");
+    }
   }
 }
 
@@ -148,13 +162,18 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
     if (settings.has_test) ranksvm::scale_features(test, range);
   }
   if (settings.write_pairs) check_pairs_fit(train, context.output_file("_pairs.txt"));
+  const std::int64_t pairs = ranksvm::preference_pairs(train);
+  if (w.empty() && pairs == 0) {
+    fail("the training set ", settings.train.describe(),
+         " has no preference pairs (in every query all documents have the same label): nothing to learn");
+  }
   Row row;
   row.set("run", context.run_name)
       .set("train", settings.train.describe())
       .set("documents", train.docs)
       .set("queries", train.queries())
       .set("features", train.features)
-      .set("pairs", ranksvm::preference_pairs(train))
+      .set("pairs", pairs)
       .set("C", settings.options.C)
       .set("eps", settings.options.eps)
       .set("feature_precision", settings.options.float_features ? "float" : "double");
@@ -181,28 +200,27 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
         .set("read_x_twice_s", 2 * result.seconds_read_x)
         .set("copy_bytes_per_s", x_bytes / result.seconds_read_x)
         .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
-    std::printf("%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
-                "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",
-                context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(train.docs),
-                static_cast<long long>(train.queries()), train.features, settings.options.C, result.stop.c_str(),
-                result.iterations, result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm,
-                seconds, result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0);
-    if (settings.write_model) ranksvm::write_model(w, context.output_file("_model.txt"));
+    std::printf(
+        "%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
+        "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",
+        context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(train.docs),
+        static_cast<long long>(train.queries()), train.features, settings.options.C, result.stop.c_str(),
+        result.iterations, result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm,
+        seconds, result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0);
   } else {
     // The objective of a given model on this data (with this C): compares solvers' optima.
     row.set("model", settings.model_in).set("objective", ranksvm::evaluate(Space(), train, settings.options.C, w, w).f);
   }
   add_metrics(row, "train_", settings, train, w);
   if (settings.has_test) {
-    row.set("test", settings.test.describe());
+    row.set("test", settings.test.describe()).set("test_pairs", ranksvm::preference_pairs(test));
     add_metrics(row, "test_", settings, test, w);
   }
+  check_finite(row, context.run_name);  // before any file is written
+  if (settings.model_in.empty() && settings.write_model) ranksvm::write_model(w, context.output_file("_model.txt"));
   if (settings.write_scores) {
-    const auto scores = ranksvm::predict(settings.has_test ? test : train, w);
-    std::FILE* out = std::fopen(context.output_file("_scores.txt").c_str(), "w");
-    if (!out) fail("cannot write '", context.output_file("_scores.txt"), "'");
-    for (double score : scores) std::fprintf(out, "%.17g\n", score);
-    std::fclose(out);
+    const ranksvm::RankData& scored = settings.has_test ? test : train;
+    ranksvm::write_scores(scored, ranksvm::predict(scored, w), context.output_file("_scores.txt"));
   }
   // The explicit pair differences: LIBLINEAR's own L2-loss SVM (`-s 2 -B -1`) minimizes the same
   // f on them (scripts/compare_liblinear.sh).

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <typeinfo>
 
@@ -160,8 +161,20 @@ TEST(TEST_CATEGORY, ranksvm_optimum_matches_liblinear) {
   // differences minimizes the same f; both optima must agree within 1e-6 relative (observed:
   // 1e-15), and so must the weights (observed: 1e-8; C = 1.01 for LIBLINEAR moves them 6e-4).
   const rs::RankData sets[] = {rs::synthetic_letor("mslr", 30, 900, 10, 5), rs::synthetic_letor("mq2007", 40, 1500, 46, 6)};
+  // The files go to a folder of their own in the build tree (ctest's working folder), not /tmp,
+  // and are removed at the end.
+  const std::filesystem::path folder =
+      std::filesystem::current_path() / ("kollective_liblinear_" + std::string(typeid(TEST_EXECSPACE).name()));
+  std::filesystem::create_directories(folder);
+  struct Remove {
+    std::filesystem::path folder;
+    ~Remove() {
+      std::error_code ignored;
+      std::filesystem::remove_all(folder, ignored);
+    }
+  } cleanup{folder};
   for (const auto& data : sets) {
-    const std::string stem = testing::TempDir() + "kollective_liblinear_" + std::string(typeid(TEST_EXECSPACE).name());
+    const std::string stem = (folder / "liblinear").string();
     const std::int64_t pairs = rs::write_pair_differences(data, stem + "_pairs.txt");
     ASSERT_EQ(pairs, rs::preference_pairs(data));
     const std::string command = std::string(KOLLECTIVE_LIBLINEAR_TRAIN) + " -s 2 -c 1 -e 1e-8 -B -1 -q '" + stem + "_pairs.txt' '" +

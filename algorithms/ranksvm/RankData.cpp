@@ -11,10 +11,14 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <string_view>
+#include <unordered_set>
 
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
+#include "core/Parse.hpp"
 #include "core/Random.hpp"
+#include "core/TextInput.hpp"
 
 namespace kollective::ranksvm {
 
@@ -27,56 +31,70 @@ struct Line {
   std::vector<std::pair<int, double>> features;
 };
 
-bool parse_double(const char* begin, const char* end, double& value) {
-  char* stop = nullptr;
-  value = std::strtod(begin, &stop);
-  return stop == end && begin != end;
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// Labels are grades for NDCG: integers 0..max_label.
+double parse_label(const std::string& token, const std::string& path, long number) {
+  const std::optional<std::int64_t> label = parse_int64(token);
+  const std::string_view digits = std::string_view(token).substr(token[0] == '+' ? 1 : 0);
+  if (!label && all_digits(digits))
+    fail_at(path, number, "label ", token, " is above ", max_label, ", the largest grade");
+  if (!label || *label < 0) fail_at(path, number, "label '", token, "' is not a non-negative integer");
+  if (*label > max_label) {
+    fail_at(path, number, "label ", *label, " is above ", max_label, ", the largest grade (NDCG's gain 2^label - 1)");
+  }
+  return static_cast<double>(*label);
+}
+
+std::int64_t parse_qid(const std::string& token, const std::string& path, long number) {
+  const std::optional<std::int64_t> qid = parse_int64(std::string_view(token).substr(4));
+  if (!qid || *qid < 0) fail_at(path, number, "'", token, "' is not qid:<integer from 0 to 9223372036854775807>");
+  return *qid;
+}
+
+std::pair<int, double> parse_feature(const std::string& token, const std::string& path, long number) {
+  const std::size_t colon = token.find(':');
+  const std::optional<std::int64_t> index =
+      colon == std::string::npos ? std::nullopt : parse_int64(std::string_view(token).substr(0, colon));
+  if (!index || *index < 1 || *index > max_feature_index) {
+    fail_at(path, number, "'", token, "' is not index:value with an index from 1 to ", max_feature_index);
+  }
+  const std::optional<double> value = parse_decimal(std::string_view(token).substr(colon + 1));
+  if (!value)
+    fail_at(path, number, "feature ", *index, ": '", token.substr(colon + 1), "' is not a finite decimal number");
+  return {static_cast<int>(*index), *value};
 }
 
 /// The document on a line, or nothing for a blank or comment line.
 std::optional<Line> parse_line(const std::string& text, const std::string& path, long number) {
-  Line line;
   const std::string content = text.substr(0, text.find('#'));
   std::vector<std::string> tokens;
   for (std::size_t at = 0;;) {
-    at = content.find_first_not_of(" \t\r", at);
+    at = content.find_first_not_of(" \t", at);
     if (at == std::string::npos) break;
-    const std::size_t end = content.find_first_of(" \t\r", at);
+    const std::size_t end = content.find_first_of(" \t", at);
     tokens.push_back(content.substr(at, end == std::string::npos ? std::string::npos : end - at));
     at = end;
   }
   if (tokens.empty()) return std::nullopt;
-  if (!parse_double(tokens[0].data(), tokens[0].data() + tokens[0].size(), line.label) || !std::isfinite(line.label)) {
-    fail_at(path, number, "label '", tokens[0], "' is not a finite number");
-  }
+  Line line;
+  line.label = parse_label(tokens[0], path, number);
   std::size_t k = 1;
-  if (k < tokens.size() && tokens[k].compare(0, 4, "qid:") == 0) {
-    char* stop = nullptr;
-    const std::string id = tokens[k].substr(4);
-    line.qid = std::strtoll(id.c_str(), &stop, 10);
-    if (id.empty() || *stop != '\0' || line.qid < 0) fail_at(path, number, "'", tokens[k], "' is not qid:<non-negative integer>");
-    ++k;
-  }
-  int previous = 0;
-  for (; k < tokens.size(); ++k) {
-    const std::string& token = tokens[k];
-    const std::size_t colon = token.find(':');
-    char* stop = nullptr;
-    const long index = colon == std::string::npos ? 0 : std::strtol(token.c_str(), &stop, 10);
-    double value = 0;
-    if (colon == std::string::npos || stop != token.c_str() + colon || index < 1 || index > 100000000 ||
-        !parse_double(token.data() + colon + 1, token.data() + token.size(), value)) {
-      fail_at(path, number, "'", token, "' is not index:value with an index >= 1");
+  if (k < tokens.size() && tokens[k].compare(0, 4, "qid:") == 0) line.qid = parse_qid(tokens[k++], path, number);
+  for (int previous = 0; k < tokens.size(); ++k) {
+    const auto feature = parse_feature(tokens[k], path, number);
+    if (feature.first <= previous) {
+      fail_at(path, number, "feature indices must increase (", feature.first, " after ", previous, ")");
     }
-    if (!std::isfinite(value)) fail_at(path, number, "feature ", index, " is not finite");
-    if (index <= previous) fail_at(path, number, "feature indices must increase (", index, " after ", previous, ")");
-    previous = static_cast<int>(index);
-    line.features.emplace_back(static_cast<int>(index), value);
+    previous = feature.first;
+    line.features.push_back(feature);
   }
   return line;
 }
 
-/// Groups documents by qid (stable), fills the dense matrix.
+/// Groups documents by qid (stable), fills the dense matrix and each document's file index.
 RankData assemble(const std::vector<Line>& lines, int features) {
   RankData data;
   data.docs = static_cast<std::int64_t>(lines.size());
@@ -97,37 +115,68 @@ RankData assemble(const std::vector<Line>& lines, int features) {
     }
   }
   data.query_begin.push_back(data.docs);
+  data.file_index = std::move(order);
   return data;
 }
+
+/// Notices queries whose lines are split across the file (qid 1, qid 2, qid 1): they are grouped
+/// like SVMrank and LIBLINEAR group them, but a user who meant them as different queries should
+/// hear of it, once per file.
+class SplitQueries {
+ public:
+  void see(std::int64_t qid, long number) {
+    if (qid == current_) return;
+    finished_.insert(current_);
+    if (finished_.count(qid) && places_++ == 0) first_qid_ = qid, first_line_ = number;
+    current_ = qid;
+  }
+  void warn(const std::string& path) const {
+    if (places_ == 0) return;
+    std::fprintf(stderr,
+                 "kollective: warning: %s:%ld: qid %lld resumes after other queries; its documents are grouped into "
+                 "one query (as SVMrank and LIBLINEAR do)",
+                 path.c_str(), first_line_, static_cast<long long>(first_qid_));
+    if (places_ == 2) std::fprintf(stderr, "; 1 more place where a query resumes");
+    if (places_ > 2)
+      std::fprintf(stderr, "; %lld more places where a query resumes", static_cast<long long>(places_ - 1));
+    std::fputc('\n', stderr);
+  }
+
+ private:
+  std::unordered_set<std::int64_t> finished_;
+  std::int64_t current_ = -1, first_qid_ = 0, places_ = 0;
+  long first_line_ = 0;
+};
 
 }  // namespace
 
 RankData read_letor(const std::string& path, int features) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open ranking data '", path, "'");
+  LineReader reader(path, "ranking data");
   std::vector<Line> lines;
+  SplitQueries split;
   std::string text;
-  long number = 0, first_line = 0;
+  long first_line = 0;
   int largest = 0;
-  while (std::getline(in, text)) {
-    ++number;
-    std::optional<Line> parsed = parse_line(text, path, number);
+  while (reader.next(text)) {
+    std::optional<Line> parsed = parse_line(text, path, reader.number());
     if (!parsed) continue;
     Line& line = *parsed;
-    if (lines.empty()) first_line = number;
+    if (lines.empty()) first_line = reader.number();
     if (!lines.empty() && (line.qid < 0) != (lines.front().qid < 0)) {
-      fail_at(path, number, line.qid < 0 ? "has no qid but line " : "has a qid but line ", first_line,
+      fail_at(path, reader.number(), line.qid < 0 ? "has no qid but line " : "has a qid but line ", first_line,
               line.qid < 0 ? " has one" : " has none", " (either every line has a qid or none)");
     }
     if (!line.features.empty()) {
       largest = std::max(largest, line.features.back().first);
       if (features > 0 && largest > features) {
-        fail_at(path, number, "feature index ", largest, " exceeds the ", features, " features of the model");
+        fail_at(path, reader.number(), "feature index ", largest, " exceeds the ", features, " features of the model");
       }
     }
+    split.see(line.qid, reader.number());
     lines.push_back(std::move(line));
   }
-  if (lines.empty()) fail_at(path, number, "no documents");
+  if (lines.empty()) fail_at(path, 0, "no documents (every line is blank or a comment)");
+  split.warn(path);
   return assemble(lines, features > 0 ? features : std::max(largest, 1));
 }
 
@@ -280,44 +329,74 @@ void write_model(const std::vector<double>& w, const std::string& path) {
   if (std::fclose(out) != 0) fail("error while writing '", path, "'");
 }
 
+namespace {
+
+/// A model header line: "key value"; checks the keys LIBLINEAR writes and keeps nr_feature.
+void read_model_header(const std::string& path, long number, std::string_view line, std::int64_t& features) {
+  const std::size_t blank = line.find_first_of(" \t");
+  const std::string key(line.substr(0, blank));
+  const std::string value(trim_blanks(blank == std::string_view::npos ? std::string_view() : line.substr(blank)));
+  if (key != "solver_type" && key != "bias" && key != "nr_feature" && key != "nr_class" && key != "label") {
+    fail_at(path, number, "unknown model header '", key, "'");
+  }
+  if (value.empty()) fail_at(path, number, "model header '", key, "' has no value");
+  if (key == "solver_type" && value != "L2R_L2LOSS_RANKSVM") {
+    fail_at(path, number, "solver_type ", value, " is not L2R_L2LOSS_RANKSVM");
+  }
+  if (key == "bias" && parse_decimal(value) != -1.0)
+    fail_at(path, number, "bias ", value, " is not supported (only -1)");
+  if (key == "nr_feature") {
+    const auto count = parse_int64(value);
+    if (!count || *count < 1 || *count > max_feature_index) {
+      fail_at(path, number, "nr_feature '", value, "' is not an integer from 1 to ", max_feature_index);
+    }
+    features = *count;
+  }
+}
+
+}  // namespace
+
 std::vector<double> read_model(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail("cannot open model '", path, "'");
-  std::string key, text;
-  long number = 0, features = -1;
-  while (std::getline(in, text)) {
-    ++number;
-    std::istringstream fields(text);
-    if (!(fields >> key)) continue;
-    if (key == "w") break;
-    std::string value;
-    fields >> value;
-    if (key == "solver_type" && value != "L2R_L2LOSS_RANKSVM") fail_at(path, number, "solver_type ", value, " is not L2R_L2LOSS_RANKSVM");
-    if (key == "bias" && value != "-1") fail_at(path, number, "bias ", value, " is not supported (only -1)");
-    if (key == "nr_feature") {
-      char* stop = nullptr;
-      features = std::strtol(value.c_str(), &stop, 10);
-      if (*stop != '\0' || features < 1) fail_at(path, number, "nr_feature '", value, "' is not a positive integer");
-    }
-    if (key != "solver_type" && key != "bias" && key != "nr_feature" && key != "nr_class" && key != "label") {
-      fail_at(path, number, "unknown model header '", key, "'");
-    }
-  }
-  if (key != "w") fail_at(path, number, "no 'w' line");
-  if (features < 0) fail_at(path, number, "no nr_feature line before 'w'");
+  LineReader reader(path, "model");
+  std::string text;
+  std::int64_t features = -1;
+  bool weights = false;
   std::vector<double> w;
-  while (std::getline(in, text)) {
-    ++number;
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    double value = 0;
-    const auto begin = text.find_first_not_of(" \t"), end = text.find_last_not_of(" \t\r") + 1;
-    if (!parse_double(text.data() + begin, text.data() + end, value) || !std::isfinite(value)) {
-      fail_at(path, number, "weight '", text, "' is not a finite number");
+  while (reader.next(text)) {
+    const std::string_view line = trim_blanks(text);
+    if (line.empty()) continue;
+    if (!weights && line == "w") {
+      if (features < 0) fail_at(path, reader.number(), "no nr_feature line before 'w'");
+      weights = true;
+    } else if (!weights) {
+      read_model_header(path, reader.number(), line, features);
+    } else {
+      const std::optional<double> value = parse_decimal(line);
+      if (!value) fail_at(path, reader.number(), "weight '", line, "' is not a finite decimal number");
+      if (static_cast<std::int64_t>(w.size()) == features) {
+        fail_at(path, reader.number(), "more than nr_feature = ", features, " weights");
+      }
+      w.push_back(*value);
     }
-    w.push_back(value);
   }
-  if (static_cast<long>(w.size()) != features) fail_at(path, number, w.size(), " weights for nr_feature ", features);
+  if (!weights) fail_at(path, 0, "no 'w' line");
+  if (static_cast<std::int64_t>(w.size()) != features) {
+    fail_at(path, 0, w.size(), " weights for nr_feature ", features);
+  }
   return w;
+}
+
+void write_scores(const RankData& data, const std::vector<double>& scores, const std::string& path) {
+  std::vector<double> in_file_order(scores.size());
+  for (std::size_t d = 0; d < scores.size(); ++d) {
+    if (!std::isfinite(scores[d]))
+      fail("score ", scores[d], " of a document is not finite (feature values too large?)");
+    in_file_order[data.file_index.empty() ? d : static_cast<std::size_t>(data.file_index[d])] = scores[d];
+  }
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) fail("cannot write '", path, "'");
+  for (double score : in_file_order) std::fprintf(out, "%.17g\n", score);
+  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
 }
 
 std::vector<double> predict(const RankData& data, const std::vector<double>& w) {
@@ -329,94 +408,6 @@ std::vector<double> predict(const RankData& data, const std::vector<double>& w) 
     scores[d] = s;
   }
   return scores;
-}
-
-// Per query in O(n log n): documents in increasing score, a group of equal scores at a time; a
-// Fenwick tree over the query's label ranks counts the documents seen so far (score at most the
-// current one, ties included) with a lower label.
-double pairwise_accuracy(const RankData& data, const std::vector<double>& scores) {
-  std::int64_t correct = 0;
-  for (std::int64_t q = 0; q < data.queries(); ++q) {
-    const std::int64_t first = data.query_begin[q], n = data.query_begin[q + 1] - first;
-    std::vector<double> levels(data.labels.begin() + first, data.labels.begin() + first + n);
-    std::sort(levels.begin(), levels.end());
-    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
-    std::vector<std::int64_t> order(n), rank(n), seen(levels.size() + 1, 0);
-    for (std::int64_t k = 0; k < n; ++k) {
-      order[k] = first + k;
-      rank[k] = std::lower_bound(levels.begin(), levels.end(), data.labels[first + k]) - levels.begin();
-    }
-    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return scores[a] < scores[b]; });
-    auto below = [&](std::int64_t r) {  // seen documents with rank < r
-      std::int64_t count = 0;
-      for (; r > 0; r -= r & -r) count += seen[r];
-      return count;
-    };
-    for (std::int64_t group = 0; group < n;) {
-      std::int64_t end = group;
-      while (end < n && scores[order[end]] == scores[order[group]]) ++end;
-      for (std::int64_t k = group; k < end; ++k) {
-        for (std::int64_t r = rank[order[k] - first] + 1; r <= static_cast<std::int64_t>(levels.size()); r += r & -r) ++seen[r];
-      }
-      for (std::int64_t k = group; k < end; ++k) correct += below(rank[order[k] - first]);
-      group = end;
-    }
-  }
-  const std::int64_t pairs = preference_pairs(data);
-  return pairs ? static_cast<double>(correct) / static_cast<double>(pairs) : 1.0;
-}
-
-NdcgConvention parse_ndcg_convention(const std::string& name) {
-  if (name == "letor4") return NdcgConvention::letor4;
-  if (name == "modern") return NdcgConvention::modern;
-  fail("unknown NDCG convention '", name, "' (letor4 or modern)");
-}
-
-namespace {
-
-double discount(int position, NdcgConvention convention) {  // position from 1
-  if (convention == NdcgConvention::modern) return 1.0 / std::log2(position + 1.0);
-  return position <= 2 ? 1.0 : 1.0 / std::log2(static_cast<double>(position));
-}
-
-/// NDCG@1..k_max of one query: ranked gains against ideal gains.
-std::vector<double> query_ndcg(const RankData& data, const std::vector<double>& scores, std::int64_t q, int k_max,
-                               NdcgConvention convention) {
-  const std::int64_t begin = data.query_begin[q], n = data.query_begin[q + 1] - begin;
-  std::vector<std::int64_t> ranked(n);
-  std::iota(ranked.begin(), ranked.end(), begin);
-  std::stable_sort(ranked.begin(), ranked.end(), [&](std::int64_t a, std::int64_t b) { return scores[a] > scores[b]; });
-  std::vector<double> ideal(data.labels.begin() + begin, data.labels.begin() + begin + n);
-  std::sort(ideal.begin(), ideal.end(), std::greater<double>());
-  std::vector<double> result(k_max);
-  double dcg = 0, idcg = 0;
-  for (int k = 1; k <= k_max; ++k) {
-    if (k <= n) {
-      dcg += (std::pow(2.0, data.labels[ranked[k - 1]]) - 1) * discount(k, convention);
-      idcg += (std::pow(2.0, ideal[k - 1]) - 1) * discount(k, convention);
-    }
-    result[k - 1] = idcg > 0 ? dcg / idcg : (convention == NdcgConvention::modern ? 1.0 : 0.0);
-  }
-  return result;
-}
-
-}  // namespace
-
-std::vector<double> ndcg_at(const RankData& data, const std::vector<double>& scores, int k, NdcgConvention convention) {
-  if (k < 1) fail("NDCG@k needs k >= 1 (got ", k, ")");
-  std::vector<double> result(data.queries());
-  for (std::int64_t q = 0; q < data.queries(); ++q) result[q] = query_ndcg(data, scores, q, k, convention).back();
-  return result;
-}
-
-std::vector<double> mean_ndcg(const RankData& data, const std::vector<double>& scores, NdcgConvention convention) {
-  std::vector<double> result(data.queries());
-  for (std::int64_t q = 0; q < data.queries(); ++q) {
-    const auto n = static_cast<int>(data.query_begin[q + 1] - data.query_begin[q]);
-    const auto all = query_ndcg(data, scores, q, n, convention);
-    result[q] = std::accumulate(all.begin(), all.end(), 0.0) / n;
-  }
-  return result;
 }
 
 }  // namespace kollective::ranksvm
