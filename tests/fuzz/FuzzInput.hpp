@@ -29,6 +29,12 @@ inline std::filesystem::path input_dir() {
   return std::filesystem::is_directory("/dev/shm", ec) ? "/dev/shm" : "/tmp";
 }
 
+/// The targets model a host with 1 GiB free, so the readers' own memory checks
+/// (require_host_memory) refuse inputs that need more, below libFuzzer's -rss_limit_mb=2048; an
+/// allocation past it that no check refused is a finding. A KOLLECTIVE_MEMORY_LIMIT set by the
+/// caller wins.
+inline const bool memory_limit_set = setenv("KOLLECTIVE_MEMORY_LIMIT", "1073741824", 0) == 0;
+
 constexpr const char* input_prefix = "kollective-fuzz-";
 
 /// Removes inputs left by fuzz processes that died mid-input (a crash skips the destructor).
