@@ -29,11 +29,11 @@ inline std::filesystem::path input_dir() {
   return std::filesystem::is_directory("/dev/shm", ec) ? "/dev/shm" : "/tmp";
 }
 
-/// The targets model a host with 1 GiB free, so the readers' own memory checks
+/// The targets model a host with 256 MiB free (fast inputs), so the readers' own memory checks
 /// (require_host_memory) refuse inputs that need more, below libFuzzer's -rss_limit_mb=2048; an
 /// allocation past it that no check refused is a finding. A KOLLECTIVE_MEMORY_LIMIT set by the
 /// caller wins.
-inline const bool memory_limit_set = setenv("KOLLECTIVE_MEMORY_LIMIT", "1073741824", 0) == 0;
+inline const bool memory_limit_set = setenv("KOLLECTIVE_MEMORY_LIMIT", "268435456", 0) == 0;
 
 constexpr const char* input_prefix = "kollective-fuzz-";
 
@@ -57,8 +57,7 @@ class TempInput {
       remove_stale_inputs(found);
       return found;
     }();
-    base_ = (dir / (input_prefix + std::to_string(getpid()))).string();
-    path_ = base_ + suffix;
+    path_ = (dir / (input_prefix + std::to_string(getpid()) + suffix)).string();
     std::ofstream out(path_, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
     if (!out.flush()) {
@@ -71,15 +70,9 @@ class TempInput {
   TempInput& operator=(const TempInput&) = delete;
 
   const std::string& path() const { return path_; }
-  /// Renames the file to end in `suffix` instead (another extension, same bytes).
-  void change_suffix(const std::string& suffix) {
-    const std::string renamed = base_ + suffix;
-    if (std::rename(path_.c_str(), renamed.c_str()) != 0) std::abort();
-    path_ = renamed;
-  }
 
  private:
-  std::string base_, path_;
+  std::string path_;
 };
 
 /// Runs a reader: a kollective::Error is the expected answer to bad input; returns whether it
