@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Build and install patched Kokkos + Kokkos Kernels 3.4.01 for one backend into a cache keyed by
-# version, patch and backend; prints the install prefix on the last line of stdout.
-#   scripts/bootstrap_kokkos.sh openmp|serial|cuda
+# version, patch, backend and (for serial-clang) compiler; prints the install prefix on the last
+# line of stdout.
+#   scripts/bootstrap_kokkos.sh openmp|serial|cuda|serial-clang
+# serial-clang is the Serial backend built with clang++ for the fuzz build (scripts/fuzz.sh).
 # Env: KOLLECTIVE_DEPS_DIR (default .deps), KOLLECTIVE_CUDA_ARCH (Kokkos arch name, default
-# HOPPER90), KOLLECTIVE_JOBS (default: all cores). Sources come from scripts/fetch_deps.sh.
+# HOPPER90), KOLLECTIVE_CLANG_CXX (default clang++), KOLLECTIVE_JOBS (default: all cores).
+# Sources come from scripts/fetch_deps.sh.
 set -euo pipefail
-backend=${1:?usage: bootstrap_kokkos.sh openmp|serial|cuda}
+backend=${1:?usage: bootstrap_kokkos.sh openmp|serial|cuda|serial-clang}
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps=${KOLLECTIVE_DEPS_DIR:-$root/.deps}
 jobs=${KOLLECTIVE_JOBS:-$(nproc)}
@@ -19,7 +22,12 @@ case $backend in
   serial) options=(-DKokkos_ENABLE_SERIAL=ON); key=serial;;
   cuda)   options=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
                    -DKokkos_ARCH_$arch=ON); key=cuda-$arch;;
-  *) echo "bootstrap_kokkos: unknown backend '$backend' (openmp, serial or cuda)" >&2; exit 2;;
+  serial-clang)
+    clang_cxx=$(command -v "${KOLLECTIVE_CLANG_CXX:-clang++}") \
+      || { echo "bootstrap_kokkos: ${KOLLECTIVE_CLANG_CXX:-clang++} not found" >&2; exit 1; }
+    clang_major=$("$clang_cxx" -dumpversion | cut -d. -f1)
+    options=(-DKokkos_ENABLE_SERIAL=ON); key=serial-clang$clang_major;;
+  *) echo "bootstrap_kokkos: unknown backend '$backend' (openmp, serial, cuda or serial-clang)" >&2; exit 2;;
 esac
 prefix=$deps/install/kokkos-$version-$patch_id-$key
 if [ -f "$prefix/.complete" ]; then echo "$prefix"; exit 0; fi
@@ -32,6 +40,7 @@ tar -xJf "$deps/src/trilinos.tar.xz" -C "$build"
 
 compiler=()
 if [ "$backend" = cuda ]; then compiler=(-DCMAKE_CXX_COMPILER="$build/kokkos/bin/nvcc_wrapper"); fi
+if [ "$backend" = serial-clang ]; then compiler=(-DCMAKE_CXX_COMPILER="$clang_cxx"); fi
 common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17
         -DCMAKE_POLICY_VERSION_MINIMUM=3.5)
 echo "bootstrap_kokkos: building Kokkos $version ($key) in $build" >&2
@@ -45,7 +54,7 @@ cmake --install "$build/kokkos-build" >/dev/null
 # Kokkos Kernels: no ETI (header-only use, builds in seconds); cuSPARSE/cuBLAS TPLs off because
 # 3.4.01 calls APIs that CUDA 12+ removed.
 echo "bootstrap_kokkos: building Kokkos Kernels $version ($key)" >&2
-kk_compiler=()
+kk_compiler=("${compiler[@]}")
 if [ "$backend" = cuda ]; then kk_compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"); fi
 cmake -S "$build/kokkos-kernels" -B "$build/kernels-build" "${common[@]}" "${kk_compiler[@]}" \
       -DKokkos_ROOT="$prefix" -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF \

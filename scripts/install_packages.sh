@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Install the Debian packages Kollective builds with, if any is missing (Debian/Ubuntu only).
+#   scripts/install_packages.sh [fuzz]   fuzz: also clang with libFuzzer and the sanitizer
+#                                        runtimes, and llvm-symbolizer for readable stacks
 set -euo pipefail
 needed=(cmake g++ make git xz-utils patch libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools)
+if [ "${1:-}" = fuzz ]; then needed+=(clang libclang-rt-dev llvm); fi
 missing=()
 for p in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The unit and CLI tests (host, serial, openmp, cli_quickstart, malformed_inputs) built with
+# ASan + UBSan on the OpenMP backend (preset openmp-asan; Kokkos itself is not instrumented).
+# Any memory error, leak or undefined behaviour aborts the test that hit it, so ctest fails.
+#   scripts/sanitize.sh
+# Env: Kokkos_ROOT (use an installed Kokkos instead of bootstrapping), KOLLECTIVE_JOBS.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${KOLLECTIVE_JOBS:-$(nproc)}
+build=$root/build/openmp-asan
+
+"$root/scripts/install_packages.sh"
+prefix=${Kokkos_ROOT:-$("$root/scripts/bootstrap_kokkos.sh" openmp | tail -n 1)}
+if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q "CMAKE_PREFIX_PATH:UNINITIALIZED=$prefix\$" "$build/CMakeCache.txt"; then
+  rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+  mkdir -p "$root/build"
+  (cd "$root" && cmake --preset openmp-asan -DCMAKE_PREFIX_PATH="$prefix") >"$root/build/configure-openmp-asan.log" 2>&1 \
+    || { tail -n 30 "$root/build/configure-openmp-asan.log" >&2; exit 1; }
+fi
+echo "sanitize: building openmp-asan" >&2
+cmake --build "$build" -j "$jobs" >"$root/build/build-openmp-asan.log" 2>&1 \
+  || { grep -E -A6 "error" "$root/build/build-openmp-asan.log" | head -n 60 >&2; exit 1; }
+cd "$root"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  OMP_PROC_BIND=${OMP_PROC_BIND:-false} ctest --preset openmp-asan -j "$jobs"
+echo "sanitize: tests passed under ASan + UBSan"
