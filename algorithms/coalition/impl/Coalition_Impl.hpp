@@ -49,6 +49,33 @@ KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask
   return result;
 }
 
+/// `*dest = max(*dest, value)` (Larger) or `min` (!Larger), atomically, for a value that only
+/// moves one way during a launch. A relaxed atomic load first skips the atomic where `value`
+/// cannot win: a stale load lies behind the current value, so skipping on it is still right, and
+/// the result is the same extremum in any order. On the GPU the load is Kokkos' relaxed atomic
+/// load (a plain aligned load) and the update Kokkos' atomic max/min; on the host, where Kokkos
+/// 3.4's atomic_load takes integers only and its atomic max/min start with a plain read, both are
+/// GNU atomics (a compare-exchange loop), which ThreadSanitizer understands.
+template <bool Larger, class T>
+KOKKOS_FORCEINLINE_FUNCTION void atomic_extremum(T* dest, T value) {
+#if defined(__CUDA_ARCH__)
+  const T seen = Kokkos::Impl::atomic_load(dest);
+  if (Larger ? value > seen : value < seen) {
+    if constexpr (Larger) {
+      Kokkos::atomic_fetch_max(dest, value);
+    } else {
+      Kokkos::atomic_fetch_min(dest, value);
+    }
+  }
+#else
+  T seen;
+  __atomic_load(dest, &seen, __ATOMIC_RELAXED);
+  while ((Larger ? value > seen : value < seen) &&
+         !__atomic_compare_exchange(dest, &seen, &value, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
 /// Reads the 32 entries of a block (16-byte vector loads on the GPU: one warp instruction then
 /// touches 32 half-sectors instead of 32 sectors for 4 useful bytes each).
 template <class Value>
@@ -255,9 +282,7 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
           convolve(acc, a, b, groups, std::make_index_sequence<(low_agents + 1) * (low_agents + 1)>{});
         }
         Value* block = table + (high << low_agents);
-        for (int k = 0; k < block_size; ++k) {
-          if (acc[k] > block[k]) Kokkos::atomic_fetch_max(block + k, acc[k]);
-        }
+        for (int k = 0; k < block_size; ++k) atomic_extremum<true>(block + k, acc[k]);
       });
 }
 
