@@ -320,20 +320,28 @@ void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t
 }
 
 /// A split {part, set \ part} whose f values add up to f(set) exactly (the first in submask
-/// order), or 0 when there is none.
+/// order), or 0 when there is none. The first is an atomic min over the matching splits rather
+/// than a parallel_reduce: Kokkos 3.4's CUDA reduction of a scalar joins in shared memory
+/// without warp barriers (compute-sanitizer racecheck hazards, kokkos/kokkos#4482, fixed
+/// upstream later), and a min is the same in any order.
 template <class Value, class ExecSpace>
 std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, std::uint64_t set) {
   const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
   const std::int64_t splits = (std::int64_t{1} << (popcount(set) - 1)) - 1;
-  std::int64_t first = splits;
-  Kokkos::parallel_reduce(
+  Kokkos::View<std::int64_t, typename ExecSpace::memory_space> first(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::first_split"));
+  Kokkos::deep_copy(space, first, splits);
+  std::int64_t* const found = first.data();
+  Kokkos::parallel_for(
       "Kollective::Coalition::recover", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& found) {
+      KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t part = lowest | submask(static_cast<std::uint64_t>(i), others);
-        if (i < found && table[part] + table[set ^ part] == table[set]) found = i;
-      },
-      Kokkos::Min<std::int64_t>(first));
-  return first < splits ? lowest | submask(static_cast<std::uint64_t>(first), others) : 0;
+        if (table[part] + table[set ^ part] == table[set]) atomic_extremum<false>(found, i);
+      });
+  std::int64_t result = splits;
+  Kokkos::deep_copy(space, result, first);
+  space.fence();
+  return result < splits ? lowest | submask(static_cast<std::uint64_t>(result), others) : 0;
 }
 
 template <class Value, class ExecSpace>
