@@ -5,7 +5,10 @@
 #   scripts/gpu_sanitize.sh [SECONDS]     (SECONDS: the time the whole script may take, default 570)
 # Each tool gets a share of the time left (GNU timeout); a tool stopped by it is reported as such,
 # with the tests it finished. Env: KOLLECTIVE_SANITIZE_PLAN overrides the plan, lines of
-# "tool|gtest filter|seconds" (tools: memcheck, racecheck, initcheck, synccheck).
+# "tool|gtest filter|seconds" (tools: memcheck, racecheck, initcheck, synccheck);
+# KOLLECTIVE_RACECHECK_REPORT the racecheck report mode (hazard, default, or analysis: one line per
+# pair of source lines with its hazard count). The tests are built with -lineinfo (line tables
+# only, the same machine code) so that reports name file:line.
 # Prepare here first with scripts/gpu_prepare.sh, then carry .deps/src. At most 8 files go to
 # $OUT (the device tool's limit): summary.txt, build.log, tests.log and one log per tool.
 set -uo pipefail
@@ -46,7 +49,8 @@ build_tool() {  # build_tool PACKAGE CMAKE_OPTIONS...  (as in gpu_run.sh)
     build_tool benchmark -DBENCHMARK_ENABLE_TESTING=OFF -DBENCHMARK_ENABLE_WERROR=OFF &&
     "$root/scripts/bootstrap_kokkos.sh" cuda >"$work/kokkos_prefix" &&
     prefix=$(tail -n 1 "$work/kokkos_prefix") &&
-    cmake --preset cuda -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" &&
+    cmake --preset cuda -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+      -DCMAKE_CXX_FLAGS=-lineinfo &&
     cmake --build "$root/build/cuda" --target kollective_tests_cuda -j "$jobs"
 } >"$work/build.log" 2>&1
 build_status=$?
@@ -75,7 +79,7 @@ while IFS='|' read -r tool filter seconds; do
   [ "$limit" -gt "$seconds" ] && limit=$seconds
   if [ "$limit" -lt 15 ]; then rows+=("$tool|$filter|not run (no time left)|||"); continue; fi
   extra=()
-  [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+  [ "$tool" = racecheck ] && extra=(--racecheck-report "${KOLLECTIVE_RACECHECK_REPORT:-hazard}")
   t0=$SECONDS
   {
     echo "### $sanitizer --tool $tool ${extra[*]} --error-exitcode=1 --print-limit 200 $exe --gtest_filter='$filter'  (timeout ${limit}s)"
