@@ -52,14 +52,14 @@ KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask
 /// `*dest = max(*dest, value)` (Larger) or `min` (!Larger), atomically, for a value that only
 /// moves one way during a launch. A relaxed atomic load first skips the atomic where `value`
 /// cannot win: a stale load lies behind the current value, so skipping on it is still right, and
-/// the result is the same extremum in any order. On the GPU the load is Kokkos' relaxed atomic
-/// load (a plain aligned load) and the update Kokkos' atomic max/min; on the host, where Kokkos
-/// 3.4's atomic_load takes integers only and its atomic max/min start with a plain read, both are
-/// GNU atomics (a compare-exchange loop), which ThreadSanitizer understands.
+/// the result is the same extremum in any order. On the GPU the load is a volatile read (an
+/// aligned word load is atomic there) and the update Kokkos' atomic max/min; on the host, where
+/// Kokkos 3.4's atomic max/min start with a plain read, both are GNU atomics (a compare-exchange
+/// loop), which ThreadSanitizer understands.
 template <bool Larger, class T>
 KOKKOS_FORCEINLINE_FUNCTION void atomic_extremum(T* dest, T value) {
 #if defined(__CUDA_ARCH__)
-  const T seen = Kokkos::Impl::atomic_load(dest);
+  const T seen = *static_cast<volatile T*>(dest);
   if (Larger ? value > seen : value < seen) {
     if constexpr (Larger) {
       Kokkos::atomic_fetch_max(dest, value);
