@@ -49,6 +49,33 @@ KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask
   return result;
 }
 
+/// `*dest = max(*dest, value)` (Larger) or `min` (!Larger), atomically, for a value that only
+/// moves one way during a launch. A relaxed atomic load first skips the atomic where `value`
+/// cannot win: a stale load lies behind the current value, so skipping on it is still right, and
+/// the result is the same extremum in any order. On the GPU the load is a volatile read (an
+/// aligned word load is atomic there) and the update Kokkos' atomic max/min; on the host, where
+/// Kokkos 3.4's atomic max/min start with a plain read, both are GNU atomics (a compare-exchange
+/// loop), which ThreadSanitizer understands.
+template <bool Larger, class T>
+KOKKOS_FORCEINLINE_FUNCTION void atomic_extremum(T* dest, T value) {
+#if defined(__CUDA_ARCH__)
+  const T seen = *static_cast<volatile T*>(dest);
+  if (Larger ? value > seen : value < seen) {
+    if constexpr (Larger) {
+      Kokkos::atomic_fetch_max(dest, value);
+    } else {
+      Kokkos::atomic_fetch_min(dest, value);
+    }
+  }
+#else
+  T seen;
+  __atomic_load(dest, &seen, __ATOMIC_RELAXED);
+  while ((Larger ? value > seen : value < seen) &&
+         !__atomic_compare_exchange(dest, &seen, &value, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
 /// Reads the 32 entries of a block (16-byte vector loads on the GPU: one warp instruction then
 /// touches 32 half-sectors instead of 32 sectors for 4 useful bytes each).
 template <class Value>
@@ -255,9 +282,7 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
           convolve(acc, a, b, groups, std::make_index_sequence<(low_agents + 1) * (low_agents + 1)>{});
         }
         Value* block = table + (high << low_agents);
-        for (int k = 0; k < block_size; ++k) {
-          if (acc[k] > block[k]) Kokkos::atomic_fetch_max(block + k, acc[k]);
-        }
+        for (int k = 0; k < block_size; ++k) atomic_extremum<true>(block + k, acc[k]);
       });
 }
 
@@ -295,20 +320,28 @@ void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t
 }
 
 /// A split {part, set \ part} whose f values add up to f(set) exactly (the first in submask
-/// order), or 0 when there is none.
+/// order), or 0 when there is none. The first is an atomic min over the matching splits rather
+/// than a parallel_reduce: Kokkos 3.4's CUDA reduction of a scalar joins in shared memory
+/// without warp barriers (compute-sanitizer racecheck hazards, kokkos/kokkos#4482, fixed
+/// upstream later), and a min is the same in any order.
 template <class Value, class ExecSpace>
 std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, std::uint64_t set) {
   const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
   const std::int64_t splits = (std::int64_t{1} << (popcount(set) - 1)) - 1;
-  std::int64_t first = splits;
-  Kokkos::parallel_reduce(
+  Kokkos::View<std::int64_t, typename ExecSpace::memory_space> first(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::first_split"));
+  Kokkos::deep_copy(space, first, splits);
+  std::int64_t* const found = first.data();
+  Kokkos::parallel_for(
       "Kollective::Coalition::recover", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& found) {
+      KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t part = lowest | submask(static_cast<std::uint64_t>(i), others);
-        if (i < found && table[part] + table[set ^ part] == table[set]) found = i;
-      },
-      Kokkos::Min<std::int64_t>(first));
-  return first < splits ? lowest | submask(static_cast<std::uint64_t>(first), others) : 0;
+        if (table[part] + table[set ^ part] == table[set]) atomic_extremum<false>(found, i);
+      });
+  std::int64_t result = splits;
+  Kokkos::deep_copy(space, result, first);
+  space.fence();
+  return result < splits ? lowest | submask(static_cast<std::uint64_t>(result), others) : 0;
 }
 
 template <class Value, class ExecSpace>

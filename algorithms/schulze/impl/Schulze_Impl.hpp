@@ -362,6 +362,11 @@ void summarize(const ExecSpace& space, const PathView<Strength, MemorySpace>& p,
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, n),
             [&](const int j, int& count) { count += p(i, j) > p(j, i) ? 1 : 0; }, wins);
+        // Kokkos 3.4's CUDA team reduction keeps its partial results in one static __shared__
+        // array and ends without a barrier: without this one, a warp that starts the second
+        // reduction overwrites them while another still reads the first's (racecheck: errors
+        // between Kokkos_Cuda_ReduceScan.hpp:295 and :306).
+        team.team_barrier();
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, n),
             [&](const int j, int& count) { count += p(j, i) > p(i, j) ? 1 : 0; }, lost);
