@@ -10,6 +10,8 @@
 
 #include "algorithms/ranksvm/RankReference.hpp"
 #include "algorithms/ranksvm/RankSvm.hpp"
+#include "core/Memory.hpp"
+#include "core/TextInput.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Runner.hpp"
 
@@ -143,9 +145,33 @@ void check_finite(const Row& row, const std::string& run_name) {
   }
 }
 
+/// Before the first run: a file input exists and parses (one over 256 MiB, which would cost too
+/// much to read twice, is only checked for access), a generated set fits host memory. Returns
+/// the set's feature count (`features` where the file was not read).
+int check_source(const DataSource& source, int features) {
+  if (source.file.empty()) {
+    require_host_memory(checked_mul(source.documents, source.features, "documents x features") * 8,
+                        "the feature matrix of " + source.describe());
+    return source.features;
+  }
+  check_input_file(source.file, "LETOR file");
+  std::error_code error;
+  if (std::filesystem::file_size(source.file, error) > (std::uintmax_t{1} << 28) && !error) return features;
+  return ranksvm::read_letor(source.file, features).features;
+}
+
 }  // namespace
 
-void validate_ranksvm(const ConfigNode& run, const RunContext& context) { parse(run, context); }
+void validate_ranksvm(const ConfigNode& run, const RunContext& context) {
+  const RankSvmRun settings = parse(run, context);
+  int features = 0;
+  if (!settings.model_in.empty()) {
+    check_input_file(settings.model_in, "model file");
+    features = static_cast<int>(ranksvm::read_model(settings.model_in).size());
+  }
+  features = check_source(settings.train, features);
+  if (settings.has_test) check_source(settings.test, features);
+}
 
 void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table) {
   const RankSvmRun settings = parse(run, context);
