@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace kollective {
@@ -19,25 +21,43 @@ ConfigNode ConfigNode::load_file(const std::string& path) {
 
 namespace {
 
-/// yaml-cpp keeps the first of two equal keys without a word; a config with both is ambiguous.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& origin) {
-  if (node.IsMap()) {
-    std::vector<std::pair<std::string, int>> seen;
+/// Walks every map and list once. yaml-cpp keeps the first of two equal keys without a word (a
+/// config with both is ambiguous): refused. An alias (*name) of a map or list is refused too: it
+/// shares the anchored node, so ten nested aliases of ten items each would expand to 10^10
+/// ("billion laughs"), and every reader of the config would walk them all.
+class ConfigChecker {
+ public:
+  explicit ConfigChecker(std::string origin) : origin_(std::move(origin)) {}
+
+  void check(const YAML::Node& node) {
+    if (!node.IsMap() && !node.IsSequence()) return;
+    const YAML::Mark mark = node.Mark();
+    if (!visited_.insert(mark.pos).second) {
+      fail_at(origin_, mark.line + 1, "this ", node.IsMap() ? "map" : "list",
+              " is used again through an alias (*name): aliases of maps and lists are not supported");
+    }
+    if (node.IsSequence()) {
+      for (const auto& item : node) check(item);
+      return;
+    }
+    std::map<std::string, int> first_line;
     for (const auto& entry : node) {
-      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
       const int line = entry.first.Mark().line + 1;
-      for (const auto& [earlier, earlier_line] : seen) {
-        if (!key.empty() && earlier == key) {
-          fail_at(origin, line, "duplicate key '", key, "' (first given on line ", earlier_line, ")");
+      if (entry.first.IsScalar()) {
+        const auto [earlier, inserted] = first_line.emplace(entry.first.Scalar(), line);
+        if (!inserted) {
+          fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second, ")");
         }
       }
-      seen.emplace_back(key, line);
-      reject_duplicate_keys(entry.second, origin);
+      check(entry.first);
+      check(entry.second);
     }
-  } else if (node.IsSequence()) {
-    for (const auto& item : node) reject_duplicate_keys(item, origin);
   }
-}
+
+ private:
+  std::string origin_;
+  std::set<int> visited_;  ///< maps and lists seen, by their position in the text
+};
 
 }  // namespace
 
@@ -45,7 +65,7 @@ ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) 
   strip_bom(text);  // spreadsheets and some editors write one
   try {
     YAML::Node root = YAML::Load(text);
-    reject_duplicate_keys(root, origin);
+    ConfigChecker(origin).check(root);
     if (!root.IsMap()) fail_at(origin, 1, "a config must be a YAML map of keys to values");
     return ConfigNode(root, origin, "");
   } catch (const YAML::Exception& e) {
@@ -86,10 +106,8 @@ std::vector<ConfigNode> ConfigNode::elements() const {
     for (size_t i = 0; i < node_.size(); ++i) {
       items.emplace_back(node_[i], file_, key_path_ + "[" + std::to_string(i) + "]");
     }
-  } else if (node_.IsScalar() || node_.IsMap()) {
-    items.push_back(*this);
   } else {
-    error("expected a list");
+    error("expected a list ([a, b] or one '- item' per line)");
   }
   return items;
 }
@@ -97,16 +115,18 @@ std::vector<ConfigNode> ConfigNode::elements() const {
 void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
   expect_map();
   for (const auto& entry : node_) {
-    const std::string key = entry.first.as<std::string>();
+    const auto mark = entry.first.Mark();
+    if (!entry.first.IsScalar()) fail_at(file_, mark.line + 1, "a key must be a plain word, not a list or map");
+    const std::string key = entry.first.Scalar();
+    const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
     bool known = false;
     for (const char* name : allowed) known = known || key == name;
     if (!known) {
       std::string list;
       for (const char* name : allowed) list += list.empty() ? name : std::string(", ") + name;
-      const auto mark = entry.first.Mark();
-      fail_at(file_, mark.line + 1, "unknown key '",
-              key_path_.empty() ? key : key_path_ + "." + key, "' (expected one of: ", list, ")");
+      fail_at(file_, mark.line + 1, "unknown key '", path, "' (expected one of: ", list, ")");
     }
+    if (entry.second.IsNull()) fail_at(file_, mark.line + 1, "key '", path, "' has no value (give one, or leave the key out)");
   }
 }
 

@@ -36,9 +36,10 @@ class ConfigNode {
 
   /// The child at `key`; fails if absent.
   ConfigNode required(const std::string& key) const;
-  /// Children of a sequence (a scalar is treated as a one-element sequence).
+  /// Children of a sequence; fails for anything else (one value is written `[value]`).
   std::vector<ConfigNode> elements() const;
-  /// Fails, citing the offending key's line, if the map has a key outside `allowed`.
+  /// Fails, citing the offending key's line, if the map has a key outside `allowed`, a key that
+  /// is not a plain word, or a key without a value (`key:` alone, `key: ~`).
   void expect_keys(std::initializer_list<const char*> allowed) const;
   /// Fails unless this node is a map.
   void expect_map() const;

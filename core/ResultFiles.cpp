@@ -12,8 +12,8 @@
 
 namespace kollective {
 
-bool is_safe_file_name(const std::string& name) {
-  if (name.empty() || name.size() > 100) return false;
+bool is_safe_file_name(const std::string& name, std::size_t max_length) {
+  if (name.empty() || name.size() > max_length) return false;
   auto is_alphanumeric = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   };
@@ -24,7 +24,8 @@ bool is_safe_file_name(const std::string& name) {
   return true;
 }
 
-ResultFiles::ResultFiles(std::string folder) : folder_(std::move(folder)) {}
+ResultFiles::ResultFiles(std::string folder, std::set<std::string>* written_earlier)
+    : folder_(std::move(folder)), written_earlier_(written_earlier) {}
 
 ResultFiles::~ResultFiles() {
   if (committed_) return;
@@ -32,10 +33,13 @@ ResultFiles::~ResultFiles() {
 }
 
 std::string ResultFiles::path(const std::string& file_name) {
-  if (!is_safe_file_name(file_name)) fail("internal: unsafe result file name '", file_name, "'");
+  if (!is_safe_file_name(file_name, max_result_file_name)) fail("internal: unsafe result file name '", file_name, "'");
   const std::string final_path = folder_ + "/" + file_name;
   for (const auto& file : files_) {
     if (file.first == final_path) return file.second;
+  }
+  if (written_earlier_ && written_earlier_->count(final_path)) {
+    fail("the result file '", final_path, "' was already written by an earlier run of this config; rename one of the two runs");
   }
   // Hidden, and named by the process, so that parallel runs into one folder do not collide.
   const std::string temporary = folder_ + "/." + file_name + ".partial-" + std::to_string(::getpid());
@@ -57,20 +61,14 @@ void ResultFiles::commit() {
     if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
       fail("cannot write '", final_path, "': ", std::strerror(errno));
     }
+    if (written_earlier_) written_earlier_->insert(final_path);
   }
   committed_ = true;
 }
 
-std::vector<std::string> ResultFiles::committed() const {
-  std::vector<std::string> paths;
-  if (committed_) {
-    for (const auto& file : files_) paths.push_back(file.first);
-  }
-  return paths;
-}
-
 void prepare_output_folder(const std::string& folder) {
   namespace fs = std::filesystem;
+  if (folder.find('\0') != std::string::npos) fail("output folder '", folder.c_str(), "...' contains a NUL byte");
   std::error_code error;
   fs::create_directories(folder, error);
   if (error) fail("cannot create output folder '", folder, "': ", error.message());

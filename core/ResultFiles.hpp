@@ -6,6 +6,7 @@
 /// name and renamed to its own name only when the whole run has completed, so a run that fails
 /// or is stopped midway leaves nothing that looks like a result.
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,12 +14,19 @@
 namespace kollective {
 
 /// Names a run (and so its files) may have: letters, digits, '.', '_' and '-', starting with a
-/// letter or digit, at most 100 characters. Such a name can never leave the output folder.
-bool is_safe_file_name(const std::string& name);
+/// letter or digit, at most `max_length` characters. Such a name can never leave the output
+/// folder. A run's files add suffixes to its name (`_n1000_rankings.csv`): they may have up to
+/// `max_result_file_name` characters, which leaves room for the temporary name within the 255
+/// bytes file systems allow.
+constexpr std::size_t max_run_name = 100, max_result_file_name = 200;
+bool is_safe_file_name(const std::string& name, std::size_t max_length = max_run_name);
 
 class ResultFiles {
  public:
-  explicit ResultFiles(std::string folder);
+  /// `written_earlier` (optional): the files that earlier runs of this config committed. Asking
+  /// for one of them again fails (two runs' names can make the same file name, e.g. run `a`'s
+  /// `a_ranking.csv` and run `a_ranking`'s table) rather than replacing another run's result.
+  explicit ResultFiles(std::string folder, std::set<std::string>* written_earlier = nullptr);
   ResultFiles(const ResultFiles&) = delete;
   ResultFiles& operator=(const ResultFiles&) = delete;
   /// Removes every file not committed.
@@ -30,11 +38,10 @@ class ResultFiles {
   void write(const std::string& file_name, const std::string& content);
   /// Renames every file to its final name; fails naming the file that could not be renamed.
   void commit();
-  /// The final paths of the files committed, in the order they were first asked for.
-  std::vector<std::string> committed() const;
 
  private:
   std::string folder_;
+  std::set<std::string>* written_earlier_;
   std::vector<std::pair<std::string, std::string>> files_;  ///< (final, temporary) paths
   bool committed_ = false;
 };

@@ -9,16 +9,20 @@ namespace kollective {
 
 void check_input_file(const std::string& path, const std::string& what) {
   namespace fs = std::filesystem;
+  // The system would read the path only up to the NUL: another file than the one named.
+  if (path.find('\0') != std::string::npos) fail(what, " path '", path.c_str(), "...' contains a NUL byte");
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (status.type() == fs::file_type::not_found) fail(what, " '", path, "' does not exist");
   if (error) fail("cannot read ", what, " '", path, "': ", error.message());
   if (status.type() == fs::file_type::directory) fail(what, " '", path, "' is a folder, not a file");
-  // Pipes are fine (process substitution); devices such as /dev/zero never end.
-  if (status.type() != fs::file_type::regular && status.type() != fs::file_type::fifo) {
-    fail(what, " '", path, "' is not a regular file (",
-         status.type() == fs::file_type::character || status.type() == fs::file_type::block ? "a device" : "a socket",
-         ")");
+  // Devices such as /dev/zero never end, and a pipe with no writer blocks forever; inputs are
+  // also read twice (checked before the first run starts, then read by their run).
+  if (status.type() != fs::file_type::regular) {
+    const char* kind = status.type() == fs::file_type::fifo     ? "a pipe"
+                       : status.type() == fs::file_type::socket ? "a socket"
+                                                                 : "a device";
+    fail(what, " '", path, "' is not a regular file (", kind, "); save the data to a file");
   }
 }
 

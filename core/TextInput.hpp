@@ -12,8 +12,8 @@
 
 namespace kollective {
 
-/// Fails unless `path` names a regular file or a pipe (not a folder, nor a device such as
-/// /dev/zero that never ends); `what` names the kind of input in the message ("PrefLib file",
+/// Fails unless `path` names a regular file (not a folder, a pipe, a socket, nor a device such
+/// as /dev/zero that never ends); `what` names the kind of input in the message ("PrefLib file",
 /// "ranking data", ...).
 void check_input_file(const std::string& path, const std::string& what);
 

@@ -66,7 +66,14 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     settings.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1234, 0, 0xffffffffll));
   }
   if (input.has("names")) {
-    for (const auto& name : input.required("names").elements()) settings.names.push_back(name.as_string());
+    for (const auto& name : input.required("names").elements()) {
+      const std::string text = name.as_string();
+      if (text.empty()) name.error("an agent name must not be empty");
+      for (const auto& earlier : settings.names) {
+        if (earlier == text) name.error("agent name '" + text + "' is given twice");
+      }
+      settings.names.push_back(text);
+    }
     if (input.has("generator") && static_cast<std::int64_t>(settings.names.size()) != agents) {
       input.required("names").error("gives " + std::to_string(settings.names.size()) + " names for " + std::to_string(agents) +
                                     " agents");

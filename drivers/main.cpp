@@ -3,11 +3,15 @@
 
 #include <Kokkos_Core.hpp>
 #include <unistd.h>
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "core/Config.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
+#include "core/Parse.hpp"
 #include "core/Progress.hpp"
 #include "core/ResultFiles.hpp"
 #include "core/RuntimeInfo.hpp"
@@ -61,6 +66,34 @@ int info() {
   for (const auto& name : driver::algorithm_names()) std::cout << " " << name;
   std::cout << "\n";
   return 0;
+}
+
+/// Kokkos aborts on a thread count of 0 or a device that does not exist, and its parser throws
+/// from std::stoi on a number out of int's range: check what it will read (the options and the
+/// environment variables) before it starts.
+void check_kokkos_settings(int argc, char* argv[]) {
+  auto check = [](const std::string& where, const std::string& value, std::int64_t low, std::int64_t high,
+                  const char* meaning) {
+    const std::optional<std::int64_t> number = parse_int64(value);
+    if (!number || *number < low || *number > high) {
+      fail(where, ": '", value, "' is not ", meaning, " (a whole number from ", low, " to ", high, ")");
+    }
+  };
+  int devices = 1024;
+#ifdef KOKKOS_ENABLE_CUDA
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1) fail("no CUDA device can be used");
+#endif
+  if (const char* value = std::getenv("KOKKOS_NUM_THREADS")) check("KOKKOS_NUM_THREADS", value, 1, 4096, "a thread count");
+  if (const char* value = std::getenv("KOKKOS_DEVICE_ID")) check("KOKKOS_DEVICE_ID", value, 0, devices - 1, "a device number");
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto equals = arg.find('=');
+    if (arg.rfind("--kokkos-", 0) != 0 || equals == std::string::npos) continue;
+    const std::string option = arg.substr(0, equals), value = arg.substr(equals + 1);
+    if (option == "--kokkos-threads" || option == "--kokkos-num-threads") check(option, value, 1, 4096, "a thread count");
+    if (option == "--kokkos-device-id" || option == "--kokkos-device") check(option, value, 0, devices - 1, "a device number");
+    if (option == "--kokkos-ndevices" || option == "--kokkos-num-devices") check(option, value, 1, devices, "a device count");
+  }
 }
 
 /// The OpenMP runtime reads OMP_PROC_BIND when it loads, before main. When it is unset, set
@@ -125,8 +158,9 @@ std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& o
 }
 
 /// Runs one planned run; its tables and files appear in the output folder only if it completes.
-void run_one(const PlannedRun& planned, const std::string& out_dir, const std::string& config_dir) {
-  ResultFiles files(out_dir);
+void run_one(const PlannedRun& planned, const std::string& out_dir, const std::string& config_dir,
+             std::set<std::string>& written) {
+  ResultFiles files(out_dir, &written);
   driver::RunContext context{out_dir, config_dir, planned.name, &files};
   Table table(planned.name);
   with_context("run '" + planned.name + "'", [&] {
@@ -150,9 +184,10 @@ int run(const std::string& config_path, std::string out_dir, bool keep_going) {
   std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device << ", output in " << out_dir
             << "\n\n";
   std::vector<std::string> completed, failed;
+  std::set<std::string> written;  // by the runs so far
   for (const PlannedRun& planned : plan) {
     try {
-      run_one(planned, out_dir, config_dir);
+      run_one(planned, out_dir, config_dir, written);
       completed.push_back(planned.name);
     } catch (const Error& e) {
       std::cerr << "kollective: error: " << e.what() << "\n";
@@ -182,6 +217,12 @@ int run(const std::string& config_path, std::string out_dir, bool keep_going) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  try {
+    check_kokkos_settings(argc, argv);
+  } catch (const kollective::Error& e) {
+    std::cerr << "kollective: error: " << e.what() << "\n";
+    return 2;
+  }
   bind_openmp_threads(argv);
   Kokkos::ScopeGuard guard(argc, argv);  // removes the Kokkos options it consumed
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -212,6 +253,7 @@ int main(int argc, char* argv[]) {
       if (config.empty()) fail("run needs a config file\n", usage);
       return run(config, out_dir, keep_going);
     }
+    if (!command.empty()) std::cerr << "kollective: error: unknown command '" << command << "'\n";
     std::cerr << usage;
     return 2;
   } catch (const kollective::Error& e) {

@@ -69,3 +69,27 @@ TEST(config, numbers_are_decimal_only) {
   EXPECT_EQ(config.get_int("neg", 0), -3);
   EXPECT_EQ(config.get_int("exp", 0), 2000);
 }
+
+TEST(config, aliases_of_maps_and_lists_are_refused) {
+  // Ten nested aliases of ten items would expand to 10^10 values ("billion laughs").
+  std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 10; ++level) {
+    const std::string previous = "*a" + std::to_string(level - 1);
+    text += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) text += (i ? ", " : "") + previous;
+    text += "]\n";
+  }
+  EXPECT_EQ(error_of([&] { ConfigNode::load_string(text, "laughs.yaml"); }),
+            "laughs.yaml:1: this list is used again through an alias (*name): aliases of maps and lists are not supported");
+  EXPECT_NE(error_of([] { ConfigNode::load_string("base: &b {x: 1}\nrun: *b\n", "m.yaml"); }).find("m.yaml:1: this map"),
+            std::string::npos);
+  // An alias of a scalar is a single value: allowed.
+  EXPECT_EQ(ConfigNode::load_string("n: &n 5\nm: *n\n", "s.yaml").get_int("m", 0), 5);
+}
+
+TEST(config, many_keys_are_checked_in_n_log_n) {
+  std::string text;
+  for (int key = 0; key < 200000; ++key) text += "k" + std::to_string(key) + ": 1\n";
+  const auto config = ConfigNode::load_string(text, "wide.yaml");  // seconds with a quadratic check
+  EXPECT_EQ(config.get_int("k199999", 0), 1);
+}

@@ -5,6 +5,7 @@
 #include <limits>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "core/Csv.hpp"
 #include "core/Error.hpp"
@@ -105,4 +106,48 @@ TEST(result_files, files_appear_only_when_committed) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()), 1);
   std::filesystem::remove_all(folder);
   EXPECT_THROW(prepare_output_folder("/proc/no_such_folder/x"), Error);
+}
+
+TEST(result_files, a_later_run_never_replaces_an_earlier_runs_file) {
+  // Run `a` writes a_ranking.csv; a run named `a_ranking` would write its table there.
+  const std::filesystem::path folder = std::filesystem::current_path() / "result_files_clash";
+  std::filesystem::remove_all(folder);
+  prepare_output_folder(folder.string());
+  std::set<std::string> written;
+  {
+    ResultFiles run_a(folder.string(), &written);
+    run_a.write("a_ranking.csv", "first\r\n");
+    run_a.commit();
+  }
+  std::string message;
+  {
+    ResultFiles run_a_ranking(folder.string(), &written);
+    try {
+      run_a_ranking.write("a_ranking.csv", "second\r\n");
+    } catch (const Error& e) {
+      message = e.what();
+    }
+  }
+  EXPECT_NE(message.find("a_ranking.csv' was already written by an earlier run of this config"), std::string::npos)
+      << message;
+  std::ifstream kept(folder / "a_ranking.csv");
+  std::string line;
+  std::getline(kept, line);
+  EXPECT_EQ(line, "first\r");
+  std::filesystem::remove_all(folder);
+}
+
+TEST(result_files, the_longest_run_name_has_room_for_its_suffixes) {
+  const std::string run = std::string(100, 'a');
+  ASSERT_TRUE(is_safe_file_name(run));
+  const std::filesystem::path folder = std::filesystem::current_path() / "result_files_long";
+  std::filesystem::remove_all(folder);
+  prepare_output_folder(folder.string());
+  {
+    ResultFiles files(folder.string());
+    files.write(run + "_n1000000_v1000000000_rankings.csv", "x\r\n");
+    files.commit();
+  }
+  EXPECT_TRUE(std::filesystem::exists(folder / (run + "_n1000000_v1000000000_rankings.csv")));
+  std::filesystem::remove_all(folder);
 }
