@@ -57,6 +57,11 @@ void ResultFiles::write(const std::string& file_name, const std::string& content
 }
 
 void ResultFiles::commit() {
+  // A folder in a file's place would stop the renames halfway: check all before renaming any.
+  for (const auto& file : files_) {
+    std::error_code error;
+    if (std::filesystem::is_directory(file.first, error)) fail("cannot write '", file.first, "': a folder has that name");
+  }
   for (const auto& [final_path, temporary] : files_) {
     if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
       fail("cannot write '", final_path, "': ", std::strerror(errno));

@@ -9,6 +9,7 @@ namespace kollective {
 
 void check_input_file(const std::string& path, const std::string& what) {
   namespace fs = std::filesystem;
+  if (path.empty()) fail(what, ": the path is empty");
   // The system would read the path only up to the NUL: another file than the one named.
   if (path.find('\0') != std::string::npos) fail(what, " path '", path.c_str(), "...' contains a NUL byte");
   std::error_code error;
@@ -63,6 +64,7 @@ bool LineReader::next(std::string& line) {
   }
   if (!any) return false;
   ++number_;
+  if (line.find('\0') != std::string::npos) fail_at(path_, number_, "a NUL byte: this is not a text file");
   if (number_ == 1) strip_bom(line);
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return true;

@@ -95,11 +95,13 @@ std::optional<Line> parse_line(const std::string& text, const std::string& path,
 }
 
 /// Groups documents by qid (stable), fills the dense matrix and each document's file index.
-RankData assemble(const std::vector<Line>& lines, int features) {
+RankData assemble(const std::vector<Line>& lines, int features, const std::string& path) {
   RankData data;
   data.docs = static_cast<std::int64_t>(lines.size());
   data.features = features;
-  require_host_memory(checked_mul(data.docs, features, "documents x features") * 8, "the feature matrix");
+  require_host_memory(checked_mul(data.docs, features, "documents x features") * 8,
+                      "the feature matrix of '" + path + "' (" + std::to_string(data.docs) + " documents x " +
+                          std::to_string(features) + " features)");
   std::vector<std::int64_t> order(lines.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return lines[a].qid < lines[b].qid; });
@@ -177,7 +179,7 @@ RankData read_letor(const std::string& path, int features) {
   }
   if (lines.empty()) fail_at(path, 0, "no documents (every line is blank or a comment)");
   split.warn(path);
-  return assemble(lines, features > 0 ? features : std::max(largest, 1));
+  return assemble(lines, features > 0 ? features : std::max(largest, 1), path);
 }
 
 void write_letor(const RankData& data, const std::string& path) {

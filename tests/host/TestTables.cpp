@@ -151,3 +151,17 @@ TEST(result_files, the_longest_run_name_has_room_for_its_suffixes) {
   EXPECT_TRUE(std::filesystem::exists(folder / (run + "_n1000000_v1000000000_rankings.csv")));
   std::filesystem::remove_all(folder);
 }
+
+TEST(result_files, a_folder_in_a_files_place_stops_the_commit_before_any_rename) {
+  const std::filesystem::path folder = std::filesystem::current_path() / "result_files_folder";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder / "r.csv");
+  {
+    ResultFiles files(folder.string());
+    files.write("r_ranking.csv", "x\r\n");
+    files.write("r.csv", "y\r\n");
+    EXPECT_THROW(files.commit(), Error);
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder / "r_ranking.csv"));
+  std::filesystem::remove_all(folder);
+}
