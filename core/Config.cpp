@@ -6,7 +6,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 
 namespace kollective {
@@ -21,42 +20,41 @@ ConfigNode ConfigNode::load_file(const std::string& path) {
 
 namespace {
 
-/// Walks every map and list once. yaml-cpp keeps the first of two equal keys without a word (a
-/// config with both is ambiguous): refused. An alias (*name) of a map or list is refused too: it
-/// shares the anchored node, so ten nested aliases of ten items each would expand to 10^10
-/// ("billion laughs"), and every reader of the config would walk them all.
+/// Walks the config as its readers will, aliases expanded. yaml-cpp keeps the first of two equal
+/// keys without a word (a config with both is ambiguous): refused. An alias (*name) shares the
+/// anchored node, so ten nested aliases of ten items each stand for 10^10 values ("billion
+/// laughs") that every reader of the config would walk: more than max_values are refused.
 class ConfigChecker {
  public:
+  static constexpr std::int64_t max_values = 1000000;
   explicit ConfigChecker(std::string origin) : origin_(std::move(origin)) {}
 
   void check(const YAML::Node& node) {
-    if (!node.IsMap() && !node.IsSequence()) return;
-    const YAML::Mark mark = node.Mark();
-    if (!visited_.insert(mark.pos).second) {
-      fail_at(origin_, mark.line + 1, "this ", node.IsMap() ? "map" : "list",
-              " is used again through an alias (*name): aliases of maps and lists are not supported");
+    if (++values_ > max_values) {
+      fail_at(origin_, node.Mark().line + 1, "the config holds more than ", max_values,
+              " values once its aliases (*name) are expanded");
     }
     if (node.IsSequence()) {
       for (const auto& item : node) check(item);
-      return;
-    }
-    std::map<std::string, int> first_line;
-    for (const auto& entry : node) {
-      const int line = entry.first.Mark().line + 1;
-      if (entry.first.IsScalar()) {
-        const auto [earlier, inserted] = first_line.emplace(entry.first.Scalar(), line);
-        if (!inserted) {
-          fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second, ")");
+    } else if (node.IsMap()) {
+      std::map<std::string, int> first_line;
+      for (const auto& entry : node) {
+        const int line = entry.first.Mark().line + 1;
+        if (entry.first.IsScalar()) {
+          const auto [earlier, inserted] = first_line.emplace(entry.first.Scalar(), line);
+          if (!inserted) {
+            fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second, ")");
+          }
         }
+        check(entry.first);
+        check(entry.second);
       }
-      check(entry.first);
-      check(entry.second);
     }
   }
 
  private:
   std::string origin_;
-  std::set<int> visited_;  ///< maps and lists seen, by their position in the text
+  std::int64_t values_ = 0;
 };
 
 }  // namespace

@@ -50,6 +50,10 @@ void require_election_memory(const ElectionInput& input, bool pairwise_on_host) 
   if (pairwise_on_host) bytes += pairwise_host_bytes(input.alternatives);
   require_host_memory(bytes, input.describe() + " (" + std::to_string(input.alternatives) + " alternatives" +
                                  (pairwise_on_host ? ", with its pairwise counts" : "") + ")");
+  // Every election algorithm starts from the n x n pairwise matrix on the device (4-byte cells).
+  require_device_memory(checked_mul(4 * std::int64_t{input.alternatives}, input.alternatives, "the pairwise matrix"),
+                        "the pairwise matrix of " + input.describe() + " (" + std::to_string(input.alternatives) +
+                            " alternatives)");
 }
 
 ElectionInput parse_election_input(const ConfigNode& input, const RunContext& context) {
