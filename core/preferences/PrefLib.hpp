@@ -5,7 +5,7 @@
 /// PrefLib .soc/.soi/.toc/.toi files, current format (`# KEY: value` headers, `count: order`
 /// lines) and pre-2022 format (n, `i,Name` lines, `voters,sum,unique`, `count,order` lines).
 /// Malformed input fails with "file:line: problem". Ids and counts are whole decimal numbers
-/// (digits only): 1..2^24 alternatives, counts 1..2^31 - 1 with a total below 2^31; NUMBER
+/// (digits only): 1..2^20 alternatives, counts 1..2^31 - 1 with a total below 2^31; NUMBER
 /// VOTERS, NUMBER UNIQUE ORDERS and the legacy totals line must match the orders; a header key
 /// that Kollective reads, or `ALTERNATIVE NAME k`, appears at most once; names are non-empty and
 /// distinct (an unnamed alternative is called by its number); at least one order. Files may
