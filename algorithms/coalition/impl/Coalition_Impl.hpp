@@ -27,6 +27,7 @@
 #include <string>
 #include <utility>
 
+#include "core/Atomics.hpp"
 #include "core/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
@@ -47,33 +48,6 @@ KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask
     if (i & 1) result |= rest & (~rest + 1);
   }
   return result;
-}
-
-/// `*dest = max(*dest, value)` (Larger) or `min` (!Larger), atomically, for a value that only
-/// moves one way during a launch. A relaxed atomic load first skips the atomic where `value`
-/// cannot win: a stale load lies behind the current value, so skipping on it is still right, and
-/// the result is the same extremum in any order. On the GPU the load is a volatile read (an
-/// aligned word load is atomic there) and the update Kokkos' atomic max/min; on the host, where
-/// Kokkos 3.4's atomic max/min start with a plain read, both are GNU atomics (a compare-exchange
-/// loop), which ThreadSanitizer understands.
-template <bool Larger, class T>
-KOKKOS_FORCEINLINE_FUNCTION void atomic_extremum(T* dest, T value) {
-#if defined(__CUDA_ARCH__)
-  const T seen = *static_cast<volatile T*>(dest);
-  if (Larger ? value > seen : value < seen) {
-    if constexpr (Larger) {
-      Kokkos::atomic_fetch_max(dest, value);
-    } else {
-      Kokkos::atomic_fetch_min(dest, value);
-    }
-  }
-#else
-  T seen;
-  __atomic_load(dest, &seen, __ATOMIC_RELAXED);
-  while ((Larger ? value > seen : value < seen) &&
-         !__atomic_compare_exchange(dest, &seen, &value, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-  }
-#endif
 }
 
 /// Reads the 32 entries of a block (16-byte vector loads on the GPU: one warp instruction then
@@ -282,7 +256,7 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
           convolve(acc, a, b, groups, std::make_index_sequence<(low_agents + 1) * (low_agents + 1)>{});
         }
         Value* block = table + (high << low_agents);
-        for (int k = 0; k < block_size; ++k) atomic_extremum<true>(block + k, acc[k]);
+        for (int k = 0; k < block_size; ++k) kollective::atomic_extremum<true>(block + k, acc[k]);
       });
 }
 
@@ -336,7 +310,7 @@ std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, 
       "Kollective::Coalition::recover", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t part = lowest | submask(static_cast<std::uint64_t>(i), others);
-        if (table[part] + table[set ^ part] == table[set]) atomic_extremum<false>(found, i);
+        if (table[part] + table[set ^ part] == table[set]) kollective::atomic_extremum<false>(found, i);
       });
   std::int64_t result = splits;
   Kokkos::deep_copy(space, result, first);
