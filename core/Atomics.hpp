@@ -12,9 +12,9 @@ namespace kollective {
 /// moves one way during a launch. A relaxed atomic load first skips the atomic where `value`
 /// cannot win: a stale load lies behind the current value, so skipping on it is still right, and
 /// the result is the same extremum in any order. On the GPU the load is a volatile read (an
-/// aligned word load is atomic there) and the update Kokkos' atomic max/min; on the host, where
-/// Kokkos 3.4's atomic max/min start with a plain read, both are GNU atomics (a compare-exchange
-/// loop), which ThreadSanitizer understands.
+/// aligned word load is atomic there) and the update Kokkos' atomic max/min; on the host both are
+/// GNU atomics (a compare-exchange loop), which ThreadSanitizer understands (Kokkos' host atomic
+/// max/min started with a plain read in 3.4).
 template <bool Larger, class T>
 KOKKOS_FORCEINLINE_FUNCTION void atomic_extremum(T* dest, T value) {
 #if defined(__CUDA_ARCH__)

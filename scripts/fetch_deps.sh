@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Fetch dependency sources from Debian's archive into .deps/src (no build).
-# Kokkos + Kokkos Kernels 3.4.01 come from the trilinos 13.2.0 source package; yaml-cpp,
-# googletest and benchmark sources are fetched too, for machines without Debian packages
-# (the GPU machine). Uses a private apt sources list; the system configuration is untouched.
+# Fetch the yaml-cpp, googletest and benchmark sources from Debian's archive into .deps/src (no
+# build), for machines without Debian packages (the GPU machine). Uses a private apt sources
+# list; the system configuration is untouched. Kokkos comes from scripts/kokkos_sources.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps=${KOLLECTIVE_DEPS_DIR:-$root/.deps}
@@ -10,7 +9,7 @@ src=$deps/src
 mkdir -p "$src" "$deps/apt/lists/partial" "$deps/apt/archives/partial"
 
 packages=("$@")
-[ ${#packages[@]} -gt 0 ] || packages=(trilinos yaml-cpp googletest benchmark)
+[ ${#packages[@]} -gt 0 ] || packages=(yaml-cpp googletest benchmark)
 
 sources_list=$deps/apt/sources.list
 echo "deb-src http://deb.debian.org/debian bookworm main" >"$sources_list"
@@ -31,14 +30,8 @@ for p in "${packages[@]}"; do
   (cd "$work" && apt-get "${apt_opts[@]}" source --download-only -qq "$p")
   orig=$(ls "$work"/${p}_*.orig.tar.* | head -n 1)
   mkdir -p "$work/x" "$work/y"
-  case $p in
-    trilinos)  # keep only Kokkos and Kokkos Kernels (~27 MB of ~166 MB)
-      tar -xf "$orig" -C "$work/x" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
-      mv "$work"/x/*/packages/kokkos "$work"/x/*/packages/kokkos-kernels "$work/y/";;
-    *)         # one top folder named after the package
-      tar -xf "$orig" -C "$work/x"
-      mv "$work"/x/* "$work/y/$p";;
-  esac
+  tar -xf "$orig" -C "$work/x"  # one top folder, renamed after the package
+  mv "$work"/x/* "$work/y/$p"
   tar -cJf "$src/$p.tar.xz" -C "$work/y" .
   rm -rf "${work:?}"/*
 done

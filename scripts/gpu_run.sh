@@ -2,7 +2,7 @@
 # Runs on the GPU machine (no package registry): builds yaml-cpp, GoogleTest, Google Benchmark and
 # patched Kokkos from the sources carried in .deps/src, builds the CUDA preset, runs the CUDA
 # tests and the given perf configs, and prints a short table last.
-#   scripts/gpu_run.sh [CONFIG.yaml ...]        (default: configs/schulze_scaling.yaml)
+#   scripts/gpu_run.sh [CONFIG.yaml ...]        (no config: build and test only)
 # Prepare here first with scripts/gpu_prepare.sh, then carry .deps/src. Logs and tables go to
 # $OUT (the device tool's output folder) or ./gpu-out.
 set -uo pipefail
@@ -15,7 +15,6 @@ jobs=$(nproc)
 deps=$root/.deps
 tools=$deps/install/tools
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(configs/schulze_scaling.yaml)
 log() { echo "gpu_run: $*" >&2; }
 step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, stops the script on failure
   local name=$1; shift
@@ -40,7 +39,9 @@ step tools_gtest build_tool googletest -DBUILD_GMOCK=ON
 step tools_benchmark build_tool benchmark -DBENCHMARK_ENABLE_TESTING=OFF -DBENCHMARK_ENABLE_WERROR=OFF
 step kokkos bash -c "'$root/scripts/bootstrap_kokkos.sh' cuda > '$out/kokkos_prefix'"
 prefix=$(tail -n 1 "$out/kokkos_prefix")
-step configure cmake --preset cuda -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"
+# -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
+step configure cmake --preset cuda -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+  -DCMAKE_CXX_FLAGS=-lineinfo
 step build cmake --build "$root/build/cuda" -j "$jobs"
 (cd "$root" && ctest --preset cuda -j 4 --timeout 600) >"$out/tests.log" 2>&1
 tests_status=$?

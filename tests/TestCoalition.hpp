@@ -41,7 +41,7 @@ TEST(TEST_CATEGORY, coalition_dp_and_idp_match_brute_force) {
 inline coalition::Game mixed_sign_game(int n, std::uint64_t seed) {
   auto game = coalition::uniform_game(n, seed);
   for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
-    game.values[mask] -= 0.45 * std::pow(static_cast<double>(__builtin_popcountll(mask)), 1.1);
+    game.values[mask] -= 0.45 * std::pow(static_cast<double>(Kokkos::Experimental::popcount_builtin(mask)), 1.1);
   }
   return game;
 }

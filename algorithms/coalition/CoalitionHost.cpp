@@ -51,7 +51,7 @@ Game idpg_benchmark(int agents, std::uint32_t seed) {
 
 namespace {
 
-double size_of(std::size_t mask) { return static_cast<double>(__builtin_popcountll(mask)); }
+double size_of(std::size_t mask) { return static_cast<double>(Kokkos::Experimental::popcount_builtin(mask)); }
 double exponential(HostRng& rng) { return -std::log(1.0 - uniform_unit(rng)); }
 bool with_probability(HostRng& rng, double p) { return uniform_unit(rng) < p; }
 
@@ -71,7 +71,7 @@ Game agent_based_game(int agents, std::uint64_t seed, Parameter parameter, Membe
   for (auto& value : p) value = parameter(rng);
   return fill_game(agents, [&](std::size_t mask) {
     double total = 0;
-    for (std::size_t rest = mask; rest != 0; rest &= rest - 1) total += member(rng, p[__builtin_ctzll(rest)]);
+    for (std::size_t rest = mask; rest != 0; rest &= rest - 1) total += member(rng, p[Kokkos::Experimental::countr_zero_builtin(rest)]);
     return total;
   });
 }

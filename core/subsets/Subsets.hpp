@@ -10,24 +10,6 @@
 
 namespace kollective::subsets {
 
-/// Index of the lowest set bit of a non-zero mask.
-KOKKOS_FORCEINLINE_FUNCTION int lowest_bit(std::uint64_t mask) {
-#if defined(__CUDA_ARCH__)
-  return __ffsll(static_cast<long long>(mask)) - 1;
-#else
-  return __builtin_ctzll(mask);
-#endif
-}
-
-/// Number of set bits.
-KOKKOS_FORCEINLINE_FUNCTION int popcount(std::uint64_t mask) {
-#if defined(__CUDA_ARCH__)
-  return __popcll(static_cast<unsigned long long>(mask));
-#else
-  return __builtin_popcountll(mask);
-#endif
-}
-
 /// The r-th k-subset of {0..n-1} in colex order (the order of increasing masks among subsets of
 /// size k), as a mask. `binomial(a, b)` must give C(a, b) for a <= n, b <= k.
 template <class Binomials>

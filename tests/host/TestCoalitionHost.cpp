@@ -48,7 +48,7 @@ namespace {
 double mean_over_coalitions(const coalition::Game& game, double (*statistic)(double value, double size)) {
   double total = 0;
   for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
-    total += statistic(game.values[mask], static_cast<double>(__builtin_popcountll(mask)));
+    total += statistic(game.values[mask], static_cast<double>(Kokkos::Experimental::popcount_builtin(mask)));
   }
   return total / static_cast<double>(game.values.size() - 1);
 }

@@ -39,7 +39,6 @@ namespace kollective::coalition::Impl {
 constexpr int low_agents = 5;
 constexpr int block_size = 1 << low_agents;
 
-using subsets::popcount;
 
 /// The i-th submask of `mask` in increasing order (bit deposit of i into the bits of mask).
 KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask) {
@@ -72,15 +71,15 @@ KOKKOS_FORCEINLINE_FUNCTION void load_block(const Value* block, Value (&out)[blo
 
 /// Which (|Al|, |Bl|) size groups of a high split are evaluated: bit `group(x, y)`.
 constexpr int group(int x, int y) { return x * (low_agents + 1) + y; }
-constexpr int bits(std::size_t mask) { return mask == 0 ? 0 : int(mask & 1) + bits(mask >> 1); }
 
 /// acc[Al | Bl] = max(acc[Al | Bl], a[Al] + b[Bl]) for the disjoint (Al, Bl) with |Al| = X and
 /// |Bl| = Y, unrolled at compile time so that a, b and acc stay in registers.
 template <int X, int Y, int Al, class Value, std::size_t... Bl>
 KOKKOS_FORCEINLINE_FUNCTION void convolve_row(Value (&acc)[block_size], const Value a, const Value (&b)[block_size],
                                               std::index_sequence<Bl...>) {
-  ((bits(Al) == X && bits(Bl) == Y && (Al & static_cast<int>(Bl)) == 0
-        ? void(acc[Al | Bl] = kollective::max(acc[Al | Bl], a + b[Bl]))
+  // Kokkos::popcount is constexpr and callable on the device, so each test folds at compile time.
+  ((Kokkos::popcount(unsigned{Al}) == X && Kokkos::popcount(Bl) == Y && (Al & static_cast<int>(Bl)) == 0
+        ? void(acc[Al | Bl] = Kokkos::max(acc[Al | Bl], a + b[Bl]))
         : void()),
    ...);
 }
@@ -107,7 +106,7 @@ KOKKOS_FORCEINLINE_FUNCTION void convolve(Value (&acc)[block_size], const Value 
 template <int Cl, class Value, std::size_t... Al>
 KOKKOS_FORCEINLINE_FUNCTION void local_entry(Value (&acc)[block_size], const Value (&low)[block_size],
                                              std::index_sequence<Al...>) {
-  ((Al != 0 && (static_cast<int>(Al) & ~Cl) == 0 ? void(acc[Cl] = kollective::max(acc[Cl], low[Al] + acc[Cl ^ Al]))
+  ((Al != 0 && (static_cast<int>(Al) & ~Cl) == 0 ? void(acc[Cl] = Kokkos::max(acc[Cl], low[Al] + acc[Cl ^ Al]))
                                                  : void()),
    ...);
 }
@@ -121,7 +120,7 @@ KOKKOS_FORCEINLINE_FUNCTION void local_splits(Value (&acc)[block_size], const Va
 template <int Cl, class Value, std::size_t... Al>
 KOKKOS_FORCEINLINE_FUNCTION void low_entry(Value (&acc)[block_size], std::index_sequence<Al...>) {
   ((Al != 0 && static_cast<int>(Al) != Cl && (static_cast<int>(Al) & ~Cl) == 0
-        ? void(acc[Cl] = kollective::max(acc[Cl], acc[Al] + acc[Cl ^ Al]))
+        ? void(acc[Cl] = Kokkos::max(acc[Cl], acc[Al] + acc[Cl ^ Al]))
         : void()),
    ...);
 }
@@ -138,7 +137,7 @@ inline std::uint64_t idp_groups(int n, int p, int q) {
   for (int x = 0; x <= low_agents; ++x) {
     for (int y = 0; x + y <= low_agents; ++y) {
       const int c = p + q + x + y;
-      if (c <= n && (c == n || kollective::max(p + x, q + y) <= n - c)) groups |= std::uint64_t{1} << group(x, y);
+      if (c <= n && (c == n || Kokkos::max(p + x, q + y) <= n - c)) groups |= std::uint64_t{1} << group(x, y);
     }
   }
   return groups;
@@ -205,7 +204,7 @@ KOKKOS_INLINE_FUNCTION std::uint64_t next_same_size(std::uint64_t sub, std::uint
   const std::uint64_t filled = sub | ((sub - 1) & mask);  // t = x | (x - 1)
   std::uint64_t next = (filled - mask) & mask;            // t + 1
   std::uint64_t rest = mask;
-  for (int missing = k - popcount(next); missing > 0; --missing, rest &= rest - 1) next |= rest & (~rest + 1);
+  for (int missing = k - Kokkos::Experimental::popcount_builtin(next); missing > 0; --missing, rest &= rest - 1) next |= rest & (~rest + 1);
   return next;
 }
 
@@ -242,7 +241,7 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
         const std::uint64_t lowest = high & (~high + 1), others = high ^ lowest;
         // This thread's Ah: lowest plus the (p - 1)-subsets of the others with colex ranks [begin, end).
         const std::uint64_t begin = (chunk - layer.first_chunk[p]) * Layer::per_thread;
-        const std::uint64_t end = kollective::min(begin + Layer::per_thread, binomial(h - 1, p - 1));
+        const std::uint64_t end = Kokkos::min(begin + Layer::per_thread, binomial(h - 1, p - 1));
         const std::uint64_t groups = layer.groups[p];
         Value acc[block_size];
         for (int k = 0; k < block_size; ++k) acc[k] = Kokkos::reduction_identity<Value>::max();
@@ -260,17 +259,17 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
       });
 }
 
-/// A layer's high splits, in launches of at most 2^30 threads (Kokkos 3.4's CUDA range launch
-/// slowed down 4x to 10x past 2^32 iterations: n = 30 took 199 s in one launch per layer, 45 s
-/// in batches). In float, the kernel is held to 128 registers so that twice as many warps hide
+/// A layer's high splits, in launches of at most 2^30 threads (with Kokkos 3.4, a CUDA range
+/// launch slowed down 4x to 10x past 2^32 iterations: n = 30 took 199 s in one launch per layer,
+/// 45 s in batches; batches cost nothing measurable). In float, the kernel is held to 128 registers so that twice as many warps hide
 /// the L1 latency of the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
 template <class Value, class ExecSpace, class Binomials>
 void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents, const Binomials& binomial) {
   using Bounds = Kokkos::LaunchBounds<128, sizeof(Value) == 4 ? 4 : 1>;
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>;
-  const std::uint64_t blocks_per_launch = kollective::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
+  const std::uint64_t blocks_per_launch = Kokkos::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
   for (std::uint64_t first = 0; first < layer.blocks; first += blocks_per_launch) {
-    const std::uint64_t blocks = kollective::min(blocks_per_launch, layer.blocks - first);
+    const std::uint64_t blocks = Kokkos::min(blocks_per_launch, layer.blocks - first);
     launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, first, high_agents,
                        binomial);
   }
@@ -294,14 +293,13 @@ void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t
 }
 
 /// A split {part, set \ part} whose f values add up to f(set) exactly (the first in submask
-/// order), or 0 when there is none. The first is an atomic min over the matching splits rather
-/// than a parallel_reduce: Kokkos 3.4's CUDA reduction of a scalar joins in shared memory
-/// without warp barriers (compute-sanitizer racecheck hazards, kokkos/kokkos#4482, fixed
-/// upstream later), and a min is the same in any order.
+/// order), or 0 when there is none. The first is an atomic min over the matching splits, which is
+/// the same in any order, rather than a parallel_reduce (Kokkos 3.4's CUDA scalar reduction
+/// joined in shared memory without warp barriers: compute-sanitizer racecheck hazards).
 template <class Value, class ExecSpace>
 std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, std::uint64_t set) {
   const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
-  const std::int64_t splits = (std::int64_t{1} << (popcount(set) - 1)) - 1;
+  const std::int64_t splits = (std::int64_t{1} << (Kokkos::Experimental::popcount_builtin(set) - 1)) - 1;
   Kokkos::View<std::int64_t, typename ExecSpace::memory_space> first(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::first_split"));
   Kokkos::deep_copy(space, first, splits);

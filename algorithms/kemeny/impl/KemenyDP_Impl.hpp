@@ -12,7 +12,6 @@
 
 namespace kollective::kemeny::Impl {
 
-using subsets::lowest_bit;
 using subsets::saturating_add;
 using subsets::unrank_colex;
 

@@ -44,7 +44,7 @@ struct EnumerationData {
     for (int p = 0; p < length; ++p) {  // Lehmer code: the digit-th smallest unplaced alternative
       std::uint32_t rest = unplaced;
       for (int skip = 0; skip < digit[p]; ++skip) rest &= rest - 1;
-      const int chosen = subsets::lowest_bit(rest);
+      const int chosen = Kokkos::Experimental::countr_zero_builtin(rest);
       unplaced ^= std::uint32_t{1} << chosen;
       ranking[p] = chosen;
       cost += add(chosen, unplaced);
@@ -56,10 +56,10 @@ struct EnumerationData {
   /// three levels of the depth-first search, which hold most of its nodes, without a stack.
   template <class Leaf>
   KOKKOS_INLINE_FUNCTION void last_three(int* slots, std::uint32_t unplaced, std::uint64_t cost, const Leaf& leaf) const {
-    const int a = subsets::lowest_bit(unplaced);
+    const int a = Kokkos::Experimental::countr_zero_builtin(unplaced);
     unplaced &= unplaced - 1;
-    const int b = subsets::lowest_bit(unplaced);
-    const int c = subsets::lowest_bit(unplaced & (unplaced - 1));
+    const int b = Kokkos::Experimental::countr_zero_builtin(unplaced);
+    const int c = Kokkos::Experimental::countr_zero_builtin(unplaced & (unplaced - 1));
     const int orders[6][3] = {{a, b, c}, {a, c, b}, {b, a, c}, {b, c, a}, {c, a, b}, {c, b, a}};
     int* ranking = slots - (n - 3);
     for (int k = 0; k < 6; ++k) {
@@ -97,7 +97,7 @@ struct EnumerationData {
         if (depth >= 0) unplaced |= std::uint32_t{1} << ranking[length + depth];
         continue;
       }
-      const int y = subsets::lowest_bit(candidates);
+      const int y = Kokkos::Experimental::countr_zero_builtin(candidates);
       next[depth] = y + 1;
       unplaced ^= std::uint32_t{1} << y;
       ranking[length + depth] = y;

@@ -98,7 +98,7 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
           Distance minimum = ~Distance{0};
           std::uint64_t count = 0;
           for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) {
-            const int c = lowest_bit(rest);
+            const int c = Kokkos::Experimental::countr_zero_builtin(rest);
             const std::uint64_t without = set ^ (std::uint64_t{1} << c);
             const Distance value = best(without) + tables.cost(c, set);
             if (value < minimum) {
@@ -214,7 +214,7 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
         const int y = static_cast<int>(item >> d.n);
         const std::uint32_t set = static_cast<std::uint32_t>(item & ((std::int64_t{1} << d.n) - 1));
         std::uint64_t sum = 0;
-        for (std::uint32_t rest = set; rest != 0; rest &= rest - 1) sum += d.o(subsets::lowest_bit(rest), y);
+        for (std::uint32_t rest = set; rest != 0; rest &= rest - 1) sum += d.o(Kokkos::Experimental::countr_zero_builtin(rest), y);
         d.add(y, set) = sum;
       });
 

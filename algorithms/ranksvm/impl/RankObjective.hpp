@@ -13,14 +13,13 @@
 /// positions, found by binary search. One end of each range is where a level starts (kept per
 /// query); fun() keeps the other, varying end per document and level. A sum
 /// over the sets is then one exclusive scan of the query's values in sorted order (a team per
-/// query) plus, per document, one difference of prefixes per level (a thread per document). X.v is a
-/// KokkosBlas gemv call; X'.u is our own kernel (see transpose_times).
+/// query) plus, per document, one difference of prefixes per level (a thread per document). X.v
+/// and X'.u are our own kernels (see times and transpose_times), each summing in a fixed order.
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
 #include <Kokkos_Core.hpp>
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas2_gemv.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -134,7 +133,7 @@ class RankObjective {
   /// f(w); sorts z = Xw per query and keeps, for grad() and hv() at this w, the sorted order,
   /// every document's ranges and counts, and r (the gradient's per-document factor).
   double fun(const Vector& w) {
-    KokkosBlas::gemv("N", 1.0, x_, w, 0.0, z_);
+    times(w, z_);
     sort_queries();
     find_ranges();
     auto z = z_, r = r_, count = count_, balance = balance_, sum = sum_;
@@ -183,7 +182,7 @@ class RankObjective {
         work();
       }
     };
-    part(part_totals_.x_times_s, [&] { KokkosBlas::gemv("N", 1.0, x_, s, 0.0, v_); });
+    part(part_totals_.x_times_s, [&] { times(s, v_); });
     part(part_totals_.sums, [&] { set_sums(v_, u_, true); });
     part(part_totals_.x_transpose_times_u, [&] { transpose_times(u_, hs); });
     part_totals_.timed += timed;
@@ -211,8 +210,8 @@ class RankObjective {
   using Member = typename Policy::member_type;
 
   /// A team per unit: a query, or span_ sorted positions of a large one. On the GPU 128 threads
-  /// (queries average about 120 documents; Kokkos 3.4's team scan needs a power of two, which
-  /// AUTO does not promise).
+  /// (queries average about 120 documents; a power of two, which AUTO does not promise and
+  /// Kokkos 3.4's team scan needed).
   Policy per_unit(std::int64_t units) const { return runs_on_host<ExecSpace> ? Policy(space_, units, Kokkos::AUTO) : Policy(space_, units, 128); }
 
   /// A unit's place: its query, the query's first document and size, and the unit's first sorted
@@ -468,8 +467,23 @@ class RankObjective {
     }
   };
 
+  /// out = Xv, a thread per document summing its features in order: bit-reproducible, unlike
+  /// KokkosBlas::gemv("N") of Kokkos Kernels 4.6, whose CUDA kernel for LayoutLeft adds the
+  /// partial sums of a team's column blocks by shared-memory atomics (runs differed in the last
+  /// bits). X is LayoutLeft, so the threads of a warp read consecutive entries of each column.
+  void times(const Vector& v, const Vector& out) const {
+    auto x = x_;
+    const int features = features_;
+    Kokkos::parallel_for(
+        "Kollective::RankSvm::X_times", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_), KOKKOS_LAMBDA(const std::int64_t d) {
+          double sum = 0;
+          for (int f = 0; f < features; ++f) sum += static_cast<double>(x(d, f)) * v(f);
+          out(d) = sum;
+        });
+  }
+
   /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
-  /// (a team per column). Here a team takes `Columns` feature columns of a chunk of documents:
+  /// (a team per column), so this is written out. Here a team takes `Columns` feature columns of a chunk of documents:
   /// each thread reads u_d once and the columns' entries of d (coalesced, `Columns` loads in
   /// flight), and reduces its sums with the team through scratch. A team per feature then adds
   /// the chunks' partials. Every sum runs in a fixed order (no atomics), so a training run is

@@ -13,6 +13,7 @@
 /// Do not include directly: include algorithms/schulze/Schulze.hpp.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <cstdint>
 #include <string>
@@ -39,10 +40,10 @@ template <>
 struct Lanes<std::uint32_t> {
   static constexpr int per_word = 1;
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t min(std::uint32_t a, std::uint32_t b) {
-    return kollective::min(a, b);
+    return Kokkos::min(a, b);
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t max(std::uint32_t a, std::uint32_t b) {
-    return kollective::max(a, b);
+    return Kokkos::max(a, b);
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint32_t v) { return v; }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t lane(std::uint32_t word, int) { return word; }
@@ -55,14 +56,14 @@ struct Lanes<std::uint16_t> {
 #if defined(__CUDA_ARCH__)
     return __vminu2(a, b);
 #else
-    return kollective::min(a & 0xffffu, b & 0xffffu) | kollective::min(a >> 16, b >> 16) << 16;
+    return Kokkos::min(a & 0xffffu, b & 0xffffu) | Kokkos::min(a >> 16, b >> 16) << 16;
 #endif
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t max(std::uint32_t a, std::uint32_t b) {
 #if defined(__CUDA_ARCH__)
     return __vmaxu2(a, b);
 #else
-    return kollective::max(a & 0xffffu, b & 0xffffu) | kollective::max(a >> 16, b >> 16) << 16;
+    return Kokkos::max(a & 0xffffu, b & 0xffffu) | Kokkos::max(a >> 16, b >> 16) << 16;
 #endif
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint32_t v) { return v * 0x00010001u; }
@@ -137,7 +138,7 @@ struct DiagonalTile {
             own[c] = d[r * stride + c0 + c];
           }
           KOLLECTIVE_UNROLL
-          for (int c = 0; c < chunk; ++c) d[r * stride + c0 + c] = kollective::max(own[c], kollective::min(through, pivot_row[c]));
+          for (int c = 0; c < chunk; ++c) d[r * stride + c0 + c] = Kokkos::max(own[c], Kokkos::min(through, pivot_row[c]));
         }
       }
       team.team_barrier();
@@ -278,7 +279,7 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
   using Diagonal = DiagonalTile<ExecSpace, Strength, MemorySpace>;
   using Updates = TileUpdates<ExecSpace, Strength, MemorySpace>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  ProfilingRegion region("Kollective::Schulze::strongest_paths");
+  Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::strongest_paths");
   Progress progress("Schulze strongest paths (n=" + std::to_string(size) + ")", tiles);
   for (std::int64_t k = 0; k < tiles; ++k) {
     Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
@@ -362,10 +363,9 @@ void summarize(const ExecSpace& space, const PathView<Strength, MemorySpace>& p,
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, n),
             [&](const int j, int& count) { count += p(i, j) > p(j, i) ? 1 : 0; }, wins);
-        // Kokkos 3.4's CUDA team reduction keeps its partial results in one static __shared__
-        // array and ends without a barrier: without this one, a warp that starts the second
-        // reduction overwrites them while another still reads the first's (racecheck: errors
-        // between Kokkos_Cuda_ReduceScan.hpp:295 and :306).
+        // A barrier between two team reductions: Kokkos 3.4's CUDA team reduction kept its
+        // partial results in one static __shared__ array and ended without a barrier, so a warp
+        // starting the second overwrote them while another still read the first's (racecheck).
         team.team_barrier();
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, n),
