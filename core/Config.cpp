@@ -23,19 +23,25 @@ namespace {
 /// Walks the config as its readers will, aliases expanded. yaml-cpp keeps the first of two equal
 /// keys without a word (a config with both is ambiguous): refused. An alias (*name) shares the
 /// anchored node, so ten nested aliases of ten items each stand for 10^10 values ("billion
-/// laughs") that every reader of the config would walk: more than max_values are refused.
+/// laughs") that every reader of the config would walk: more than max_values are refused. An
+/// alias inside its own anchor (`a: &x [*x]`) nests without end: nesting is bounded too.
 class ConfigChecker {
  public:
   static constexpr std::int64_t max_values = 1000000;
+  static constexpr int max_depth = 64;
   explicit ConfigChecker(std::string origin) : origin_(std::move(origin)) {}
 
-  void check(const YAML::Node& node) {
+  void check(const YAML::Node& node, int depth = 0) {
     if (++values_ > max_values) {
       fail_at(origin_, node.Mark().line + 1, "the config holds more than ", max_values,
               " values once its aliases (*name) are expanded");
     }
+    if (depth > max_depth) {
+      fail_at(origin_, node.Mark().line + 1, "the config nests lists and maps more than ", max_depth,
+              " levels deep (or an alias *name refers to its own anchor)");
+    }
     if (node.IsSequence()) {
-      for (const auto& item : node) check(item);
+      for (const auto& item : node) check(item, depth + 1);
     } else if (node.IsMap()) {
       std::map<std::string, int> first_line;
       for (const auto& entry : node) {
@@ -46,8 +52,8 @@ class ConfigChecker {
             fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second, ")");
           }
         }
-        check(entry.first);
-        check(entry.second);
+        check(entry.first, depth + 1);
+        check(entry.second, depth + 1);
       }
     }
   }
@@ -62,7 +68,12 @@ class ConfigChecker {
 ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) {
   strip_bom(text);  // spreadsheets and some editors write one
   try {
-    YAML::Node root = YAML::Load(text);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) {
+      fail_at(origin, documents[1].Mark().line + 1, "the config holds ", documents.size(),
+              " YAML documents (separated by '---'); put every run in one");
+    }
+    YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
     ConfigChecker(origin).check(root);
     if (!root.IsMap()) fail_at(origin, 1, "a config must be a YAML map of keys to values");
     return ConfigNode(root, origin, "");
@@ -141,7 +152,7 @@ std::int64_t ConfigNode::as_int() const {
   if (real && *real == std::floor(*real) && std::fabs(*real) <= 9007199254740992.0) {
     return static_cast<std::int64_t>(*real);
   }
-  error("expected an integer (decimal digits, within 64 bits), got '" + text + "'");
+  error("expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got '" + text + "'");
 }
 
 double ConfigNode::as_double() const {

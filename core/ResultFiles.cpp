@@ -24,6 +24,21 @@ bool is_safe_file_name(const std::string& name, std::size_t max_length) {
   return true;
 }
 
+bool result_names_may_collide(const std::string& shorter, const std::string& longer) {
+  if (longer.size() <= shorter.size() + 1 || longer.compare(0, shorter.size(), shorter) != 0 ||
+      longer[shorter.size()] != '_') {
+    return false;
+  }
+  const std::string rest = longer.substr(shorter.size() + 1);
+  const std::string word = rest.substr(0, rest.find_first_of("_."));
+  const bool size_tag = word.size() > 1 && (word[0] == 'n' || word[0] == 'm' || word[0] == 'v') &&
+                        word.find_first_not_of("0123456789", 1) == std::string::npos;
+  for (const char* suffix : {"ranking", "rankings", "paths", "pairwise", "beats", "values", "model", "scores", "pairs"}) {
+    if (word == suffix) return true;
+  }
+  return size_tag;
+}
+
 ResultFiles::ResultFiles(std::string folder, std::set<std::string>* written_earlier)
     : folder_(std::move(folder)), written_earlier_(written_earlier) {}
 

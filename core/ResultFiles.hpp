@@ -21,6 +21,12 @@ namespace kollective {
 constexpr std::size_t max_run_name = 100, max_result_file_name = 200;
 bool is_safe_file_name(const std::string& name, std::size_t max_length = max_run_name);
 
+/// True when run `longer`'s result files could have the names of run `shorter`'s extra files:
+/// `longer` is `shorter`, '_' and a word that starts a result file suffix (a size tag such as
+/// `n1000`, or ranking, rankings, paths, pairwise, beats, values, model, scores, pairs), e.g.
+/// runs `a` and `a_ranking` (`a_ranking.csv` is both). Found before the first run starts.
+bool result_names_may_collide(const std::string& shorter, const std::string& longer);
+
 class ResultFiles {
  public:
   /// `written_earlier` (optional): the files that earlier runs of this config committed. Asking

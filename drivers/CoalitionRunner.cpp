@@ -36,14 +36,18 @@ struct CoalitionRun {
   double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
-/// The format of a value file: given, or by extension (.kcsg binary, .bids bids, else text).
+/// The format of a value file: given, or by extension (.txt text, .kcsg binary, .bids bids).
 std::string file_format(const ConfigNode& input, const std::string& file) {
   const std::string given = input.has("format") ? input.required("format").as_choice({"auto", "text", "binary", "bids"}) : "auto";
   if (given != "auto") return given;
   auto ends_with = [&](const std::string& suffix) {
     return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  return ends_with(".kcsg") ? "binary" : ends_with(".bids") ? "bids" : "text";
+  if (ends_with(".txt")) return "text";
+  if (ends_with(".kcsg")) return "binary";
+  if (ends_with(".bids")) return "bids";
+  input.required("file").error("cannot tell the format of '" + file +
+                               "' from its extension (.txt, .kcsg or .bids): give format: text, binary or bids");
 }
 
 CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
@@ -115,6 +119,9 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
     game = settings.format == "binary" ? coalition::read_binary(settings.file)
            : settings.format == "bids" ? coalition::read_bids(settings.file)
                                        : coalition::read_rahwan_text(settings.file);
+  }
+  if (settings.single_precision) {
+    coalition::validate_values(game, settings.file.empty() ? settings.model + " generator" : settings.file, true);
   }
   if (!settings.names.empty()) {
     if (static_cast<int>(settings.names.size()) != game.agents) {

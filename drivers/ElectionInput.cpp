@@ -77,7 +77,7 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   result.model = generator.required("model").as_choice(
       {"impartial_culture", "mallows", "kemeny_benchmark", "random_pairwise"});
   result.alternatives = static_cast<int>(
-      checked_size(generator, "alternatives", generator.get_int("alternatives", 8), result.model));
+      checked_size(generator, "alternatives", generator.required("alternatives").as_int(), result.model));
   result.voters = checked_size(generator, "voters", generator.get_int("voters", 100), result.model);
   result.phi = generator.get_double("phi", 0.5);
   if (generator.has("phi") && (result.phi < 0 || result.phi > 1)) generator.required("phi").error("phi must be in [0, 1]");

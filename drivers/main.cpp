@@ -3,9 +3,6 @@
 
 #include <Kokkos_Core.hpp>
 #include <unistd.h>
-#ifdef KOKKOS_ENABLE_CUDA
-#include <cuda_runtime.h>
-#endif
 
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +10,7 @@
 #include <iostream>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/Compat.hpp"
@@ -25,6 +23,7 @@
 #include "core/RuntimeInfo.hpp"
 #include "core/Tables.hpp"
 #include "core/TextInput.hpp"
+#include "drivers/KokkosSettings.hpp"
 #include "drivers/Runner.hpp"
 
 namespace {
@@ -41,7 +40,8 @@ const char* usage =
     "      completes. After a failed run the rest are skipped, unless --keep-going (or\n"
     "      `keep_going: true` in the config); the exit status is 1 if any run failed.\n"
     "info  prints the backend, device, memory and versions.\n"
-    "Kokkos options (--kokkos-threads=N, ...) are accepted before or after the command.\n";
+    "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are accepted before or after\n"
+    "the command.\n";
 
 int info() {
   const RuntimeInfo& runtime = runtime_info();
@@ -66,34 +66,6 @@ int info() {
   for (const auto& name : driver::algorithm_names()) std::cout << " " << name;
   std::cout << "\n";
   return 0;
-}
-
-/// Kokkos aborts on a thread count of 0 or a device that does not exist, and its parser throws
-/// from std::stoi on a number out of int's range: check what it will read (the options and the
-/// environment variables) before it starts.
-void check_kokkos_settings(int argc, char* argv[]) {
-  auto check = [](const std::string& where, const std::string& value, std::int64_t low, std::int64_t high,
-                  const char* meaning) {
-    const std::optional<std::int64_t> number = parse_int64(value);
-    if (!number || *number < low || *number > high) {
-      fail(where, ": '", value, "' is not ", meaning, " (a whole number from ", low, " to ", high, ")");
-    }
-  };
-  int devices = 1024;
-#ifdef KOKKOS_ENABLE_CUDA
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1) fail("no CUDA device can be used");
-#endif
-  if (const char* value = std::getenv("KOKKOS_NUM_THREADS")) check("KOKKOS_NUM_THREADS", value, 1, 4096, "a thread count");
-  if (const char* value = std::getenv("KOKKOS_DEVICE_ID")) check("KOKKOS_DEVICE_ID", value, 0, devices - 1, "a device number");
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto equals = arg.find('=');
-    if (arg.rfind("--kokkos-", 0) != 0 || equals == std::string::npos) continue;
-    const std::string option = arg.substr(0, equals), value = arg.substr(equals + 1);
-    if (option == "--kokkos-threads" || option == "--kokkos-num-threads") check(option, value, 1, 4096, "a thread count");
-    if (option == "--kokkos-device-id" || option == "--kokkos-device") check(option, value, 0, devices - 1, "a device number");
-    if (option == "--kokkos-ndevices" || option == "--kokkos-num-devices") check(option, value, 1, devices, "a device count");
-  }
 }
 
 /// The OpenMP runtime reads OMP_PROC_BIND when it loads, before main. When it is unset, set
@@ -130,6 +102,12 @@ std::string run_name(const ConfigNode& entry, const std::string& algorithm, std:
   }
   for (const auto& other : earlier) {
     if (other.name == name) where.error("duplicate run name '" + name + "'");
+    for (const auto& [a, b] : {std::pair(other.name, name), std::pair(name, other.name)}) {
+      if (result_names_may_collide(a, b)) {
+        where.error("run names '" + a + "' and '" + b + "' can give two result files the same name ('" + a +
+                    "' writes files named '" + a + "_...'): rename one");
+      }
+    }
   }
   return name;
 }
@@ -174,7 +152,8 @@ int run(const std::string& config_path, std::string out_dir, bool keep_going) {
   check_input_file(config_path, "config");
   const ConfigNode config = ConfigNode::load_file(config_path);
   config.expect_keys({"title", "output", "keep_going", "runs"});
-  if (out_dir.empty()) out_dir = config.get_string("output", "results");
+  const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
+  if (out_dir.empty()) out_dir = configured_out;
   keep_going = keep_going || config.get_bool("keep_going", false);
   const std::string config_dir = std::filesystem::path(config_path).parent_path().string();
   const std::vector<PlannedRun> plan = plan_runs(config, out_dir, config_dir);
@@ -218,7 +197,7 @@ int run(const std::string& config_path, std::string out_dir, bool keep_going) {
 
 int main(int argc, char* argv[]) {
   try {
-    check_kokkos_settings(argc, argv);
+    kollective::driver::check_kokkos_settings(argc, argv);
   } catch (const kollective::Error& e) {
     std::cerr << "kollective: error: " << e.what() << "\n";
     return 2;
@@ -230,22 +209,26 @@ int main(int argc, char* argv[]) {
     std::string command, config, out_dir;
     bool keep_going = false;
     for (size_t i = 0; i < args.size(); ++i) {
-      if (args[i] == "--help" || args[i] == "-h") {
+      const std::string& arg = args[i];
+      if (arg == "--help" || arg == "-h") {
         std::cout << usage;
         return 0;
-      } else if (args[i] == "--quiet" || args[i] == "-q") {
+      } else if (arg == "--quiet" || arg == "-q") {
         Progress::set_quiet(true);
-      } else if (args[i] == "--keep-going") {
+      } else if (arg == "--keep-going") {
         keep_going = true;
-      } else if (args[i] == "--out") {
+      } else if (arg == "--out") {
         if (i + 1 == args.size() || args[i + 1].empty()) fail("--out needs a folder");
         out_dir = args[++i];
+      } else if (arg.size() > 1 && arg[0] == '-') {
+        fail("unknown option '", arg, "'\n", usage);
       } else if (command.empty()) {
-        command = args[i];
+        command = arg;
+        if (command != "run" && command != "info") fail("unknown command '", command, "' (run or info)\n", usage);
       } else if (command == "run" && config.empty()) {
-        config = args[i];
+        config = arg;
       } else {
-        fail("unexpected argument '", args[i], "'\n", usage);
+        fail("unexpected argument '", arg, "'\n", usage);
       }
     }
     if (command == "info") return info();
@@ -253,7 +236,6 @@ int main(int argc, char* argv[]) {
       if (config.empty()) fail("run needs a config file\n", usage);
       return run(config, out_dir, keep_going);
     }
-    if (!command.empty()) std::cerr << "kollective: error: unknown command '" << command << "'\n";
     std::cerr << usage;
     return 2;
   } catch (const kollective::Error& e) {

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -147,11 +148,19 @@ Game generate_game(const std::string& model, int agents, std::uint64_t seed) {
   return game;
 }
 
-void validate_values(const Game& game, const std::string& source) {
+void validate_values(const Game& game, const std::string& source, bool single_precision) {
   if (game.values.size() != (std::size_t{1} << game.agents)) fail(source, ": ", game.values.size(), " values for ", game.agents, " agents");
   if (game.values[0] != 0.0) fail(source, ": v(empty) must be 0, got ", game.values[0]);
+  // A structure's value, and every DP entry, adds up to max_agents values: bounded so that the
+  // sums stay finite (and in float, when the values are solved in float).
+  const double limit = (single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) / 64;
   for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
-    if (!std::isfinite(game.values[mask])) fail(source, ": v(", mask, ") = ", game.values[mask], " is not finite");
+    const double value = game.values[mask];
+    if (!std::isfinite(value)) fail(source, ": v(", mask, ") = ", value, " is not finite");
+    if (std::fabs(value) > limit) {
+      fail(source, ": v(", mask, ") = ", value, " is too large", single_precision ? " for values: float" : "",
+           " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
+    }
   }
 }
 
@@ -172,9 +181,14 @@ Game read_rahwan_text(const std::string& path) {
   LineReader reader(path, "coalition values");
   std::vector<double> values;
   std::string line;
+  long blank_line = 0;  // the first blank line: only blank lines may follow it
   while (reader.next(line)) {
     const std::string_view text = trim_blanks(line);
-    if (text.empty()) continue;
+    if (text.empty()) {
+      if (blank_line == 0) blank_line = reader.number();
+      continue;
+    }
+    if (blank_line != 0) fail_at(path, blank_line, "blank line: line x holds v(x - 1), one value per line");
     const auto value = parse_decimal(text);
     if (!value) fail_at(path, reader.number(), why_not_a_value(text));
     if (values.size() == (std::size_t{1} << max_agents))
@@ -194,6 +208,7 @@ Game read_rahwan_text(const std::string& path) {
   if (values[0] != 0.0) fail_at(path, 1, "v(empty) must be 0");
   Game game = empty_game(agents, path);
   game.values = std::move(values);
+  validate_values(game, path);
   return game;
 }
 
@@ -335,6 +350,7 @@ Game read_bids(const std::string& path) {
     }
   }
   if (game.agents == 0) fail_at(path, reader.number(), "no 'items N' line");
+  validate_values(game, path);
   return game;
 }
 

@@ -54,8 +54,9 @@ void write_binary(const Game& game, const std::string& path, bool single_precisi
 /// structure is then the revenue-maximising allocation.
 Game read_bids(const std::string& path);
 
-/// Fails unless every value is finite and v(empty) = 0; `source` names the input in the message.
-void validate_values(const Game& game, const std::string& source);
+/// Fails unless every value is finite, v(empty) = 0 and |v| <= max / 64 of double (of float when
+/// `single_precision`), so that sums of up to 40 values stay finite; `source` names the input.
+void validate_values(const Game& game, const std::string& source, bool single_precision = false);
 
 /// Value of a structure: sum of v over its coalitions.
 double structure_value(const Game& game, const Structure& structure);

@@ -31,7 +31,7 @@ TEST(config, typed_values_and_defaults) {
 TEST(config, errors_cite_file_line_and_key) {
   const auto config = ConfigNode::load_string("run:\n  reps: three\n  size: 5\n  typo: 1\n", "exp.yaml");
   const auto run = config.required("run");
-  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }), "exp.yaml:2: run.reps: expected an integer (decimal digits, within 64 bits), got 'three'");
+  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }), "exp.yaml:2: run.reps: expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got 'three'");
   EXPECT_EQ(error_of([&] { run.expect_keys({"reps", "size"}); }),
             "exp.yaml:4: unknown key 'run.typo' (expected one of: reps, size)");
   EXPECT_EQ(error_of([&] { run.get_int_in("size", 1, 10, 20); }), "exp.yaml:3: run.size: 5 is outside [10, 20]");
@@ -61,7 +61,7 @@ TEST(config, numbers_are_decimal_only) {
                                               "neg: -3\nexp: 2e3\n",
                                               "n.yaml");
   EXPECT_EQ(error_of([&] { config.get_int("hex", 0); }),
-            "n.yaml:1: hex: expected an integer (decimal digits, within 64 bits), got '0x10'");
+            "n.yaml:1: hex: expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got '0x10'");
   EXPECT_NE(error_of([&] { config.get_double("hexfloat", 0); }).find("expected a finite decimal number"), std::string::npos);
   EXPECT_NE(error_of([&] { config.get_double("inf", 0); }).find("got '.inf'"), std::string::npos);
   EXPECT_NE(error_of([&] { config.get_double("nan", 0); }).find("got 'nan'"), std::string::npos);

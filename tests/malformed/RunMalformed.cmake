@@ -2,7 +2,8 @@
 # it exits non-zero, that stderr holds the message on the case's first line ("# expect: ...")
 # and no "internal error", and that the output folder holds no file afterwards (a refused run
 # leaves nothing that looks like a result). An optional second line "# out: DIR" replaces the
-# case's own output folder (for unwritable folders); "# args: ..." adds command-line arguments.
+# case's own output folder (for unwritable folders); "# args: ..." adds command-line arguments;
+# "# env: NAME=VALUE ..." sets environment variables.
 file(GLOB cases ${CASES}/*.yaml)
 list(LENGTH cases count)
 if(count EQUAL 0)
@@ -16,15 +17,19 @@ foreach(case ${cases})
   string(REGEX REPLACE "^[^#]*# expect: " "" expected "${first}")  # a case may start with a byte-order mark
   set(out ${WORK}/${stem})
   set(extra "")
+  set(launcher "")
   foreach(line ${header})
     if(line MATCHES "^# out: (.*)$")
       set(out ${CMAKE_MATCH_1})
     elseif(line MATCHES "^# args: (.*)$")
       separate_arguments(extra UNIX_COMMAND "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^# env: (.*)$")
+      separate_arguments(variables UNIX_COMMAND "${CMAKE_MATCH_1}")
+      set(launcher ${CMAKE_COMMAND} -E env ${variables})
     endif()
   endforeach()
   file(REMOVE_RECURSE ${WORK}/${stem})
-  execute_process(COMMAND ${KOLLECTIVE} run ${case} --out ${out} --quiet ${extra}
+  execute_process(COMMAND ${launcher} ${KOLLECTIVE} run ${case} --out ${out} --quiet ${extra}
                   RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
   set(problem "")
   string(FIND "${stderr}" "${expected}" found)
