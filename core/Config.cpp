@@ -3,6 +3,9 @@
 #include "core/Parse.hpp"
 #include "core/TextInput.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -63,17 +66,40 @@ class ConfigChecker {
   std::int64_t values_ = 0;
 };
 
+/// Events of a YAML document, ignored: only where documents start matters.
+struct DocumentStarts : YAML::EventHandler {
+  long line = 0;  ///< of the last document started
+  void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line + 1; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+/// The line where a second YAML document starts, or 0. Two documents at most are parsed:
+/// yaml-cpp's LoadAll never ends on some malformed input, whose parser yields empty documents
+/// without end (found by fuzzing).
+long second_document_line(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  if (!parser.HandleNextDocument(starts)) return 0;
+  return parser.HandleNextDocument(starts) ? std::max(starts.line, 1L) : 0;
+}
+
 }  // namespace
 
 ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) {
   strip_bom(text);  // spreadsheets and some editors write one
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1) {
-      fail_at(origin, documents[1].Mark().line + 1, "the config holds ", documents.size(),
-              " YAML documents (separated by '---'); put every run in one");
+    if (const long line = second_document_line(text)) {
+      fail_at(origin, line, "the config holds more than one YAML document (separated by '---'); put every run in one");
     }
-    YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+    YAML::Node root = YAML::Load(text);
     ConfigChecker(origin).check(root);
     if (!root.IsMap()) fail_at(origin, 1, "a config must be a YAML map of keys to values");
     return ConfigNode(root, origin, "");
