@@ -12,6 +12,7 @@
 #include "core/ResultFiles.hpp"
 #include "core/RuntimeInfo.hpp"
 #include "core/Tables.hpp"
+#include "tests/TestHelpers.hpp"
 
 using namespace kollective;
 
@@ -106,6 +107,18 @@ TEST(result_files, files_appear_only_when_committed) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()), 1);
   std::filesystem::remove_all(folder);
   EXPECT_THROW(prepare_output_folder("/proc/no_such_folder/x"), Error);
+}
+
+TEST(result_files, an_output_folder_that_cannot_be_made_leaves_no_folders) {
+  const std::filesystem::path base = std::filesystem::current_path() / "output_folder_test";
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directory(base);
+  const std::string too_long = (base / "made" / "also" / std::string(300, 'x')).string();  // NAME_MAX is 255
+  const std::string message = test::error_of([&] { prepare_output_folder(too_long); });
+  EXPECT_NE(message.find("cannot create output folder"), std::string::npos) << message;
+  EXPECT_NE(message.find("File name too long"), std::string::npos) << message;
+  EXPECT_FALSE(std::filesystem::exists(base / "made"));
+  std::filesystem::remove_all(base);
 }
 
 TEST(result_files, a_later_run_never_replaces_an_earlier_runs_file) {
