@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <vector>
 
 #include "core/Error.hpp"
 
@@ -90,20 +89,12 @@ void ResultFiles::commit() {
 void prepare_output_folder(const std::string& folder) {
   namespace fs = std::filesystem;
   if (folder.find('\0') != std::string::npos) fail("output folder '", folder.c_str(), "...' contains a NUL byte");
+  for (const auto& name : fs::path(folder)) {  // refused before anything is created
+    if (name.string().size() > 255) fail("cannot create output folder '", folder, "': a name in it is longer than 255 bytes");
+  }
   std::error_code error;
-  // The folders this call creates, outermost first, so that a failure removes them again.
-  std::vector<fs::path> created;
-  for (fs::path missing = fs::path(folder).lexically_normal(); !missing.empty() && !fs::exists(missing, error);
-       missing = missing.parent_path()) {
-    created.insert(created.begin(), missing);
-    if (missing == missing.parent_path()) break;
-  }
   fs::create_directories(folder, error);
-  if (error) {
-    const std::string reason = error.message();
-    for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, error);  // only empty folders go
-    fail("cannot create output folder '", folder, "': ", reason);
-  }
+  if (error) fail("cannot create output folder '", folder, "': ", error.message());
   if (!fs::is_directory(folder, error)) fail("output folder '", folder, "' is not a folder");
   const std::string probe = folder + "/.kollective-write-test-" + std::to_string(::getpid());
   std::ofstream out(probe);
