@@ -4,6 +4,7 @@
 #include "core/TextInput.hpp"
 
 #include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -109,10 +110,14 @@ ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) 
 }
 
 ConfigNode::ConfigNode(YAML::Node node, std::string file, std::string key_path)
-    : node_(std::move(node)), file_(std::move(file)), key_path_(std::move(key_path)) {}
+    : node_(std::make_shared<const YAML::Node>(std::move(node))), file_(std::move(file)), key_path_(std::move(key_path)) {}
+
+bool ConfigNode::is_map() const { return node_->IsMap(); }
+bool ConfigNode::is_sequence() const { return node_->IsSequence(); }
+bool ConfigNode::is_scalar() const { return node_->IsScalar(); }
 
 long ConfigNode::line() const {
-  const auto mark = node_.Mark();
+  const auto mark = node_->Mark();
   return mark.line >= 0 ? mark.line + 1 : 0;
 }
 
@@ -121,25 +126,25 @@ void ConfigNode::error(const std::string& message) const {
 }
 
 bool ConfigNode::has(const std::string& key) const {
-  return node_.IsMap() && node_[key].IsDefined() && !node_[key].IsNull();
+  return node_->IsMap() && (*node_)[key].IsDefined() && !(*node_)[key].IsNull();
 }
 
 void ConfigNode::expect_map() const {
-  if (!node_.IsMap()) error("expected a map of keys to values");
+  if (!node_->IsMap()) error("expected a map of keys to values");
 }
 
 ConfigNode ConfigNode::required(const std::string& key) const {
   expect_map();
   const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
   if (!has(key)) fail_at(file_, line(), "missing required key '", path, "'");
-  return ConfigNode(node_[key], file_, path);
+  return ConfigNode((*node_)[key], file_, path);
 }
 
 std::vector<ConfigNode> ConfigNode::elements() const {
   std::vector<ConfigNode> items;
-  if (node_.IsSequence()) {
-    for (size_t i = 0; i < node_.size(); ++i) {
-      items.emplace_back(node_[i], file_, key_path_ + "[" + std::to_string(i) + "]");
+  if (node_->IsSequence()) {
+    for (size_t i = 0; i < node_->size(); ++i) {
+      items.emplace_back((*node_)[i], file_, key_path_ + "[" + std::to_string(i) + "]");
     }
   } else {
     error("expected a list ([a, b] or one '- item' per line)");
@@ -149,7 +154,7 @@ std::vector<ConfigNode> ConfigNode::elements() const {
 
 void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
   expect_map();
-  for (const auto& entry : node_) {
+  for (const auto& entry : *node_) {
     const auto mark = entry.first.Mark();
     if (!entry.first.IsScalar()) fail_at(file_, mark.line + 1, "a key must be a plain word, not a list or map");
     const std::string key = entry.first.Scalar();
@@ -166,8 +171,8 @@ void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
 }
 
 std::string ConfigNode::as_string() const {
-  if (!node_.IsScalar()) error("expected a single value");
-  return node_.Scalar();
+  if (!node_->IsScalar()) error("expected a single value");
+  return node_->Scalar();
 }
 
 std::int64_t ConfigNode::as_int() const {

@@ -4,16 +4,19 @@
 /// \file Config.hpp
 /// YAML configs read into typed values on the host. Every error names the file, the line and
 /// the key; unknown keys are errors (a typo must not silently fall back to a default).
-/// Never include this from headers that kernels include.
-
-#include <yaml-cpp/yaml.h>
+/// yaml-cpp stays inside Config.cpp: this header does not include it.
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/Error.hpp"
+
+namespace YAML {
+class Node;
+}
 
 namespace kollective {
 
@@ -26,9 +29,9 @@ class ConfigNode {
 
   ConfigNode(YAML::Node node, std::string file, std::string key_path);
 
-  bool is_map() const { return node_.IsMap(); }
-  bool is_sequence() const { return node_.IsSequence(); }
-  bool is_scalar() const { return node_.IsScalar(); }
+  bool is_map() const;
+  bool is_sequence() const;
+  bool is_scalar() const;
   bool has(const std::string& key) const;
   const std::string& file() const { return file_; }
   const std::string& key_path() const { return key_path_; }
@@ -67,7 +70,7 @@ class ConfigNode {
   [[noreturn]] void error(const std::string& message) const;
 
  private:
-  YAML::Node node_;
+  std::shared_ptr<const YAML::Node> node_;  ///< shared: copies of a ConfigNode are cheap
   std::string file_;
   std::string key_path_;
 };

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/Compat.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Memory.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA

@@ -7,6 +7,10 @@
 #include <iostream>
 
 #include "algorithms/coalition/Coalition.hpp"
+#include "algorithms/coalition/CoalitionGenerators.hpp"
+#include "algorithms/coalition/CoalitionIO.hpp"
+#include "algorithms/coalition/CoalitionMetrics.hpp"
+#include "algorithms/coalition/CoalitionReference.hpp"
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
@@ -40,12 +44,8 @@ struct CoalitionRun {
 std::string file_format(const ConfigNode& input, const std::string& file) {
   const std::string given = input.has("format") ? input.required("format").as_choice({"auto", "text", "binary", "bids"}) : "auto";
   if (given != "auto") return given;
-  auto ends_with = [&](const std::string& suffix) {
-    return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (ends_with(".txt")) return "text";
-  if (ends_with(".kcsg")) return "binary";
-  if (ends_with(".bids")) return "bids";
+  const std::string by_extension = coalition::format_from_extension(file);
+  if (!by_extension.empty()) return by_extension;
   input.required("file").error("cannot tell the format of '" + file +
                                "' from its extension (.txt, .kcsg or .bids): give format: text, binary or bids");
 }
@@ -116,9 +116,7 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   if (settings.file.empty()) {
     game = coalition::generate_game(settings.model, agents, settings.seed);
   } else {
-    game = settings.format == "binary" ? coalition::read_binary(settings.file)
-           : settings.format == "bids" ? coalition::read_bids(settings.file)
-                                       : coalition::read_rahwan_text(settings.file);
+    game = coalition::read_game(settings.file, settings.format);
   }
   if (settings.single_precision) {
     coalition::validate_values(game, settings.file.empty() ? settings.model + " generator" : settings.file, true);
@@ -183,21 +181,15 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
     std::vector<double> times;
     coalition::Result result;
     for (int r = 0; r < settings.repetitions; ++r) times.push_back(time_fenced(space, [&] { result = solve(); }));
-    coalition::check_partition(n, result.structure);
-    const double tolerance = settings.single_precision ? 1e-4 : 1e-9;
     std::string verified = "skipped";
-    if (settings.verify == "true" || (settings.verify == "auto" && n <= 12)) {
-      if (n > 12) fail("verify: true needs n <= 12 (brute force over all set partitions)");
-      const auto brute = coalition::brute_force(game);
-      if (std::fabs(brute.value - result.value) > tolerance * std::max(1.0, std::fabs(brute.value))) {
-        fail("verification failed: optimum ", result.value, " differs from brute force ", brute.value);
+    if (settings.verify == "true" || (settings.verify == "auto" && n <= coalition::brute_force_max_agents)) {
+      if (n > coalition::brute_force_max_agents) {
+        fail("verify: true needs n <= ", coalition::brute_force_max_agents, " (brute force over all set partitions)");
       }
+      coalition::verify(game, result, settings.single_precision);
       verified = "brute force";
     }
-    const double structure = coalition::structure_value(game, result.structure);
-    if (std::fabs(structure - result.value) > tolerance * std::max(1.0, std::fabs(result.value))) {
-      fail("internal error: the recovered structure is worth ", structure, ", not the optimum ", result.value);
-    }
+    coalition::check_result(game, result, settings.single_precision);
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary) coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision);

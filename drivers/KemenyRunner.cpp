@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "algorithms/kemeny/Kemeny.hpp"
+#include "algorithms/kemeny/KemenyIO.hpp"
 #include "core/Csv.hpp"
 #include "core/Memory.hpp"
 #include "core/Timer.hpp"
@@ -56,51 +57,6 @@ KemenySettings parse_settings(const ConfigNode& run) {
 /// Votes from a doubled count: exact in a double (halves come from ties).
 double votes(std::uint64_t doubled) { return static_cast<double>(doubled) / 2; }
 
-/// Checks an exact result against an independent method: brute force for n <= 9, else the
-/// subset DP for enumeration results and the enumeration for the others (n <= 12). Returns what
-/// it compared with ("" when no check applies); fails on any difference in the optimum, the
-/// number of optimal rankings or the listed rankings.
-std::string verify(const Space& space, const kemeny::Result& result, const kemeny::Counts& o,
-                   const kemeny::Options& options) {
-  if (!result.exact) return "";
-  std::uint64_t distance = 0, count = 0;
-  std::vector<kemeny::Ranking> optima;
-  std::string against;
-  if (o.alternatives <= 9) {
-    const auto brute = kemeny::brute_force(o);
-    distance = brute.distance;
-    count = brute.optima.size();
-    optima = brute.optima;
-    against = "brute force";
-  } else if (result.method == "enumeration" || o.alternatives <= 12) {
-    kemeny::Options other = options;
-    other.method = result.method == "enumeration" ? kemeny::Method::dp : kemeny::Method::enumeration;
-    const auto second = kemeny::solve(space, o, other);
-    distance = second.distance;
-    count = second.count;
-    optima = second.optima;
-    std::sort(optima.begin(), optima.end());
-    against = kemeny::to_string(other.method);
-  } else {
-    return "";
-  }
-  if (result.distance != distance) fail("verification failed: distance differs from ", against);
-  if (!result.count_known) {  // a heuristic that met the bound: its ranking must be one of the optima
-    if (std::find(optima.begin(), optima.end(), result.optima.front()) == optima.end() &&
-        count <= static_cast<std::uint64_t>(options.list_limit)) {
-      fail("verification failed: the ranking is not among the optima of ", against);
-    }
-    return against;
-  }
-  if (result.count != count) fail("verification failed: number of optimal rankings differs from ", against);
-  if (count <= static_cast<std::uint64_t>(options.list_limit)) {
-    auto listed = result.optima;
-    std::sort(listed.begin(), listed.end());
-    if (listed != optima) fail("verification failed: optimal rankings differ from ", against);
-  }
-  return against;
-}
-
 kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
   if (input.generated_on_device()) {
     Space space;
@@ -112,18 +68,6 @@ kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
   HostElection host = load_host_election(input);
   voters = host.voters;
   return host.counts ? *host.counts : host_pairwise(*host.profile, input);
-}
-
-/// The optimal rankings listed, one row per (ranking, position): any CSV reader can group them.
-std::string rankings_csv(const kemeny::Result& result, const std::vector<std::string>& names) {
-  std::string text = csv_record({"ranking", "distance", "position", "alternative"});
-  for (std::size_t r = 0; r < result.optima.size(); ++r) {
-    for (std::size_t p = 0; p < result.optima[r].size(); ++p) {
-      text += csv_record({std::to_string(r + 1), doubled_votes_text(result.distance), std::to_string(p + 1),
-                          names[result.optima[r][p]]});
-    }
-  }
-  return text;
 }
 
 TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::string>& names) {
@@ -179,7 +123,7 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
     }
     std::string verified = "skipped";
     if (settings.verify != "false") {
-      const std::string against = verify(space, result, o, settings.options);
+      const std::string against = kemeny::verify(space, result, o, settings.options);
       if (against.empty() && settings.verify == "true") {
         fail("verify: true, but no independent check applies (inexact result, or n > 12 with method ", result.method,
              ")");
@@ -189,7 +133,7 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
 
     const std::string suffix =
         inputs.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
-    if (settings.write_rankings) context.files->write(context.run_name + suffix + "_rankings.csv", rankings_csv(result, o.names));
+    if (settings.write_rankings) context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o.names));
     const double seconds = median(times);
     Row row;
     row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);

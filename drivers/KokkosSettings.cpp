@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/Error.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Parse.hpp"
 
 namespace kollective::driver {
@@ -84,8 +85,7 @@ void check_option(const std::string& arg, int devices) {
     fail("Kokkos option ", option, " was removed in Kokkos 4 (threads: --kokkos-num-threads=N, a device: "
          "--kokkos-device-id=N)");
   } else if (option != "--kokkos-help" && option != "--kokkos-tools-help") {
-    fail("unknown Kokkos option '", arg, "' (Kokkos ", KOKKOS_VERSION / 10000, ".", KOKKOS_VERSION / 100 % 100,
-         " takes ", known_options, ")");
+    fail("unknown Kokkos option '", arg, "' (Kokkos ", kokkos_version_string(), " takes ", known_options, ")");
   }
 }
 

@@ -8,8 +8,11 @@
 #include <numeric>
 #include <variant>
 
-#include "algorithms/ranksvm/RankReference.hpp"
+#include "algorithms/ranksvm/RankSvmReference.hpp"
 #include "algorithms/ranksvm/RankSvm.hpp"
+#include "algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "algorithms/ranksvm/RankSvmIO.hpp"
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"

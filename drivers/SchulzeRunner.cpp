@@ -9,7 +9,8 @@
 #include <sstream>
 
 #include "algorithms/schulze/Schulze.hpp"
-#include "algorithms/schulze/Schulze_Reference.hpp"
+#include "algorithms/schulze/SchulzeIO.hpp"
+#include "algorithms/schulze/SchulzeReference.hpp"
 #include "core/Csv.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Estimate.hpp"
@@ -101,43 +102,6 @@ TextGroups ranking_head(const schulze::Result& result, const std::vector<std::st
   return head;
 }
 
-std::string ranking_csv(const schulze::Result& result, const std::vector<std::string>& names) {
-  std::string text = csv_record({"rank", "alternative", "beaten", "winner"});
-  for (size_t g = 0; g < result.ranking.size(); ++g) {
-    for (int i : result.ranking[g]) {
-      const bool winner = std::binary_search(result.winners.begin(), result.winners.end(), i);
-      text += csv_record({std::to_string(g + 1), names[i], std::to_string(result.beaten[i]), winner ? "true" : "false"});
-    }
-  }
-  return text;
-}
-
-void write_paths(const std::string& path, const schulze::Result& result, const std::vector<std::string>& names) {
-  prefs::PairwiseCounts paths{result.alternatives, names, result.paths};
-  prefs::write_pairwise_csv(paths, path);
-}
-
-/// The beat relation as `winner,loser,path_winner_to_loser,path_loser_to_winner` rows (votes).
-std::string beats_csv(const schulze::Result& result, const std::vector<std::string>& names) {
-  std::string text = csv_record({"winner", "loser", "path_winner_to_loser", "path_loser_to_winner"});
-  for (int i = 0; i < result.alternatives; ++i) {
-    for (int j = 0; j < result.alternatives; ++j) {
-      if (result.path(i, j) > result.path(j, i)) {
-        text += csv_record({names[i], names[j], doubled_votes_text(result.path(i, j)), doubled_votes_text(result.path(j, i))});
-      }
-    }
-  }
-  return text;
-}
-
-/// Fails unless the device result equals the serial reference exactly.
-void verify(const schulze::Result& device, const prefs::PairwiseCounts& counts, schulze::LinkRule rule) {
-  const schulze::Result reference = schulze::solve_reference(counts, rule);
-  if (device.winners != reference.winners) fail("verification failed: winner sets differ from the reference");
-  if (device.beaten != reference.beaten) fail("verification failed: beaten counts differ from the reference");
-  if (device.paths != reference.paths) fail("verification failed: strongest paths differ from the reference");
-}
-
 struct DeviceElection {
   Matrix doubled;
   std::vector<std::string> names;
@@ -211,16 +175,16 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
       if (election.profile && counts.doubled != host_pairwise(*election.profile, input).doubled) {
         fail("verification failed: the device pairwise matrix differs from the reference");
       }
-      verify(result, counts, options.rule);
+      schulze::verify(result, counts, options.rule);
       verified = "exact";
     }
 
     const std::string suffix =
         inputs.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
     const std::string stem = context.run_name + suffix;
-    if (settings.write_ranking) context.files->write(stem + "_ranking.csv", ranking_csv(result, election.names));
-    if (settings.write_paths) write_paths(context.output_file(suffix + "_paths.csv"), result, election.names);
-    if (settings.write_beats) context.files->write(stem + "_beats.csv", beats_csv(result, election.names));
+    if (settings.write_ranking) context.files->write(stem + "_ranking.csv", schulze::ranking_csv(result, election.names));
+    if (settings.write_paths) schulze::write_paths_csv(result, election.names, context.output_file(suffix + "_paths.csv"));
+    if (settings.write_beats) context.files->write(stem + "_beats.csv", schulze::beats_csv(result, election.names));
     if (settings.write_pairwise) {
       prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names),
                                 context.output_file(suffix + "_pairwise.csv"));

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/Compat.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Config.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"

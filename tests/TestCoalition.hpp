@@ -5,6 +5,10 @@
 #include <cmath>
 
 #include "algorithms/coalition/Coalition.hpp"
+#include "algorithms/coalition/CoalitionGenerators.hpp"
+#include "algorithms/coalition/CoalitionIO.hpp"
+#include "algorithms/coalition/CoalitionMetrics.hpp"
+#include "algorithms/coalition/CoalitionReference.hpp"
 #include "tests/TestHelpers.hpp"
 
 namespace kollective::test {

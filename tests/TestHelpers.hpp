@@ -5,7 +5,10 @@
 #include <numeric>
 #include <string>
 
-#include "algorithms/ranksvm/RankData.hpp"
+#include "algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "algorithms/ranksvm/RankSvmIO.hpp"
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "core/Error.hpp"
 #include "core/Random.hpp"
 #include "core/preferences/Profile.hpp"

@@ -4,6 +4,9 @@
 #include <algorithm>
 
 #include "algorithms/kemeny/Kemeny.hpp"
+#include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "algorithms/kemeny/KemenyIO.hpp"
+#include "algorithms/kemeny/KemenyMetrics.hpp"
 #include "core/preferences/Pairwise.hpp"
 #include "tests/TestHelpers.hpp"
 

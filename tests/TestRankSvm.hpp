@@ -8,7 +8,7 @@
 #include <fstream>
 #include <typeinfo>
 
-#include "algorithms/ranksvm/RankReference.hpp"
+#include "algorithms/ranksvm/RankSvmReference.hpp"
 #include "algorithms/ranksvm/RankSvm.hpp"
 #include "tests/TestHelpers.hpp"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "algorithms/schulze/Schulze.hpp"
-#include "algorithms/schulze/Schulze_Reference.hpp"
+#include "algorithms/schulze/SchulzeReference.hpp"
 #include "core/preferences/PrefLib.hpp"
 #include "tests/TestHelpers.hpp"
 

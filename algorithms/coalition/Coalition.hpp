@@ -10,40 +10,9 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <cstdint>
-#include <string>
+#include <type_traits>
 
 #include "algorithms/coalition/CoalitionTypes.hpp"
-
-namespace kollective::coalition {
-
-enum class Method { dp, idp };
-Method parse_method(const std::string& name);  ///< "dp" | "idp"
-const char* to_string(Method method);
-
-struct Options {
-  Method method = Method::idp;
-};
-
-struct Result {
-  double value = 0;        ///< f(grand coalition)
-  Structure structure;     ///< an optimal structure (its value equals `value`)
-  std::string method;
-  double splits = 0;       ///< splits the solver evaluated (evaluated_splits(n, method))
-};
-
-/// Largest n the solver indexes (masks are 64-bit; memory decides well below).
-constexpr int max_agents = 40;
-/// Whether IDP evaluates a split of a size-c coalition into parts of sizes a and c - a.
-KOKKOS_INLINE_FUNCTION bool idp_allows(int n, int c, int a) {
-  const int big = a > c - a ? a : c - a;
-  return c == n || big <= n - c;
-}
-/// Number of splits a method evaluates for n agents.
-double split_count(int n, Method method);
-
-}  // namespace kollective::coalition
-
 #include "algorithms/coalition/impl/Coalition_Impl.hpp"
 
 namespace kollective::coalition {

@@ -2,9 +2,10 @@
 #define KOLLECTIVE_ALGORITHMS_KEMENY_TYPES_HPP
 
 /// \file KemenyTypes.hpp
-/// Kemeny rank aggregation on the host: distances, bounds, heuristics and the Condorcet
-/// decomposition. Counts are the doubled pairwise counts of the preferences core (o[i][j] =
-/// 2 x weight preferring i to j), so distances stay exact integers (halves from ties).
+/// Kemeny rank aggregation's inputs, options and result, the names of its choices in configs,
+/// and the sizes its exact methods accept. Counts are the doubled pairwise counts of the
+/// preferences core (o[i][j] = 2 x weight preferring i to j), so distances stay exact integers
+/// (halves come from ties).
 
 #include <cstdint>
 #include <string>
@@ -17,37 +18,48 @@ namespace kollective::kemeny {
 using Ranking = std::vector<int>;  ///< alternatives, most preferred first
 using Counts = preferences::PairwiseCounts;
 
-/// Kemeny distance (doubled): sum over pairs placed i above j of o[j][i].
-std::uint64_t distance(const Counts& o, const Ranking& ranking);
+enum class Method { automatic, enumeration, dp, heuristic };
+Method parse_method(const std::string& name);  ///< "auto" | "enumeration" | "dp" | "heuristic"
+const char* to_string(Method method);
 
-/// Lower bound (doubled): sum over pairs of min(o[i][j], o[j][i]).
-std::uint64_t lower_bound(const Counts& o);
-
-/// Heuristic rankings (each gives an upper bound on the optimum).
-Ranking borda(const Counts& o);     ///< by sum over j of o[i][j], ties by index
-Ranking copeland(const Counts& o);  ///< by pairwise wins (ties 1/2), then Borda
-/// KwikSort (Ailon, Charikar, Newman): pivot recursively; deterministic for a given seed.
-Ranking kwiksort(const Counts& o, std::uint64_t seed);
-/// Improves a ranking by moving single alternatives to their best position until no move helps.
-Ranking local_search(const Counts& o, Ranking ranking);
-
-/// Strongly connected components of the majority graph (edge i -> j when o[i][j] >= o[j][i],
-/// i != j), in the order they appear in every Kemeny ranking; each component lists its
-/// alternatives in increasing index order.
-std::vector<std::vector<int>> condorcet_components(const Counts& o);
-
-/// The outranking matrix restricted to `alternatives` (in that order).
-Counts restrict_to(const Counts& o, const std::vector<int>& alternatives);
-
-/// All Kemeny rankings by brute force over n! permutations (serial reference, n <= 10).
-struct BruteForceResult {
-  std::uint64_t distance = 0;
-  std::vector<Ranking> optima;  ///< all optimal rankings, lexicographic order
+struct Options {
+  Method method = Method::automatic;
+  int list_limit = 100;       ///< optimal rankings listed at most (the count is always exact)
+  std::uint64_t seed = 1;     ///< for KwikSort
 };
-BruteForceResult brute_force(const Counts& o);
 
-/// "B > D > A > C" with names.
-std::string format_ranking(const Ranking& ranking, const std::vector<std::string>& names);
+struct Result {
+  std::uint64_t distance = 0;       ///< doubled (halves come from ties)
+  bool exact = false;               ///< distance is the optimum (found by an exact method, or a
+                                    ///< heuristic ranking that meets the lower bound)
+  std::uint64_t lower_bound = 0;    ///< doubled; equals distance when exact
+  std::vector<Ranking> optima;      ///< optimal rankings (exact) or the best ranking found
+  bool count_known = false;         ///< every optimum was enumerated: count is exact
+  std::uint64_t count = 0;          ///< number of optimal rankings (when count_known)
+  bool count_saturated = false;     ///< true when the count exceeds 2^64 - 1
+  std::vector<int> component_sizes; ///< Condorcet components, in ranking order
+  std::string method;               ///< what ran, e.g. "decomposition+dp"
+};
+
+/// Largest n the enumeration accepts (it searches all n! rankings).
+constexpr int enumeration_max_alternatives = 16;
+/// Largest n the subset DP accepts (the tables and masks are 64-bit; memory decides below that).
+constexpr int dp_max_alternatives = 40;
+
+/// Bytes the subset DP needs for n alternatives with `distance_bytes`-wide distances.
+std::int64_t dp_bytes(int n, int distance_bytes);
+/// Whether distances of this profile fit in 32 bits (the DP then uses 32-bit entries).
+bool distances_fit_32(const Counts& o);
+
+/// The exact search solve() will do, for estimating its time before it starts: n! rankings by
+/// enumeration, and sum of c 2^c subset steps over what the DP solves (the whole profile for
+/// `dp`; for `auto`, each Condorcet component of over 2 alternatives whose tables fit in
+/// `device_bytes`). Heuristics and bounds are polynomial and not counted.
+struct PlannedWork {
+  double rankings = 0;
+  double dp_steps = 0;
+};
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes);
 
 }  // namespace kollective::kemeny
 

@@ -5,7 +5,11 @@
 #include <benchmark/benchmark.h>
 
 #include "algorithms/coalition/Coalition.hpp"
-#include "core/Compat.hpp"
+#include "algorithms/coalition/CoalitionGenerators.hpp"
+#include "algorithms/coalition/CoalitionIO.hpp"
+#include "algorithms/coalition/CoalitionMetrics.hpp"
+#include "algorithms/coalition/CoalitionReference.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Timer.hpp"
 
 namespace {

@@ -5,7 +5,10 @@
 #include <cmath>
 
 #include "algorithms/kemeny/Kemeny.hpp"
-#include "core/Compat.hpp"
+#include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "algorithms/kemeny/KemenyIO.hpp"
+#include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Timer.hpp"
 #include "core/preferences/Generators.hpp"
 

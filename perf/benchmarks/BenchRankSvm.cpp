@@ -7,7 +7,8 @@
 #include <memory>
 
 #include "algorithms/ranksvm/RankSvm.hpp"
-#include "core/Compat.hpp"
+#include "algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Timer.hpp"
 
 namespace {
@@ -54,7 +55,7 @@ void transpose_times(benchmark::State& state) {
   auto& f = objective<Feature>();
   typename ranksvm::Impl::RankObjective<Space, Feature>::Vector u("u", f.docs()), out("out", f.features());
   Kokkos::deep_copy(u, 1.0);
-  time_operation(state, static_cast<double>(f.x_bytes()), [&] { f.template transpose_times_by<Columns>(u, out); });
+  time_operation(state, static_cast<double>(f.x_bytes()), [&] { f.matrix().template transpose_times_by<Columns>(u, out); });
 }
 
 /// The per-query sums of a Hessian product (they do not read X: no bytes counter).

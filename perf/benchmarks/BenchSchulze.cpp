@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "algorithms/schulze/Schulze.hpp"
-#include "core/Compat.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Timer.hpp"
 #include "core/preferences/Generators.hpp"
 

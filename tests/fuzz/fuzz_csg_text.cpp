@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "algorithms/coalition/CoalitionTypes.hpp"
+#include "algorithms/coalition/CoalitionIO.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;

@@ -3,7 +3,10 @@
 
 #include <cstdint>
 
-#include "algorithms/ranksvm/RankData.hpp"
+#include "algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "algorithms/ranksvm/RankSvmIO.hpp"
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;

@@ -8,6 +8,10 @@
 
 #include "tests/TestHelpers.hpp"
 #include "algorithms/coalition/Coalition.hpp"
+#include "algorithms/coalition/CoalitionGenerators.hpp"
+#include "algorithms/coalition/CoalitionIO.hpp"
+#include "algorithms/coalition/CoalitionMetrics.hpp"
+#include "algorithms/coalition/CoalitionReference.hpp"
 
 namespace coalition = kollective::coalition;
 using kollective::test::error_of;

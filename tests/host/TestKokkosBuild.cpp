@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "core/kokkos_ext/Compat.hpp"
+
 // Checks of the Kokkos that Kollective is built against, for defects its bootstrap patches.
 
 // GCC 12.2 to 12.5 could skip SharedAllocationTracker's constexpr default constructor, so a
@@ -10,7 +12,7 @@
 // (Kokkos issue 8187, seen here with Debian 12's GCC 12.2 and unpatched Kokkos 4.6.01).
 // scripts/kokkos-4.6.01-cuda13.patch makes that constructor non-constexpr for those compilers.
 // Kokkos' View switches to this view type in later releases; its test mirrors Kokkos' own.
-#if defined(KOKKOS_ENABLE_IMPL_MDSPAN) && KOKKOS_VERSION < 40700
+#if KOLLECTIVE_KOKKOS_HAS_ISSUE_8187
 TEST(kokkos_build, default_constructed_basic_view_has_no_allocation_record) {
   using Accessor = Kokkos::Impl::CheckedReferenceCountedAccessor<double, Kokkos::HostSpace>;
   using BasicView = Kokkos::Impl::BV::BasicView<double, Kokkos::extents<std::size_t, 1>,

@@ -12,7 +12,10 @@
 #include <sstream>
 
 #include "tests/TestHelpers.hpp"
-#include "algorithms/ranksvm/RankData.hpp"
+#include "algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "algorithms/ranksvm/RankSvmIO.hpp"
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "core/Random.hpp"
 
 namespace rs = kollective::ranksvm;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "algorithms/schulze/Schulze_Reference.hpp"
+#include "algorithms/schulze/SchulzeReference.hpp"
 #include "core/preferences/PrefLib.hpp"
 
 namespace prefs = kollective::preferences;

@@ -27,8 +27,9 @@
 #include <string>
 #include <utility>
 
-#include "core/Atomics.hpp"
-#include "core/Compat.hpp"
+#include "algorithms/coalition/CoalitionTypes.hpp"
+#include "core/kokkos_ext/Atomics.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Progress.hpp"

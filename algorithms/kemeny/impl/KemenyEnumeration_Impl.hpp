@@ -16,11 +16,10 @@
 
 #include <cstdint>
 
+#include "algorithms/kemeny/KemenyTypes.hpp"
 #include "core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
-
-constexpr int enumeration_max_alternatives = 16;
 
 template <class MemorySpace>
 struct EnumerationData {

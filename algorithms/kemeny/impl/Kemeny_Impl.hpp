@@ -18,15 +18,20 @@
 #include <type_traits>
 #include <vector>
 
-#include "algorithms/kemeny/impl/KemenyDP_Impl.hpp"
+#include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "algorithms/kemeny/KemenyTypes.hpp"
 #include "algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
-#include "core/Compat.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Progress.hpp"
 #include "core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
+
+using subsets::saturating_add;
+using subsets::unrank_colex;
 
 /// The DP tables of one profile on a memory space.
 template <class Distance, class MemorySpace>

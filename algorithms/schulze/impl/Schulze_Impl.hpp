@@ -19,11 +19,13 @@
 #include <string>
 #include <type_traits>
 
-#include "core/Compat.hpp"
+#include "algorithms/schulze/SchulzeTypes.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Progress.hpp"
 #include "core/Timer.hpp"
+#include "core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze::Impl {
 

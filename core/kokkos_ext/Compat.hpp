@@ -1,8 +1,9 @@
-#ifndef KOLLECTIVE_CORE_COMPAT_HPP
-#define KOLLECTIVE_CORE_COMPAT_HPP
+#ifndef KOLLECTIVE_CORE_KOKKOS_EXT_COMPAT_HPP
+#define KOLLECTIVE_CORE_KOKKOS_EXT_COMPAT_HPP
 
 /// \file Compat.hpp
-/// The only place that knows Kokkos versions. Kollective needs Kokkos 4.6.01 or later (the
+/// With core/kokkos_ext/Atomics.hpp, the only place that knows Kokkos versions and what Kokkos
+/// lacks. Kollective needs Kokkos 4.6.01 or later (the
 /// bootstrap builds 4.6.01); it uses Kokkos' own min/max, bit operations, profiling regions and
 /// printf directly.
 
@@ -29,6 +30,15 @@ template <class ExecSpace>
 inline constexpr bool runs_on_host =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                typename ExecSpace::memory_space>::accessible;
+
+/// Kokkos 4.6 with its mdspan-based View: the default constructor of SharedAllocationTracker is
+/// constexpr, which GCC 12.2 to 12.5 could skip (Kokkos issue 8187, fixed in 4.7.00); the
+/// bootstrap's patch works around it and tests/host/TestKokkosBuild.cpp checks that it did.
+#if defined(KOKKOS_ENABLE_IMPL_MDSPAN) && KOKKOS_VERSION < 40700
+#define KOLLECTIVE_KOKKOS_HAS_ISSUE_8187 1
+#else
+#define KOLLECTIVE_KOKKOS_HAS_ISSUE_8187 0
+#endif
 
 /// "4.6.1" style version of the Kokkos in use.
 inline std::string kokkos_version_string() {

@@ -1,7 +1,7 @@
-#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_RANK_OBJECTIVE_HPP
-#define KOLLECTIVE_ALGORITHMS_RANKSVM_RANK_OBJECTIVE_HPP
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_RANKSVM_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_RANKSVM_IMPL_HPP
 
-/// \file RankObjective.hpp
+/// \file RankSvm_Impl.hpp
 /// The L2-loss RankSVM objective on the device, through per-query counts and sums (Lee & Lin):
 /// with z = Xw, for every document i
 ///   l+_i = #{j: y_j > y_i, z_j < z_i + 1},  l-_i = #{j: y_j < y_i, z_j > z_i - 1}
@@ -14,7 +14,7 @@
 /// query); fun() keeps the other, varying end per document and level. A sum
 /// over the sets is then one exclusive scan of the query's values in sorted order (a team per
 /// query) plus, per document, one difference of prefixes per level (a thread per document). X.v
-/// and X'.u are our own kernels (see times and transpose_times), each summing in a fixed order.
+/// and X'.u are the kernels of RankSvmFeatures_Impl.hpp.
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -29,8 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/ranksvm/RankData.hpp"
-#include "core/Compat.hpp"
+#include "algorithms/ranksvm/RankSvmTypes.hpp"
+#include "algorithms/ranksvm/impl/RankSvmFeatures_Impl.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Timer.hpp"
@@ -73,11 +74,7 @@ class RankObjective {
  public:
   using Memory = typename ExecSpace::memory_space;
   using Vector = Kokkos::View<double*, Memory>;
-  using Matrix = Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>;
   using Positions = Kokkos::View<int**, Kokkos::LayoutLeft, Memory>;
-  static constexpr std::int64_t transpose_chunk = 4096;  ///< documents per X'u team
-  /// Feature columns per X'u team: the fastest on an H200 (perf/benchmarks/BenchRankSvm.cpp).
-  static constexpr int transpose_columns = sizeof(Feature) == 4 ? 4 : 2;
 
   /// Sorted positions per team for a large query, which several teams share (a power of two);
   /// smaller queries have a team each.
@@ -97,9 +94,9 @@ class RankObjective {
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels), its query and a range end per level.
-    require_device_memory(rows_bytes + x_bytes() + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
+    require_device_memory(rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
                           "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
-    upload_features(data);
+    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data);
     level_ = upload<int>("Kollective::RankSvm::level", level_of);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
     std::vector<int> doc_query(docs_);
@@ -120,8 +117,6 @@ class RankObjective {
     prefix_ = Vector("Kollective::RankSvm::prefix", 2 * docs_);
     perm_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
     sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
-    chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>("Kollective::RankSvm::chunk_partial",
-                                                                         (docs_ + transpose_chunk - 1) / transpose_chunk, features_);
     range_end_ = Positions("Kollective::RankSvm::range_end", docs_, levels_);
     level_start_ = Positions("Kollective::RankSvm::level_start", queries_, levels_ + 1);
   }
@@ -133,7 +128,7 @@ class RankObjective {
   /// f(w); sorts z = Xw per query and keeps, for grad() and hv() at this w, the sorted order,
   /// every document's ranges and counts, and r (the gradient's per-document factor).
   double fun(const Vector& w) {
-    times(w, z_);
+    x_.times(w, z_);
     sort_queries();
     find_ranges();
     auto z = z_, r = r_, count = count_, balance = balance_, sum = sum_;
@@ -151,7 +146,7 @@ class RankObjective {
 
   /// g = w + 2C X'r at the w of the last fun().
   void grad(const Vector& w, const Vector& g) {
-    transpose_times(r_, g);
+    x_.transpose_times(r_, g);
     KokkosBlas::axpby(1.0, w, 2 * C_, g);
   }
 
@@ -182,26 +177,20 @@ class RankObjective {
         work();
       }
     };
-    part(part_totals_.x_times_s, [&] { times(s, v_); });
+    part(part_totals_.x_times_s, [&] { x_.times(s, v_); });
     part(part_totals_.sums, [&] { set_sums(v_, u_, true); });
-    part(part_totals_.x_transpose_times_u, [&] { transpose_times(u_, hs); });
+    part(part_totals_.x_transpose_times_u, [&] { x_.transpose_times(u_, hs); });
     part_totals_.timed += timed;
     KokkosBlas::axpby(1.0, s, 2 * C_, hs);
   }
 
-  /// Seconds for one pass over X at the device's copy bandwidth (the floor of X.v and X'.u):
-  /// X's bytes over the best of three fenced copies of up to 512 MiB (bytes read + written).
-  double time_pass_over_x() {
-    const std::int64_t length = std::min<std::int64_t>(docs_ * features_, std::int64_t{1} << 26);
-    Vector from("Kollective::RankSvm::copy_from", length), to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
-    double best = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < 3; ++k) best = std::min(best, time_fenced(space_, [&] { Kokkos::deep_copy(space_, to, from); }));
-    const double bandwidth = 2.0 * 8.0 * static_cast<double>(length) / best;
-    return static_cast<double>(x_bytes()) / bandwidth;
-  }
-
+  /// Seconds for one pass over X at the device's copy bandwidth (the floor of X.v and X'.u).
+  double time_pass_over_x() const { return x_.time_pass(); }
   /// Bytes of X as stored on the device.
-  std::int64_t x_bytes() const { return docs_ * features_ * static_cast<std::int64_t>(sizeof(Feature)); }
+  std::int64_t x_bytes() const { return x_.bytes(); }
+
+  /// X on the device, and its products.
+  const FeatureMatrix<ExecSpace, Feature>& matrix() const { return x_; }
 
   /// The scores z = Xw of the last fun().
   Vector scores() const { return z_; }
@@ -268,22 +257,6 @@ class RankObjective {
   };
 
   // Public only because CUDA's extended lambdas cannot live in private member functions.
-
-  /// X column-major on the device: gemv "N" (a thread per document) and transpose_times both
-  /// read it in contiguous runs. The row-major host matrix is copied as it is (not at all on a
-  /// host backend) and transposed on the device (a host transpose took longer than the training).
-  void upload_features(const RankData& data) {
-    x_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
-    Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(data.x.data(), docs_,
-                                                                                                                   features_);
-    auto rows = Kokkos::create_mirror_view_and_copy(Memory(), host);
-    auto x = x_;
-    Kokkos::parallel_for(
-        "Kollective::RankSvm::transpose_x",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0}, {docs_, static_cast<std::int64_t>(features_)}),
-        KOKKOS_LAMBDA(const std::int64_t d, const std::int64_t f) { x(d, f) = static_cast<Feature>(rows(d, f)); });
-    space_.fence();
-  }
 
   /// Per query: z and levels into the workspace slice, padded with +infinity past the last
   /// level, then a bitonic sort by (level, z) that carries the document order along. A unit
@@ -467,78 +440,6 @@ class RankObjective {
     }
   };
 
-  /// out = Xv, a thread per document summing its features in order: bit-reproducible, unlike
-  /// KokkosBlas::gemv("N") of Kokkos Kernels 4.6, whose CUDA kernel for LayoutLeft adds the
-  /// partial sums of a team's column blocks by shared-memory atomics (runs differed in the last
-  /// bits). X is LayoutLeft, so the threads of a warp read consecutive entries of each column.
-  void times(const Vector& v, const Vector& out) const {
-    auto x = x_;
-    const int features = features_;
-    Kokkos::parallel_for(
-        "Kollective::RankSvm::X_times", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_), KOKKOS_LAMBDA(const std::int64_t d) {
-          double sum = 0;
-          for (int f = 0; f < features; ++f) sum += static_cast<double>(x(d, f)) * v(f);
-          out(d) = sum;
-        });
-  }
-
-  /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
-  /// (a team per column), so this is written out. Here a team takes `Columns` feature columns of a chunk of documents:
-  /// each thread reads u_d once and the columns' entries of d (coalesced, `Columns` loads in
-  /// flight), and reduces its sums with the team through scratch. A team per feature then adds
-  /// the chunks' partials. Every sum runs in a fixed order (no atomics), so a training run is
-  /// bit-reproducible. perf/benchmarks/BenchRankSvm.cpp times the choices of Columns.
-  void transpose_times(const Vector& u, const Vector& out) { transpose_times_by<transpose_columns>(u, out); }
-
-  template <int Columns>
-  void transpose_times_by(const Vector& u, const Vector& out) {
-    using Scratch = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    auto x = x_;
-    auto partial = chunk_partial_;
-    const std::int64_t docs = docs_;
-    const int features = features_;
-    const std::int64_t chunks = partial.extent(0);
-    const std::int64_t groups = (features + Columns - 1) / Columns;
-    const int team_size = runs_on_host<ExecSpace> ? 1 : 256;  // a power of two (the tree below)
-    Policy policy(space_, chunks * groups, team_size);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size, Columns)));
-    Kokkos::parallel_for(
-        "Kollective::RankSvm::transpose_times", policy, KOKKOS_LAMBDA(const Member& team) {
-          const int f0 = static_cast<int>(team.league_rank() % groups) * Columns;
-          const std::int64_t chunk = team.league_rank() / groups;
-          const std::int64_t first = chunk * transpose_chunk;
-          const std::int64_t last = first + transpose_chunk < docs ? first + transpose_chunk : docs;
-          const int rank = team.team_rank(), size = team.team_size();
-          double column[Columns] = {};
-          for (std::int64_t d = first + rank; d < last; d += size) {
-            const double ud = u(d);
-            for (int k = 0; k < Columns; ++k) {
-              if (f0 + k < features) column[k] += x(d, f0 + k) * ud;
-            }
-          }
-          Scratch sums(team.team_scratch(0), size, Columns);
-          for (int k = 0; k < Columns; ++k) sums(rank, k) = column[k];
-          team.team_barrier();
-          for (int stride = size / 2; stride > 0; stride /= 2) {
-            if (rank < stride) {
-              for (int k = 0; k < Columns; ++k) sums(rank, k) += sums(rank + stride, k);
-            }
-            team.team_barrier();
-          }
-          Kokkos::single(Kokkos::PerTeam(team), [&]() {
-            for (int k = 0; k < Columns && f0 + k < features; ++k) partial(chunk, f0 + k) = sums(0, k);
-          });
-        });
-    const Policy per_feature = runs_on_host<ExecSpace> ? Policy(space_, features, 1) : Policy(space_, features, 128);
-    Kokkos::parallel_for(
-        "Kollective::RankSvm::transpose_times_total", per_feature, KOKKOS_LAMBDA(const Member& team) {
-          const int f = team.league_rank();
-          double total = 0;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, chunks), [&](const std::int64_t chunk, double& sum) { sum += partial(chunk, f); }, total);
-          Kokkos::single(Kokkos::PerTeam(team), [&]() { out(f) = total; });
-        });
-  }
 
  private:
   /// The work units: a query whose padded size fits in span_ is one unit; a larger one is
@@ -599,11 +500,10 @@ class RankObjective {
   Vector unit_total_;
   std::int64_t docs_ = 0, queries_ = 0;
   int features_ = 0, levels_ = 0;
-  Matrix x_;
+  FeatureMatrix<ExecSpace, Feature> x_;
   Kokkos::View<int*, Memory> level_, sorted_level_, perm_;
   Kokkos::View<std::int64_t*, Memory> begin_;
   Positions range_end_, level_start_;  ///< per (document, level) and per (query, level)
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> chunk_partial_;  ///< X'u per chunk of documents and feature
   Vector z_, v_, r_, u_, key_, prefix_, count_, balance_, sum_;
   HvParts part_totals_;
   std::int64_t hv_calls_ = 0;

@@ -1,29 +1,13 @@
+#include "algorithms/kemeny/KemenyHeuristics.hpp"
+
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <numeric>
 
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "core/Error.hpp"
+#include "algorithms/kemeny/KemenyMetrics.hpp"
 #include "core/Random.hpp"
 
 namespace kollective::kemeny {
-
-std::uint64_t distance(const Counts& o, const Ranking& ranking) {
-  std::uint64_t total = 0;
-  for (size_t p = 0; p < ranking.size(); ++p) {
-    for (size_t q = p + 1; q < ranking.size(); ++q) total += o.at(ranking[q], ranking[p]);
-  }
-  return total;
-}
-
-std::uint64_t lower_bound(const Counts& o) {
-  std::uint64_t total = 0;
-  for (int i = 0; i < o.alternatives; ++i) {
-    for (int j = i + 1; j < o.alternatives; ++j) total += std::min(o.at(i, j), o.at(j, i));
-  }
-  return total;
-}
 
 namespace {
 Ranking sorted_by_score(int n, const std::function<std::int64_t(int)>& score) {
@@ -162,55 +146,6 @@ Counts restrict_to(const Counts& o, const std::vector<int>& alternatives) {
   return sub;
 }
 
-BruteForceResult brute_force(const Counts& o) {
-  if (o.alternatives > 10) fail("Kemeny brute force is limited to 10 alternatives (got ", o.alternatives, ")");
-  BruteForceResult result;
-  Ranking ranking(o.alternatives);
-  std::iota(ranking.begin(), ranking.end(), 0);
-  result.distance = ~std::uint64_t{0};
-  do {
-    const std::uint64_t d = distance(o, ranking);
-    if (d < result.distance) {
-      result.distance = d;
-      result.optima.clear();
-    }
-    if (d == result.distance) result.optima.push_back(ranking);
-  } while (std::next_permutation(ranking.begin(), ranking.end()));
-  return result;
-}
-
-Method parse_method(const std::string& name) {
-  if (name == "auto") return Method::automatic;
-  if (name == "dp") return Method::dp;
-  if (name == "enumeration") return Method::enumeration;
-  if (name == "heuristic") return Method::heuristic;
-  fail("unknown Kemeny method '", name, "' (auto, enumeration, dp or heuristic)");
-}
-
-const char* to_string(Method method) {
-  switch (method) {
-    case Method::automatic: return "auto";
-    case Method::dp: return "dp";
-    case Method::enumeration: return "enumeration";
-    case Method::heuristic: return "heuristic";
-  }
-  return "?";
-}
-
-std::int64_t dp_bytes(int n, int distance_bytes) {
-  const std::int64_t subsets = std::int64_t{1} << n;
-  const std::int64_t tables = static_cast<std::int64_t>(n) * ((std::int64_t{1} << (n / 2)) + (std::int64_t{1} << (n - n / 2)));
-  return subsets * (distance_bytes + 8) + tables * distance_bytes + 8 * (n + 1) * (n + 1) + 4 * n * n;
-}
-
-bool distances_fit_32(const Counts& o) {
-  std::uint64_t largest = 0;  // every DP entry is at most the sum over pairs of the larger count
-  for (int i = 0; i < o.alternatives; ++i) {
-    for (int j = i + 1; j < o.alternatives; ++j) largest += std::max(o.at(i, j), o.at(j, i));
-  }
-  return largest < 0xffffffffull;
-}
-
 Ranking best_heuristic(const Counts& o, std::uint64_t seed) {
   Ranking best;
   std::uint64_t best_distance = ~std::uint64_t{0};
@@ -225,38 +160,6 @@ Ranking best_heuristic(const Counts& o, std::uint64_t seed) {
     }
   }
   return best;
-}
-
-std::string format_ranking(const Ranking& ranking, const std::vector<std::string>& names) {
-  std::string text;
-  for (size_t p = 0; p < ranking.size(); ++p) text += (p ? " > " : "") + names[ranking[p]];
-  return text;
-}
-
-}  // namespace kollective::kemeny
-
-namespace kollective::kemeny {
-
-PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes) {
-  PlannedWork work;
-  auto dp_steps = [](int n) { return n * std::ldexp(1.0, n); };
-  switch (options.method) {
-    case Method::enumeration:
-      work.rankings = std::tgamma(o.alternatives + 1.0);
-      break;
-    case Method::dp:
-      work.dp_steps = dp_steps(o.alternatives);
-      break;
-    case Method::heuristic:
-      break;
-    case Method::automatic:
-      for (const auto& component : condorcet_components(o)) {
-        const int size = static_cast<int>(component.size());
-        if (size > 2 && size <= dp_max_alternatives && dp_bytes(size, 8) <= device_bytes) work.dp_steps += dp_steps(size);
-      }
-      break;
-  }
-  return work;
 }
 
 }  // namespace kollective::kemeny

@@ -1,4 +1,6 @@
-#include "algorithms/ranksvm/RankReference.hpp"
+#include "algorithms/ranksvm/RankSvmReference.hpp"
+
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
 
 #include <cstdio>
 

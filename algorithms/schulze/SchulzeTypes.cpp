@@ -1,7 +1,10 @@
-#include "algorithms/schulze/Schulze.hpp"
+#include "algorithms/schulze/SchulzeTypes.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+
+#include "core/Error.hpp"
 
 namespace kollective::schulze {
 

@@ -1,7 +1,7 @@
-#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_RANK_REFERENCE_HPP
-#define KOLLECTIVE_ALGORITHMS_RANKSVM_RANK_REFERENCE_HPP
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_RANKSVM_REFERENCE_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_RANKSVM_REFERENCE_HPP
 
-/// \file RankReference.hpp
+/// \file RankSvmReference.hpp
 /// The serial reference: f, its gradient and a (generalized) Hessian-vector product computed
 /// from every preference pair explicitly, O(sum of n_q^2). A pair (i, j) with y_i > y_j is active
 /// when w'(x_i - x_j) < 1 (a margin of exactly 1 is inactive).
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/ranksvm/RankData.hpp"
+#include "algorithms/ranksvm/RankSvmTypes.hpp"
 
 namespace kollective::ranksvm {
 

@@ -1,15 +1,24 @@
-/// \file RankMetrics.cpp
-/// Ranking quality: pairwise accuracy and NDCG under the LETOR 4.0 and modern conventions.
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
 
-#include "algorithms/ranksvm/RankData.hpp"
 #include "core/Error.hpp"
 
 namespace kollective::ranksvm {
+
+std::vector<double> predict(const RankData& data, const std::vector<double>& w) {
+  if (static_cast<int>(w.size()) < data.features) fail("the model has ", w.size(), " weights, the data ", data.features, " features");
+  std::vector<double> scores(data.docs);
+  for (std::int64_t d = 0; d < data.docs; ++d) {
+    double s = 0;
+    for (int f = 0; f < data.features; ++f) s += w[f] * data.x[d * data.features + f];
+    scores[d] = s;
+  }
+  return scores;
+}
 
 // Per query in O(n log n): documents in increasing score, a group of equal scores at a time; a
 // Fenwick tree over the query's label ranks counts the documents seen so far (score at most the

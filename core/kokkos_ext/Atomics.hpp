@@ -1,5 +1,5 @@
-#ifndef KOLLECTIVE_CORE_ATOMICS_HPP
-#define KOLLECTIVE_CORE_ATOMICS_HPP
+#ifndef KOLLECTIVE_CORE_KOKKOS_EXT_ATOMICS_HPP
+#define KOLLECTIVE_CORE_KOKKOS_EXT_ATOMICS_HPP
 
 /// \file Atomics.hpp
 /// An atomic max/min that compute-sanitizer and ThreadSanitizer both accept.

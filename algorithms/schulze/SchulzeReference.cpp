@@ -1,6 +1,8 @@
-#include "algorithms/schulze/Schulze_Reference.hpp"
+#include "algorithms/schulze/SchulzeReference.hpp"
 
 #include <algorithm>
+
+#include "core/Error.hpp"
 
 namespace kollective::schulze {
 
@@ -38,6 +40,13 @@ Result solve_reference(const preferences::PairwiseCounts& counts, LinkRule rule)
   }
   result.ranking = rank_by_beaten(result.beaten);
   return result;
+}
+
+void verify(const Result& result, const preferences::PairwiseCounts& counts, LinkRule rule) {
+  const Result reference = solve_reference(counts, rule);
+  if (result.winners != reference.winners) fail("verification failed: winner sets differ from the reference");
+  if (result.beaten != reference.beaten) fail("verification failed: beaten counts differ from the reference");
+  if (result.paths != reference.paths) fail("verification failed: strongest paths differ from the reference");
 }
 
 }  // namespace kollective::schulze

@@ -1,15 +1,20 @@
 #ifndef KOLLECTIVE_ALGORITHMS_SCHULZE_REFERENCE_HPP
 #define KOLLECTIVE_ALGORITHMS_SCHULZE_REFERENCE_HPP
 
-/// \file Schulze_Reference.hpp
+/// \file SchulzeReference.hpp
 /// Plain serial Schulze (textbook Floyd-Warshall) used by tests and verification.
 
-#include "algorithms/schulze/Schulze.hpp"
+#include "algorithms/schulze/SchulzeTypes.hpp"
+#include "core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze {
 
 /// The full result, paths included, from host counts; O(n^3).
 Result solve_reference(const preferences::PairwiseCounts& counts, LinkRule rule);
+
+/// Fails unless a result with its paths equals the reference's winners, beaten counts and
+/// strongest paths exactly.
+void verify(const Result& result, const preferences::PairwiseCounts& counts, LinkRule rule);
 
 }  // namespace kollective::schulze
 

@@ -1,0 +1,38 @@
+#include "algorithms/coalition/CoalitionMetrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/Error.hpp"
+
+namespace kollective::coalition {
+
+double structure_value(const Game& game, const Structure& structure) {
+  double total = 0;
+  for (auto coalition : structure) total += game.values[coalition];
+  return total;
+}
+
+void check_partition(int agents, const Structure& structure) {
+  std::uint64_t covered = 0;
+  for (auto coalition : structure) {
+    if (coalition == 0) fail("coalition structure has an empty coalition");
+    if (covered & coalition) fail("coalition structure has overlapping coalitions");
+    covered |= coalition;
+  }
+  if (covered != (agents == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << agents) - 1)) {
+    fail("coalition structure does not cover every agent");
+  }
+}
+
+double value_tolerance(bool single_precision) { return single_precision ? 1e-4 : 1e-9; }
+
+void check_result(const Game& game, const Result& result, bool single_precision) {
+  check_partition(game.agents, result.structure);
+  const double structure = structure_value(game, result.structure);
+  if (std::fabs(structure - result.value) > value_tolerance(single_precision) * std::max(1.0, std::fabs(result.value))) {
+    fail("internal error: the recovered structure is worth ", structure, ", not the optimum ", result.value);
+  }
+}
+
+}  // namespace kollective::coalition

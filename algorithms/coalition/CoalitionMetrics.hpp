@@ -1,0 +1,25 @@
+#ifndef KOLLECTIVE_ALGORITHMS_COALITION_METRICS_HPP
+#define KOLLECTIVE_ALGORITHMS_COALITION_METRICS_HPP
+
+/// \file CoalitionMetrics.hpp
+/// The value of a coalition structure, and checks that a result is a partition worth its optimum.
+
+#include "algorithms/coalition/CoalitionTypes.hpp"
+
+namespace kollective::coalition {
+
+/// Value of a structure: sum of v over its coalitions.
+double structure_value(const Game& game, const Structure& structure);
+/// Fails unless the coalitions are non-empty, disjoint and cover all agents.
+void check_partition(int agents, const Structure& structure);
+
+/// Relative tolerance between optima summed in different orders: 1e-9 for double values, 1e-4
+/// for float.
+double value_tolerance(bool single_precision);
+/// Fails unless the result's structure is a partition whose value is its optimum (within
+/// value_tolerance): the structure recovery agrees with the DP.
+void check_result(const Game& game, const Result& result, bool single_precision);
+
+}  // namespace kollective::coalition
+
+#endif

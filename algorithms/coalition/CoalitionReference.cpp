@@ -1,0 +1,65 @@
+#include "algorithms/coalition/CoalitionReference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "algorithms/coalition/CoalitionMetrics.hpp"
+#include "core/Error.hpp"
+
+namespace kollective::coalition {
+
+BruteForceResult brute_force(const Game& game) {
+  if (game.agents > brute_force_max_agents) {
+    fail("coalition brute force is limited to ", brute_force_max_agents, " agents (got ", game.agents, ")");
+  }
+  BruteForceResult best;
+  best.value = -INFINITY;
+  Structure current;
+  // Every set partition: the lowest unassigned agent joins a new coalition with any subset of the rest.
+  std::function<void(std::uint64_t, double)> visit = [&](std::uint64_t rest, double value) {
+    if (rest == 0) {
+      if (value > best.value) {
+        best.value = value;
+        best.structure = current;
+      }
+      return;
+    }
+    const std::uint64_t lowest = rest & (~rest + 1);
+    const std::uint64_t others = rest ^ lowest;
+    for (std::uint64_t sub = others;; sub = (sub - 1) & others) {
+      const std::uint64_t coalition = lowest | sub;
+      current.push_back(coalition);
+      visit(rest ^ coalition, value + game.values[coalition]);
+      current.pop_back();
+      if (sub == 0) break;
+    }
+  };
+  visit((std::uint64_t{1} << game.agents) - 1, 0.0);
+  std::sort(best.structure.begin(), best.structure.end());
+  return best;
+}
+
+double serial_dp(const Game& game) {
+  if (game.agents > 24) fail("the serial coalition DP is limited to 24 agents (got ", game.agents, ")");
+  std::vector<double> f = game.values;
+  for (std::uint64_t set = 1; set < f.size(); ++set) {
+    const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
+    // Parts holding the lowest agent, other than the whole set: each unordered split once.
+    for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
+      const std::uint64_t part = lowest | sub;
+      f[set] = std::max(f[set], f[part] + f[set ^ part]);
+      if (sub == 0) break;
+    }
+  }
+  return f.back();
+}
+
+void verify(const Game& game, const Result& result, bool single_precision) {
+  const BruteForceResult brute = brute_force(game);
+  if (std::fabs(brute.value - result.value) > value_tolerance(single_precision) * std::max(1.0, std::fabs(brute.value))) {
+    fail("verification failed: optimum ", result.value, " differs from brute force ", brute.value);
+  }
+}
+
+}  // namespace kollective::coalition

@@ -1,0 +1,30 @@
+#ifndef KOLLECTIVE_ALGORITHMS_COALITION_REFERENCE_HPP
+#define KOLLECTIVE_ALGORITHMS_COALITION_REFERENCE_HPP
+
+/// \file CoalitionReference.hpp
+/// Serial references: brute force over every set partition, and the plain DP over subsets.
+
+#include "algorithms/coalition/CoalitionTypes.hpp"
+
+namespace kollective::coalition {
+
+/// Largest n brute force accepts.
+constexpr int brute_force_max_agents = 12;
+
+/// The optimum by enumerating every set partition (serial reference).
+struct BruteForceResult {
+  double value = 0;
+  Structure structure;
+};
+BruteForceResult brute_force(const Game& game);
+
+/// The plain serial DP over subsets, every split (the reference for the device solvers: same
+/// sums, same maxima, so the same double result bit for bit). Returns f(grand coalition).
+double serial_dp(const Game& game);
+
+/// Fails unless the result's optimum equals brute force's within value_tolerance.
+void verify(const Game& game, const Result& result, bool single_precision);
+
+}  // namespace kollective::coalition
+
+#endif

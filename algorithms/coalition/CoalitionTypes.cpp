@@ -1,0 +1,63 @@
+#include "algorithms/coalition/CoalitionTypes.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/Error.hpp"
+#include "core/Memory.hpp"
+
+namespace kollective::coalition {
+
+/// A game of `agents` with every value 0; `source` (a file, or empty) is named when it cannot fit.
+Game empty_game(int agents, const std::string& source) {
+  if (agents < 1 || agents > max_agents) fail("coalition games need 1..", max_agents, " agents, got ", agents);
+  // The host keeps v in double and stages a copy for the device: 16 bytes per coalition.
+  require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents" +
+                                                      (source.empty() ? "" : " in '" + source + "'"));
+  Game game;
+  game.agents = agents;
+  game.values.assign(std::size_t{1} << agents, 0.0);
+  for (int i = 1; i <= agents; ++i) game.names.push_back(std::to_string(i));
+  return game;
+}
+
+void validate_values(const Game& game, const std::string& source, bool single_precision) {
+  if (game.values.size() != (std::size_t{1} << game.agents)) fail(source, ": ", game.values.size(), " values for ", game.agents, " agents");
+  if (game.values[0] != 0.0) fail(source, ": v(empty) must be 0, got ", game.values[0]);
+  // A structure's value, and every DP entry, adds up to max_agents values: bounded so that the
+  // sums stay finite (and in float, when the values are solved in float).
+  const double limit = (single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) / 64;
+  for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
+    const double value = game.values[mask];
+    if (!std::isfinite(value)) fail(source, ": v(", mask, ") = ", value, " is not finite");
+    if (std::fabs(value) > limit) {
+      fail(source, ": v(", mask, ") = ", value, " is too large", single_precision ? " for values: float" : "",
+           " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
+    }
+  }
+}
+
+Method parse_method(const std::string& name) {
+  if (name == "dp") return Method::dp;
+  if (name == "idp") return Method::idp;
+  fail("unknown coalition method '", name, "' (dp or idp)");
+}
+
+const char* to_string(Method method) { return method == Method::dp ? "dp" : "idp"; }
+
+double split_count(int n, Method method) {
+  // Coalitions of size c number C(n, c); each has C(c, a) ordered splits with a part of size a.
+  double total = 0, binomial_nc = 1;
+  for (int c = 1; c <= n; ++c) {
+    binomial_nc = binomial_nc * (n - c + 1) / c;
+    double binomial_ca = 1, splits = 0;
+    for (int a = 1; a < c; ++a) {
+      binomial_ca = binomial_ca * (c - a + 1) / a;
+      if (method == Method::dp || idp_allows(n, c, a)) splits += binomial_ca;
+    }
+    total += binomial_nc * splits / 2;  // unordered
+  }
+  return total;
+}
+
+}  // namespace kollective::coalition

@@ -1,0 +1,23 @@
+#include "algorithms/kemeny/KemenyMetrics.hpp"
+
+#include <algorithm>
+
+namespace kollective::kemeny {
+
+std::uint64_t distance(const Counts& o, const Ranking& ranking) {
+  std::uint64_t total = 0;
+  for (size_t p = 0; p < ranking.size(); ++p) {
+    for (size_t q = p + 1; q < ranking.size(); ++q) total += o.at(ranking[q], ranking[p]);
+  }
+  return total;
+}
+
+std::uint64_t lower_bound(const Counts& o) {
+  std::uint64_t total = 0;
+  for (int i = 0; i < o.alternatives; ++i) {
+    for (int j = i + 1; j < o.alternatives; ++j) total += std::min(o.at(i, j), o.at(j, i));
+  }
+  return total;
+}
+
+}  // namespace kollective::kemeny

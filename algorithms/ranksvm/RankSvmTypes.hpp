@@ -1,0 +1,70 @@
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_TYPES_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_TYPES_HPP
+
+/// \file RankSvmTypes.hpp
+/// Learning-to-rank data on the host (documents grouped by query, graded labels, dense
+/// features) with its scaling, and RankSVM's training options and result.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kollective::ranksvm {
+
+struct RankData {
+  std::int64_t docs = 0;
+  int features = 0;
+  std::vector<double> labels;             ///< per document
+  std::vector<double> x;                  ///< docs x features, row-major (absent features are 0)
+  std::vector<std::int64_t> query_begin;  ///< queries + 1 offsets: query q holds [begin[q], begin[q+1])
+  std::vector<std::int64_t> query_ids;    ///< the qid of each query (0 when the file has none)
+  /// Per document, its index among the documents of the input file (documents are regrouped by
+  /// qid); empty when the data did not come from a file (then it is the order of `labels`).
+  std::vector<std::int64_t> file_index;
+  std::int64_t queries() const { return static_cast<std::int64_t>(query_ids.size()); }
+};
+
+/// Relevance labels are integer grades 0..max_label: NDCG's gain 2^label - 1 stays exact, and
+/// this is LightGBM's default label range (its label_gain has 31 entries).
+constexpr int max_label = 30;
+/// The largest feature index a file may use.
+constexpr std::int64_t max_feature_index = 100000000;
+
+/// Per-feature [min, max] of a training set, and the scaling of any set to [0, 1] with it
+/// (constant features map to 0; test values outside the range are not clipped).
+struct FeatureRange {
+  std::vector<double> low, high;
+};
+FeatureRange feature_range(const RankData& data);
+void scale_features(RankData& data, const FeatureRange& range);
+
+/// Preference pairs: pairs of documents of one query with different labels.
+std::int64_t preference_pairs(const RankData& data);
+
+/// Preference pairs: pairs of documents of one query with different labels.
+std::int64_t preference_pairs(const RankData& data);
+
+struct TrainOptions {
+  double C = 1;
+  double eps = 1e-3;        ///< LIBLINEAR's default for this solver; the seed used 1e-5
+  int max_iterations = 1000;
+  bool log = true;          ///< one line per TRON iteration on stderr
+  bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
+  std::int64_t split_span = 0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
+};
+
+struct TrainResult {
+  std::vector<double> w;
+  double objective = 0, gradient_norm = 0, initial_gradient_norm = 0;
+  int iterations = 0, cg_steps = 0, function_evaluations = 0;
+  bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
+  std::string stop;
+  double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
+  double seconds_hv_x = 0, seconds_hv_sums = 0, seconds_hv_xt = 0;  ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
+  double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
+  double x_bytes = 0;         ///< X's size as stored on the device (float or double)
+  double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
+};
+
+}  // namespace kollective::ranksvm
+
+#endif

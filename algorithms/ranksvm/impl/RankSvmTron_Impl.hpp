@@ -1,0 +1,184 @@
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_TRON_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_TRON_IMPL_HPP
+
+/// \file RankSvmTron_Impl.hpp
+/// Trust-region Newton (TRON) as LIBLINEAR does it (Lin, Weng and Keerthi 2008; LIBLINEAR's
+/// tron.cpp constants), on the device objective of RankSvm_Impl.hpp.
+/// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
+
+#include <Kokkos_Core.hpp>
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrm2.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "algorithms/ranksvm/RankSvmTypes.hpp"
+#include "algorithms/ranksvm/impl/RankSvm_Impl.hpp"
+#include "core/Error.hpp"
+#include "core/Timer.hpp"
+
+namespace kollective::ranksvm {
+
+namespace Impl {
+
+/// TRON's vectors have one entry per feature, so they live on the host, where KokkosBlas runs
+/// them without kernel launches and device syncs (on the GPU the CG loop's 6 launches and 3 syncs
+/// per step took about 0.1 ms, a tenth of a Hessian product). The objective's calls copy their
+/// argument to the device and their result back.
+using HostVector = Kokkos::View<double*, Kokkos::HostSpace>;
+
+template <class Objective>
+class HostCalls {
+ public:
+  explicit HostCalls(Objective& objective)
+      : objective_(objective), in_("Kollective::RankSvm::argument", objective.features()), out_("Kollective::RankSvm::result", objective.features()) {}
+  double fun(const HostVector& w) {
+    Kokkos::deep_copy(in_, w);
+    return objective_.fun(in_);
+  }
+  void grad(const HostVector& w, const HostVector& g) {
+    Kokkos::deep_copy(in_, w);
+    objective_.grad(in_, out_);
+    Kokkos::deep_copy(g, out_);
+  }
+  void hv(const HostVector& s, const HostVector& hs) {
+    Kokkos::deep_copy(in_, s);
+    objective_.hv(in_, out_);
+    Kokkos::deep_copy(hs, out_);
+  }
+
+ private:
+  Objective& objective_;
+  typename Objective::Vector in_, out_;
+};
+
+/// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
+template <class Calls, class ExecSpace>
+int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& result, double delta, const HostVector& g, const HostVector& s,
+                    const HostVector& r, const HostVector& d, const HostVector& hd) {
+  Kokkos::deep_copy(s, 0.0);
+  KokkosBlas::axpby(-1.0, g, 0.0, r);  // r = -g
+  Kokkos::deep_copy(d, r);
+  const double cg_tolerance = 0.1 * KokkosBlas::nrm2(g);
+  double rtr = KokkosBlas::dot(r, r);
+  int steps = 0;
+  while (std::sqrt(rtr) > cg_tolerance) {
+    ++steps;
+    result.seconds_hv += time_fenced(space, [&] { objective.hv(d, hd); });
+    double alpha = rtr / KokkosBlas::dot(d, hd);
+    KokkosBlas::axpby(alpha, d, 1.0, s);
+    if (KokkosBlas::nrm2(s) > delta) {  // step to the trust-region boundary along d
+      KokkosBlas::axpby(-alpha, d, 1.0, s);
+      const double std_ = KokkosBlas::dot(s, d), sts = KokkosBlas::dot(s, s), dtd = KokkosBlas::dot(d, d);
+      const double dsq = delta * delta, rad = std::sqrt(std_ * std_ + dtd * (dsq - sts));
+      alpha = std_ >= 0 ? (dsq - sts) / (std_ + rad) : (rad - std_) / dtd;
+      KokkosBlas::axpby(alpha, d, 1.0, s);
+      KokkosBlas::axpby(-alpha, hd, 1.0, r);
+      break;
+    }
+    KokkosBlas::axpby(-alpha, hd, 1.0, r);
+    const double rnew = KokkosBlas::dot(r, r);
+    KokkosBlas::axpby(1.0, r, rnew / rtr, d);  // d = r + beta d
+    rtr = rnew;
+  }
+  return steps;
+}
+
+template <class ExecSpace, class Feature>
+TrainResult train_with(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
+  constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
+  if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
+  if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
+  WallTimer setup;
+  RankObjective<ExecSpace, Feature> device_objective(space, data, options.C, options.split_span);
+  HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective);
+  using Vector = HostVector;
+  const int n = device_objective.features();
+  TrainResult result;
+  result.seconds_setup = setup.seconds();
+  Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
+  result.seconds_read_x = device_objective.time_pass_over_x();
+  result.x_bytes = static_cast<double>(device_objective.x_bytes());
+  auto fun = [&](const Vector& at) {
+    double f = 0;
+    result.seconds_fun += time_fenced(space, [&] { f = objective.fun(at); });
+    ++result.function_evaluations;
+    return f;
+  };
+  auto gradient = [&](const Vector& at) { result.seconds_grad += time_fenced(space, [&] { objective.grad(at, g); }); };
+
+  double f = fun(w);
+  gradient(w);
+  double delta = KokkosBlas::nrm2(g);
+  const double gnorm0 = delta;
+  result.initial_gradient_norm = gnorm0;
+  double gnorm = gnorm0;
+  result.stop = "max_iterations";
+  if (gnorm <= options.eps * gnorm0) result.stop = "converged";
+  for (int iteration = 1; iteration <= options.max_iterations && result.stop != "converged";) {
+    const int steps = trust_region_cg(objective, space, result, delta, g, s, r, d, hd);
+    result.cg_steps += steps;
+    Kokkos::deep_copy(w_new, w);
+    KokkosBlas::axpby(1.0, s, 1.0, w_new);
+    const double gs = KokkosBlas::dot(g, s);
+    const double prered = -0.5 * (gs - KokkosBlas::dot(s, r));
+    const double f_new = fun(w_new);
+    const double actred = f - f_new;
+    const double snorm = KokkosBlas::nrm2(s);
+    if (iteration == 1) delta = std::min(delta, snorm);
+    const double alpha = f_new - f - gs <= 0 ? sigma3 : std::max(sigma1, -0.5 * (gs / (f_new - f - gs)));
+    if (actred < eta0 * prered) {
+      delta = std::min(std::max(alpha, sigma1) * snorm, sigma2 * delta);
+    } else if (actred < eta1 * prered) {
+      delta = std::max(sigma1 * delta, std::min(alpha * snorm, sigma2 * delta));
+    } else if (actred < eta2 * prered) {
+      delta = std::max(sigma1 * delta, std::min(alpha * snorm, sigma3 * delta));
+    } else {
+      delta = std::max(delta, std::min(alpha * snorm, sigma3 * delta));
+    }
+    const bool accepted = actred > eta0 * prered;
+    if (accepted) {
+      Kokkos::deep_copy(w, w_new);
+      f = f_new;
+      gradient(w);
+      gnorm = KokkosBlas::nrm2(g);
+      result.iterations = iteration++;
+    } else {
+      fun(w);  // the objective keeps the order of the last fun(): restore it for w
+    }
+    if (options.log) {
+      std::fprintf(stderr, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s\n", iteration - (accepted ? 1 : 0), f,
+                   gnorm, steps, delta, accepted ? "" : "(step rejected)");
+    }
+    if (gnorm <= options.eps * gnorm0) {
+      result.stop = "converged";
+    } else if (f < -1.0e+32) {
+      result.stop = "objective below -1e32";
+    } else if (std::fabs(actred) <= 0 && prered <= 0) {
+      result.stop = "no reduction predicted";
+    } else if (std::fabs(actred) <= 1.0e-12 * std::fabs(f) && std::fabs(prered) <= 1.0e-12 * std::fabs(f)) {
+      result.stop = "reductions below 1e-12 f";
+    } else {
+      continue;
+    }
+    break;
+  }
+  result.converged = result.stop == "converged";
+  const auto parts = device_objective.hv_parts();
+  result.seconds_hv_x = parts.x_times_s;
+  result.seconds_hv_sums = parts.sums;
+  result.seconds_hv_xt = parts.x_transpose_times_u;
+  result.objective = f;
+  result.gradient_norm = gnorm;
+  result.w.assign(w.data(), w.data() + n);
+  return result;
+}
+
+}  // namespace Impl
+
+}  // namespace kollective::ranksvm
+
+#endif
