@@ -15,6 +15,7 @@
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Estimate.hpp"
+#include "drivers/RunLoop.hpp"
 #include "drivers/Runner.hpp"
 
 namespace kollective::driver {
@@ -32,12 +33,9 @@ struct CoalitionRun {
   std::uint64_t seed = 1234;
   coalition::Options options;
   bool single_precision = false;
-  int repetitions = 1;
-  int warmup = 0;
-  std::string verify = "auto";  ///< brute force for n <= 12
+  Measurement measurement;  ///< verify auto: brute force for n <= 12
   bool write_values = false;
   bool write_binary = false;
-  double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
 /// The format of a value file: given, or by extension (.txt text, .kcsg binary, .bids bids).
@@ -99,10 +97,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     if (options.has("method")) settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
     settings.single_precision = options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
   }
-  settings.max_seconds = max_seconds(run);
-  settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
-  settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
-  if (run.has("verify")) settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
+  settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     run.required("write").expect_keys({"values", "binary"});
     settings.write_values = run.required("write").get_bool("values", false);
@@ -145,45 +140,48 @@ TextGroups structure_names(const coalition::Structure& structure, const std::vec
   return groups;
 }
 
-}  // namespace
+class CoalitionJob : public Job {
+ public:
+  CoalitionJob(const ConfigNode& run, const RunContext& context) : settings_(parse(run, context)) {}
 
-void validate_coalition(const ConfigNode& run, const RunContext& context) {
-  const CoalitionRun settings = parse(run, context);
-  if (settings.file.empty()) {
-    for (const std::int64_t agents : settings.agents) {
-      require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
+  void validate(const RunContext&) const override {
+    if (settings_.file.empty()) {
+      for (const std::int64_t agents : settings_.agents) {
+        require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
+      }
+      return;
     }
-    return;
+    // Read the file now, so that a broken input stops the config before any run starts (a file
+    // over 256 MiB is only checked for access here: reading it twice would cost too much).
+    check_input_file(settings_.file, "coalition values");
+    std::error_code error;
+    if (std::filesystem::file_size(settings_.file, error) <= (std::uintmax_t{1} << 28) || error) {
+      make_game(settings_, 0);
+    }
   }
-  // Read the file now, so that a broken input stops the config before any run starts (a file
-  // over 256 MiB is only checked for access here: reading it twice would cost too much).
-  check_input_file(settings.file, "coalition values");
-  std::error_code error;
-  if (std::filesystem::file_size(settings.file, error) <= (std::uintmax_t{1} << 28) || error) {
-    make_game(settings, 0);
-  }
-}
 
-void run_coalition(const ConfigNode& run, const RunContext& context, Table& table) {
-  const CoalitionRun settings = parse(run, context);
-  Space space;
-  for (const std::int64_t agents : settings.agents) {
-    const coalition::Game game = make_game(settings, static_cast<int>(agents));
+  void run(const RunContext& context, Table& table) const override {
+    Space space;
+    for (const std::int64_t agents : settings_.agents) run_size(space, static_cast<int>(agents), context, table);
+  }
+
+ private:
+  void run_size(const Space& space, int agents, const RunContext& context, Table& table) const {
+    const CoalitionRun& settings = settings_;
+    const Measurement& measurement = settings.measurement;
+    const coalition::Game game = make_game(settings, agents);
     const int n = game.agents;
-    auto solve = [&] {
+    check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method),
+               std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " + std::to_string(n) + " agents");
+    Timing times;
+    const coalition::Result result = measure(space, measurement, times, [&] {
       return settings.single_precision ? coalition::solve<float>(space, game, settings.options)
                                        : coalition::solve<double>(space, game, settings.options);
-    };
-    const double splits = coalition::evaluated_splits(n, settings.options.method) * (settings.repetitions + settings.warmup);
-    check_estimate(estimated_seconds(Work::csg_splits, splits), settings.max_seconds,
-                   std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " + std::to_string(n) + " agents");
-    for (int w = 0; w < settings.warmup; ++w) solve();
-    std::vector<double> times;
-    coalition::Result result;
-    for (int r = 0; r < settings.repetitions; ++r) times.push_back(time_fenced(space, [&] { result = solve(); }));
+    });
     std::string verified = "skipped";
-    if (settings.verify == "true" || (settings.verify == "auto" && n <= coalition::brute_force_max_agents)) {
-      if (n > coalition::brute_force_max_agents) {
+    const bool brute_force_fits = n <= coalition::brute_force_max_agents;
+    if (measurement.verify == Verify::always || (measurement.verify == Verify::automatic && brute_force_fits)) {
+      if (!brute_force_fits) {
         fail("verify: true needs n <= ", coalition::brute_force_max_agents, " (brute force over all set partitions)");
       }
       coalition::verify(game, result, settings.single_precision);
@@ -193,7 +191,7 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary) coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision);
-    const double seconds = median(times);
+    const double seconds = times.median();
     const std::string text = coalition::format_structure(result.structure, game.names);
     Row row;
     row.set("run", context.run_name)
@@ -206,7 +204,7 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
         .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
         .set("structure", structure_names(result.structure, game.names))
         .set("splits", result.splits)
-        .set("repetitions", settings.repetitions)
+        .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
         .set("splits_per_s", result.splits / seconds)
         .set("block_bytes_per_s",
@@ -218,6 +216,14 @@ void run_coalition(const ConfigNode& run, const RunContext& context, Table& tabl
                 result.value, text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str(), seconds,
                 result.splits / seconds, verified.c_str());
   }
+
+  CoalitionRun settings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Job> parse_coalition(const ConfigNode& run, const RunContext& context) {
+  return std::make_unique<CoalitionJob>(run, context);
 }
 
 }  // namespace kollective::driver

@@ -108,14 +108,8 @@ HostElection load_host_election(const ElectionInput& input) {
   }
   if (input.kind == ElectionInput::Kind::preflib) {
     election.profile = prefs::read_preflib(input.path);
-  } else if (input.model == "impartial_culture") {
-    election.profile = prefs::impartial_culture(input.alternatives, input.voters, input.seed);
-  } else if (input.model == "mallows") {
-    election.profile = prefs::mallows(input.alternatives, input.voters, input.phi, input.seed);
-  } else if (input.model == "kemeny_benchmark") {
-    election.profile = prefs::kemeny_benchmark(input.alternatives, input.voters, input.seed);
   } else {
-    fail("internal: ", input.model, " is generated on the device");
+    election.profile = prefs::generate_profile(input.model, input.alternatives, input.voters, input.phi, input.seed);
   }
   election.names = election.profile->names;
   election.alternatives = election.profile->alternatives;
@@ -163,9 +157,7 @@ std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext&
   return inputs;
 }
 
-std::vector<ElectionInput> check_election_inputs(const ConfigNode& run, const RunContext& context,
-                                                 bool pairwise_on_host) {
-  std::vector<ElectionInput> inputs = sweep_inputs(run, context);
+std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host) {
   for (ElectionInput& input : inputs) {
     if (input.kind != ElectionInput::Kind::generator) {
       // Read the file now, so that a broken input stops the config before any run starts (a

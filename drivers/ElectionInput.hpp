@@ -53,10 +53,10 @@ ElectionInput validate_election_run(const ConfigNode& run, const RunContext& con
 /// checked like a written-out one.
 std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context);
 
-/// sweep_inputs, then reads every file input (so it parses before any run starts) and checks that
+/// Reads every file input of sweep_inputs (so it parses before any run starts) and checks that
 /// each input fits in host memory, with an n x n pairwise matrix when `pairwise_on_host`.
-std::vector<ElectionInput> check_election_inputs(const ConfigNode& run, const RunContext& context,
-                                                 bool pairwise_on_host);
+/// Returns the inputs with the alternatives of each file read.
+std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host);
 
 /// Host bytes of the pairwise counts of n alternatives as built from a profile (12 n^2).
 std::int64_t pairwise_host_bytes(int alternatives);

@@ -13,6 +13,7 @@
 #include "core/Timer.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
+#include "drivers/RunLoop.hpp"
 
 namespace kollective::driver {
 
@@ -23,11 +24,8 @@ using Space = Kokkos::DefaultExecutionSpace;
 
 struct KemenySettings {
   kemeny::Options options;
-  int repetitions = 1;
-  int warmup = 0;
-  std::string verify = "auto";  ///< auto: brute force for n <= 9, else nothing
+  Measurement measurement;  ///< verify auto: whatever kemeny::verify can check
   bool write_rankings = true;
-  double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
 KemenySettings parse_settings(const ConfigNode& run) {
@@ -42,10 +40,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
   }
-  settings.max_seconds = max_seconds(run);
-  settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
-  settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
-  if (run.has("verify")) settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
+  settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
     write.expect_keys({"rankings"});
@@ -76,55 +71,51 @@ TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::st
   return list;
 }
 
-}  // namespace
+class KemenyJob : public Job {
+ public:
+  KemenyJob(const ConfigNode& run, const RunContext& context)
+      : settings_(parse_settings(run)), inputs_(sweep_inputs(run, context)) {}
 
-void validate_kemeny(const ConfigNode& run, const RunContext& context) {
-  const KemenySettings settings = parse_settings(run);
-  for (const ElectionInput& input : check_election_inputs(run, context, true)) {
-    // The exact methods' own limits, known from n alone (auto falls back to the heuristic).
-    const int n = input.alternatives;
-    if (settings.options.method == kemeny::Method::dp && n > kemeny::dp_max_alternatives) {
-      fail("the Kemeny subset DP is limited to ", kemeny::dp_max_alternatives, " alternatives; ", input.describe(),
-           " has ", n, " (use method auto or heuristic)");
-    }
-    if (settings.options.method == kemeny::Method::dp) {
-      require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +
-                                                        " alternatives of " + input.describe());
-    }
-    if (settings.options.method == kemeny::Method::enumeration && n > kemeny::enumeration_max_alternatives) {
-      fail("Kemeny enumeration over n! rankings is limited to ", kemeny::enumeration_max_alternatives,
-           " alternatives; ", input.describe(), " has ", n, " (use method dp or auto)");
+  void validate(const RunContext&) const override {
+    const kemeny::Method method = settings_.options.method;
+    for (const ElectionInput& input : check_election_inputs(inputs_, true)) {
+      // The exact methods' own limits, known from n alone (auto falls back to the heuristic).
+      const int n = input.alternatives;
+      if (method == kemeny::Method::dp && n > kemeny::dp_max_alternatives) {
+        fail("the Kemeny subset DP is limited to ", kemeny::dp_max_alternatives, " alternatives; ", input.describe(),
+             " has ", n, " (use method auto or heuristic)");
+      }
+      if (method == kemeny::Method::dp) {
+        require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +
+                                                          " alternatives of " + input.describe());
+      }
+      if (method == kemeny::Method::enumeration && n > kemeny::enumeration_max_alternatives) {
+        fail("Kemeny enumeration over n! rankings is limited to ", kemeny::enumeration_max_alternatives,
+             " alternatives; ", input.describe(), " has ", n, " (use method dp or auto)");
+      }
     }
   }
-}
 
-void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) {
-  const KemenySettings settings = parse_settings(run);
-  const std::vector<ElectionInput> inputs = sweep_inputs(run, context);
-  Space space;
-  for (const ElectionInput& input : inputs) {
+  void run(const RunContext& context, Table& table) const override {
+    Space space;
+    for (const ElectionInput& input : inputs_) run_input(space, input, context, table);
+  }
+
+ private:
+  void run_input(const Space& space, const ElectionInput& input, const RunContext& context, Table& table) const {
+    const Measurement& measurement = settings_.measurement;
     std::int64_t voters = 0;
     const kemeny::Counts o = load_counts(input, voters);
-    const kemeny::PlannedWork work = kemeny::planned_work(o, settings.options, available_device_bytes());
+    const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes());
     const std::string n = std::to_string(o.alternatives);
-    if (work.rankings > 0) {
-      check_estimate(estimated_seconds(Work::kemeny_rankings, work.rankings * (settings.repetitions + settings.warmup)),
-                     settings.max_seconds, "enumerating the " + n + "! rankings");
-    }
-    if (work.dp_steps > 0) {
-      check_estimate(estimated_seconds(Work::kemeny_dp_steps, work.dp_steps * (settings.repetitions + settings.warmup)),
-                     settings.max_seconds, "the subset DP of " + n + " alternatives");
-    }
-    for (int w = 0; w < settings.warmup; ++w) kemeny::solve(space, o, settings.options);
-    std::vector<double> times;
-    kemeny::Result result;
-    for (int r = 0; r < settings.repetitions; ++r) {
-      times.push_back(time_fenced(space, [&] { result = kemeny::solve(space, o, settings.options); }));
-    }
+    if (work.rankings > 0) check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");
+    if (work.dp_steps > 0) check_work(measurement, Work::kemeny_dp_steps, work.dp_steps, "the subset DP of " + n + " alternatives");
+    Timing times;
+    const kemeny::Result result = measure(space, measurement, times, [&] { return kemeny::solve(space, o, settings_.options); });
     std::string verified = "skipped";
-    if (settings.verify != "false") {
-      const std::string against = kemeny::verify(space, result, o, settings.options);
-      if (against.empty() && settings.verify == "true") {
+    if (measurement.verify != Verify::never) {
+      const std::string against = kemeny::verify(space, result, o, settings_.options);
+      if (against.empty() && measurement.verify == Verify::always) {
         fail("verify: true, but no independent check applies (inexact result, or n > 12 with method ", result.method,
              ")");
       }
@@ -132,9 +123,9 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
     }
 
     const std::string suffix =
-        inputs.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
-    if (settings.write_rankings) context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o.names));
-    const double seconds = median(times);
+        inputs_.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
+    if (settings_.write_rankings) context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o.names));
+    const double seconds = times.median();
     Row row;
     row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);
     if (voters) row.set("voters", voters);  // unknown for a pairwise-matrix input
@@ -151,9 +142,9 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
         .set("consensus", ranking_names(result.optima.front(), o.names))
         .set("components", result.component_sizes.size())
         .set("largest_component", *std::max_element(result.component_sizes.begin(), result.component_sizes.end()))
-        .set("repetitions", settings.repetitions)
+        .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
-        .set("seconds_min", *std::min_element(times.begin(), times.end()))
+        .set("seconds_min", times.min())
         .set("verified", verified);
     table.add(row);
 
@@ -175,6 +166,15 @@ void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table) 
     std::printf("  %.4f s; %zu components (largest %d); verified: %s\n", seconds, result.component_sizes.size(),
                 *std::max_element(result.component_sizes.begin(), result.component_sizes.end()), verified.c_str());
   }
+
+  KemenySettings settings_;
+  std::vector<ElectionInput> inputs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Job> parse_kemeny(const ConfigNode& run, const RunContext& context) {
+  return std::make_unique<KemenyJob>(run, context);
 }
 
 }  // namespace kollective::driver

@@ -163,21 +163,7 @@ int check_source(const DataSource& source, int features) {
   return ranksvm::read_letor(source.file, features).features;
 }
 
-}  // namespace
-
-void validate_ranksvm(const ConfigNode& run, const RunContext& context) {
-  const RankSvmRun settings = parse(run, context);
-  int features = 0;
-  if (!settings.model_in.empty()) {
-    check_input_file(settings.model_in, "model file");
-    features = static_cast<int>(ranksvm::read_model(settings.model_in).size());
-  }
-  features = check_source(settings.train, features);
-  if (settings.has_test) check_source(settings.test, features);
-}
-
-void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table) {
-  const RankSvmRun settings = parse(run, context);
+void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, Table& table) {
   std::vector<double> w = settings.model_in.empty() ? std::vector<double>{} : ranksvm::read_model(settings.model_in);
   ranksvm::RankData train = load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
   ranksvm::RankData test;
@@ -255,6 +241,33 @@ void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table)
   // f on them (scripts/compare_liblinear.sh).
   if (settings.write_pairs) ranksvm::write_pair_differences(train, context.output_file("_pairs.txt"));
   table.add(row);
+}
+
+
+class RankSvmJob : public Job {
+ public:
+  RankSvmJob(const ConfigNode& run, const RunContext& context) : settings_(parse(run, context)) {}
+
+  void validate(const RunContext&) const override {
+    int features = 0;
+    if (!settings_.model_in.empty()) {
+      check_input_file(settings_.model_in, "model file");
+      features = static_cast<int>(ranksvm::read_model(settings_.model_in).size());
+    }
+    features = check_source(settings_.train, features);
+    if (settings_.has_test) check_source(settings_.test, features);
+  }
+
+  void run(const RunContext& context, Table& table) const override { train_and_evaluate(settings_, context, table); }
+
+ private:
+  RankSvmRun settings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Job> parse_ranksvm(const ConfigNode& run, const RunContext& context) {
+  return std::make_unique<RankSvmJob>(run, context);
 }
 
 }  // namespace kollective::driver

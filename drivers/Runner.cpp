@@ -6,10 +6,10 @@ namespace kollective::driver {
 
 namespace {
 const Runner runners[] = {
-    {"schulze", &validate_schulze, &run_schulze},
-    {"kemeny", &validate_kemeny, &run_kemeny},
-    {"coalition", &validate_coalition, &run_coalition},
-    {"ranksvm", &validate_ranksvm, &run_ranksvm},
+    {"schulze", &parse_schulze},
+    {"kemeny", &parse_kemeny},
+    {"coalition", &parse_coalition},
+    {"ranksvm", &parse_ranksvm},
 };
 }  // namespace
 

@@ -2,8 +2,9 @@
 #define KOLLECTIVE_DRIVERS_RUNNER_HPP
 
 /// \file Runner.hpp
-/// One runner per algorithm: it reads its part of a config, runs, verifies, and adds rows.
+/// One runner per algorithm: it parses its run entries into jobs that check, run and add rows.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,21 @@ struct RunContext {
   std::string output_file(const std::string& suffix) const;
 };
 
+/// One run entry of a config, parsed once: checked before any run starts, then run.
+class Job {
+ public:
+  virtual ~Job() = default;
+  /// Checks what parsing could not without doing the work: that every input exists and parses,
+  /// and that sizes fit in memory, so errors surface before the first run starts.
+  virtual void validate(const RunContext& context) const = 0;
+  /// Does the work and adds the run's rows; result files go through context.files.
+  virtual void run(const RunContext& context, Table& table) const = 0;
+};
+
 struct Runner {
   const char* algorithm;
-  /// Checks the whole run entry without doing the work: the config, that every input exists
-  /// and parses, and that sizes fit in memory, so errors surface before the first run starts.
-  void (*validate)(const ConfigNode& run, const RunContext& context);
-  void (*run)(const ConfigNode& run, const RunContext& context, Table& table);
+  /// Reads the whole run entry (every key checked, files not yet read).
+  std::unique_ptr<Job> (*parse)(const ConfigNode& run, const RunContext& context);
 };
 
 /// The runner for an algorithm name, or nullptr.
@@ -38,14 +48,10 @@ const Runner* find_runner(const std::string& algorithm);
 /// Names of all algorithms, for messages.
 std::vector<std::string> algorithm_names();
 
-void validate_coalition(const ConfigNode& run, const RunContext& context);
-void run_coalition(const ConfigNode& run, const RunContext& context, Table& table);
-void validate_kemeny(const ConfigNode& run, const RunContext& context);
-void run_kemeny(const ConfigNode& run, const RunContext& context, Table& table);
-void validate_ranksvm(const ConfigNode& run, const RunContext& context);
-void run_ranksvm(const ConfigNode& run, const RunContext& context, Table& table);
-void validate_schulze(const ConfigNode& run, const RunContext& context);
-void run_schulze(const ConfigNode& run, const RunContext& context, Table& table);
+std::unique_ptr<Job> parse_coalition(const ConfigNode& run, const RunContext& context);
+std::unique_ptr<Job> parse_kemeny(const ConfigNode& run, const RunContext& context);
+std::unique_ptr<Job> parse_ranksvm(const ConfigNode& run, const RunContext& context);
+std::unique_ptr<Job> parse_schulze(const ConfigNode& run, const RunContext& context);
 
 }  // namespace kollective::driver
 

@@ -15,6 +15,7 @@
 #include "core/Timer.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
+#include "drivers/RunLoop.hpp"
 
 namespace kollective::driver {
 
@@ -26,15 +27,12 @@ using Matrix = prefs::PairwiseView<Space::memory_space>;
 
 struct SchulzeSettings {
   schulze::Options options;
-  int repetitions = 1;
-  int warmup = 0;
-  std::string verify = "auto";  ///< auto: the reference runs when n <= verify_limit
+  Measurement measurement;  ///< verify auto: the reference runs when n <= verify_limit
   int verify_limit = 512;
   bool write_ranking = true;
   bool write_paths = false;
   bool write_pairwise = false;
   bool write_beats = false;
-  double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
 };
 
 /// Largest n whose n x n matrices (paths, pairwise, beat relation) are written as CSV files.
@@ -53,12 +51,7 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
           schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
     }
   }
-  settings.max_seconds = max_seconds(run);
-  settings.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
-  settings.warmup = static_cast<int>(run.get_int_in("warmup", settings.repetitions > 1 ? 1 : 0, 0, 100));
-  if (run.has("verify")) {
-    settings.verify = run.required("verify").as_choice({"auto", "true", "false"});
-  }
+  settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
     write.expect_keys({"ranking", "paths", "pairwise", "beats"});
@@ -132,42 +125,45 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
   return election;
 }
 
-}  // namespace
+class SchulzeJob : public Job {
+ public:
+  SchulzeJob(const ConfigNode& run, const RunContext& context)
+      : settings_(parse_settings(run)), inputs_(sweep_inputs(run, context)) {}
 
-void validate_schulze(const ConfigNode& run, const RunContext& context) {
-  const SchulzeSettings settings = parse_settings(run);
-  // The reference check builds the pairwise counts on the host (n <= verify_limit, or any n
-  // with verify: true).
-  check_election_inputs(run, context, settings.verify == "true");
-}
+  void validate(const RunContext&) const override {
+    // The reference check builds the pairwise counts on the host (n <= verify_limit, or any n
+    // with verify: true).
+    check_election_inputs(inputs_, settings_.measurement.verify == Verify::always);
+  }
 
-void run_schulze(const ConfigNode& run, const RunContext& context, Table& table) {
-  const SchulzeSettings settings = parse_settings(run);
-  const std::vector<ElectionInput> inputs = sweep_inputs(run, context);
-  Space space;
-  for (const ElectionInput& input : inputs) {
+  void run(const RunContext& context, Table& table) const override {
+    Space space;
+    for (const ElectionInput& input : inputs_) run_input(space, input, context, table);
+  }
+
+ private:
+  void run_input(const Space& space, const ElectionInput& input, const RunContext& context, Table& table) const {
+    const Measurement& measurement = settings_.measurement;
     DeviceElection election = load(space, input);
     const int alternatives = static_cast<int>(election.doubled.extent(0));
-    const bool matrices = settings.write_paths || settings.write_beats || settings.write_pairwise;
+    const bool matrices = settings_.write_paths || settings_.write_beats || settings_.write_pairwise;
     if (matrices && alternatives > max_written_matrix) {
       fail("writing paths, pairwise or beats files is limited to ", max_written_matrix,
            " alternatives (this election has ", alternatives, "); set them to false under write:");
     }
-    const bool check =
-        settings.verify == "true" || (settings.verify == "auto" && alternatives <= settings.verify_limit);
-    schulze::Options options = settings.options;
-    options.keep_paths = check || settings.write_paths || settings.write_beats;
+    const bool check = measurement.verify == Verify::always ||
+                       (measurement.verify == Verify::automatic && alternatives <= settings_.verify_limit);
+    schulze::Options options = settings_.options;
+    options.keep_paths = check || settings_.write_paths || settings_.write_beats;
 
-    const double updates_per_solve = std::pow(static_cast<double>(alternatives), 3);
-    check_estimate(estimated_seconds(Work::schulze_path_updates, updates_per_solve * (settings.repetitions + settings.warmup)),
-                   settings.max_seconds, "the strongest paths of " + std::to_string(alternatives) + " alternatives");
-    for (int w = 0; w < settings.warmup; ++w) schulze::solve(space, election.doubled, options);
-    std::vector<double> solve_times, path_times;
-    schulze::Result result;
-    for (int r = 0; r < settings.repetitions; ++r) {
-      solve_times.push_back(time_fenced(space, [&] { result = schulze::solve(space, election.doubled, options); }));
-      path_times.push_back(result.paths_seconds);
-    }
+    const double updates = std::pow(static_cast<double>(alternatives), 3);
+    check_work(measurement, Work::schulze_path_updates, updates,
+               "the strongest paths of " + std::to_string(alternatives) + " alternatives");
+    Timing solve_times;
+    std::vector<double> path_times;
+    const schulze::Result result = measure(
+        space, measurement, solve_times, [&] { return schulze::solve(space, election.doubled, options); },
+        [&](const schulze::Result& each) { path_times.push_back(each.paths_seconds); });
 
     std::string verified = "skipped";
     if (check) {
@@ -180,18 +176,17 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
     }
 
     const std::string suffix =
-        inputs.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
+        inputs_.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
     const std::string stem = context.run_name + suffix;
-    if (settings.write_ranking) context.files->write(stem + "_ranking.csv", schulze::ranking_csv(result, election.names));
-    if (settings.write_paths) schulze::write_paths_csv(result, election.names, context.output_file(suffix + "_paths.csv"));
-    if (settings.write_beats) context.files->write(stem + "_beats.csv", schulze::beats_csv(result, election.names));
-    if (settings.write_pairwise) {
+    if (settings_.write_ranking) context.files->write(stem + "_ranking.csv", schulze::ranking_csv(result, election.names));
+    if (settings_.write_paths) schulze::write_paths_csv(result, election.names, context.output_file(suffix + "_paths.csv"));
+    if (settings_.write_beats) context.files->write(stem + "_beats.csv", schulze::beats_csv(result, election.names));
+    if (settings_.write_pairwise) {
       prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names),
                                 context.output_file(suffix + "_pairwise.csv"));
     }
 
-    const double paths_s = median(path_times), solve_s = median(solve_times);
-    const double updates = std::pow(static_cast<double>(alternatives), 3);
+    const double paths_s = median(path_times), solve_s = solve_times.median();
     Row row;
     row.set("run", context.run_name).set("input", input.describe()).set("alternatives", alternatives);
     if (election.voters) row.set("voters", election.voters);  // unknown for a pairwise-matrix input
@@ -200,7 +195,7 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
         .set("winners", names_of(result.winners, election.names))
         .set("ranking_groups", result.ranking.size())
         .set("ranking_head", ranking_head(result, election.names, 5))
-        .set("repetitions", settings.repetitions)
+        .set("repetitions", measurement.repetitions)
         .set("pairwise_s", election.pairwise_seconds)
         .set("solve_s", solve_s)
         .set("paths_s", paths_s)
@@ -217,6 +212,15 @@ void run_schulze(const ConfigNode& run, const RunContext& context, Table& table)
     std::printf("  strongest paths %.4f s (%.3f T cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
                 paths_s, updates / paths_s / 1e12, solve_s, election.pairwise_seconds, verified.c_str());
   }
+
+  SchulzeSettings settings_;
+  std::vector<ElectionInput> inputs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Job> parse_schulze(const ConfigNode& run, const RunContext& context) {
+  return std::make_unique<SchulzeJob>(run, context);
 }
 
 }  // namespace kollective::driver

@@ -85,8 +85,7 @@ void bind_openmp_threads(char* argv[]) {
 
 /// A run of the config, checked and ready to start.
 struct PlannedRun {
-  ConfigNode entry;
-  const driver::Runner* runner;
+  std::shared_ptr<const driver::Job> job;
   std::string name;
 };
 
@@ -128,8 +127,11 @@ std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& o
     }
     const std::string name = run_name(entry, algorithm, plan.size(), plan);
     const driver::RunContext context{out_dir, config_dir, name};
-    with_context("run '" + name + "'", [&] { runner->validate(entry, context); });
-    plan.push_back({entry, runner, name});
+    with_context("run '" + name + "'", [&] {
+      std::shared_ptr<const driver::Job> job = runner->parse(entry, context);
+      job->validate(context);
+      plan.push_back({std::move(job), name});
+    });
   }
   if (plan.empty()) runs.error("no runs");
   return plan;
@@ -142,7 +144,7 @@ void run_one(const PlannedRun& planned, const std::string& out_dir, const std::s
   driver::RunContext context{out_dir, config_dir, planned.name, &files};
   Table table(planned.name);
   with_context("run '" + planned.name + "'", [&] {
-    planned.runner->run(planned.entry, context, table);
+    planned.job->run(context, table);
     table.write(files);
     files.commit();
   });

@@ -116,4 +116,12 @@ Profile kemeny_benchmark(int alternatives, std::int64_t m, std::uint64_t seed, i
   fail("kemeny benchmark: no profile without a Condorcet winner in ", max_attempts, " attempts (n=", alternatives, ", m=", m, ")");
 }
 
+Profile generate_profile(const std::string& model, int alternatives, std::int64_t voters, double phi,
+                         std::uint64_t seed) {
+  if (model == "impartial_culture") return impartial_culture(alternatives, voters, seed);
+  if (model == "mallows") return mallows(alternatives, voters, phi, seed);
+  if (model == "kemeny_benchmark") return kemeny_benchmark(alternatives, voters, seed);
+  fail("unknown profile generator '", model, "' (impartial_culture, mallows or kemeny_benchmark)");
+}
+
 }  // namespace kollective::preferences

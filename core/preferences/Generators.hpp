@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include <string>
+
 #include "core/preferences/Profile.hpp"
 
 namespace kollective::preferences {
@@ -21,6 +23,11 @@ Profile mallows(int alternatives, std::int64_t voters, double phi, std::uint64_t
 /// d uniform in [1, min(m, n!)], with random positive integer weights summing to m; a profile with
 /// a Condorcet winner is rejected and redrawn (fails after `max_attempts`).
 Profile kemeny_benchmark(int alternatives, std::int64_t m, std::uint64_t seed, int max_attempts = 1000);
+
+/// The profile of a host generator by name: "impartial_culture", "mallows" (uses `phi`) or
+/// "kemeny_benchmark" (`voters` is its total weight m).
+Profile generate_profile(const std::string& model, int alternatives, std::int64_t voters, double phi,
+                         std::uint64_t seed);
 
 /// True when some alternative beats every other one by a strict pairwise majority.
 bool has_condorcet_winner(const Profile& profile);
