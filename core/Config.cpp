@@ -53,7 +53,8 @@ class ConfigChecker {
         if (entry.first.IsScalar()) {
           const auto [earlier, inserted] = first_line.emplace(entry.first.Scalar(), line);
           if (!inserted) {
-            fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second, ")");
+            fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second,
+                    ")");
           }
         }
         check(entry.first, depth + 1);
@@ -110,7 +111,9 @@ ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) 
 }
 
 ConfigNode::ConfigNode(YAML::Node node, std::string file, std::string key_path)
-    : node_(std::make_shared<const YAML::Node>(std::move(node))), file_(std::move(file)), key_path_(std::move(key_path)) {}
+    : node_(std::make_shared<const YAML::Node>(std::move(node))),
+      file_(std::move(file)),
+      key_path_(std::move(key_path)) {}
 
 bool ConfigNode::is_map() const { return node_->IsMap(); }
 bool ConfigNode::is_sequence() const { return node_->IsSequence(); }
@@ -166,7 +169,8 @@ void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
       for (const char* name : allowed) list += list.empty() ? name : std::string(", ") + name;
       fail_at(file_, mark.line + 1, "unknown key '", path, "' (expected one of: ", list, ")");
     }
-    if (entry.second.IsNull()) fail_at(file_, mark.line + 1, "key '", path, "' has no value (give one, or leave the key out)");
+    if (entry.second.IsNull())
+      fail_at(file_, mark.line + 1, "key '", path, "' has no value (give one, or leave the key out)");
   }
 }
 
@@ -183,7 +187,8 @@ std::int64_t ConfigNode::as_int() const {
   if (real && *real == std::floor(*real) && std::fabs(*real) <= 9007199254740992.0) {
     return static_cast<std::int64_t>(*real);
   }
-  error("expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got '" + text + "'");
+  error("expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got '" + text +
+        "'");
 }
 
 double ConfigNode::as_double() const {
@@ -227,20 +232,18 @@ bool ConfigNode::get_bool(const std::string& key, bool fallback) const {
   return has(key) ? required(key).as_bool() : fallback;
 }
 
-std::int64_t ConfigNode::get_int_in(const std::string& key, std::int64_t fallback,
-                                    std::int64_t low, std::int64_t high) const {
+std::int64_t ConfigNode::get_int_in(const std::string& key, std::int64_t fallback, std::int64_t low,
+                                    std::int64_t high) const {
   if (!has(key)) return fallback;
   const ConfigNode child = required(key);
   const std::int64_t value = child.as_int();
   if (value < low || value > high) {
-    child.error(std::to_string(value) + " is outside [" + std::to_string(low) + ", " +
-                std::to_string(high) + "]");
+    child.error(std::to_string(value) + " is outside [" + std::to_string(low) + ", " + std::to_string(high) + "]");
   }
   return value;
 }
 
-std::vector<std::int64_t> ConfigNode::get_int_list(const std::string& key,
-                                                   std::vector<std::int64_t> fallback) const {
+std::vector<std::int64_t> ConfigNode::get_int_list(const std::string& key, std::vector<std::int64_t> fallback) const {
   if (!has(key)) return fallback;
   std::vector<std::int64_t> values;
   for (const auto& item : required(key).elements()) values.push_back(item.as_int());

@@ -60,11 +60,9 @@ class ConfigNode {
   double get_double(const std::string& key, double fallback) const;
   bool get_bool(const std::string& key, bool fallback) const;
   /// Integer in [low, high]; fails naming the bounds.
-  std::int64_t get_int_in(const std::string& key, std::int64_t fallback, std::int64_t low,
-                          std::int64_t high) const;
+  std::int64_t get_int_in(const std::string& key, std::int64_t fallback, std::int64_t low, std::int64_t high) const;
   /// A list of integers (a single integer is a list of one).
-  std::vector<std::int64_t> get_int_list(const std::string& key,
-                                         std::vector<std::int64_t> fallback) const;
+  std::vector<std::int64_t> get_int_list(const std::string& key, std::vector<std::int64_t> fallback) const;
 
   /// Fails with "file:line: key: message".
   [[noreturn]] void error(const std::string& message) const;

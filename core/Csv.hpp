@@ -4,7 +4,8 @@
 /// \file Csv.hpp
 /// The one CSV writer (RFC 4180) and the one number format of every output file. A field is
 /// quoted when it holds a comma, a double quote, CR or LF, starts with '#' or has surrounding
-/// blanks (quotes doubled); records end with CRLF. Doubles are written in their shortest form that reads back to the same double.
+/// blanks (quotes doubled); records end with CRLF. Doubles are written in their shortest form that reads back to the
+/// same double.
 
 #include <string>
 #include <vector>

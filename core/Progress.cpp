@@ -44,9 +44,9 @@ void Progress::print(std::int64_t done, bool final_line) {
   const double fraction = static_cast<double>(done) / static_cast<double>(total_);
   const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
   char line[256];
-  std::snprintf(line, sizeof line, "%s: %5.1f%% (%lld/%lld) %.1fs elapsed, ~%.1fs left",
-                label_.c_str(), 100.0 * fraction, static_cast<long long>(done),
-                static_cast<long long>(total_), elapsed, final_line ? 0.0 : eta);
+  std::snprintf(line, sizeof line, "%s: %5.1f%% (%lld/%lld) %.1fs elapsed, ~%.1fs left", label_.c_str(),
+                100.0 * fraction, static_cast<long long>(done), static_cast<long long>(total_), elapsed,
+                final_line ? 0.0 : eta);
   if (tty_) {
     std::fprintf(stderr, "\r%s\033[K%s", line, final_line ? "\n" : "");
   } else {

@@ -26,15 +26,13 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t mix64(std::uint64_t x) {
 }
 
 /// The counter-th 64-bit value of stream `seed`.
-KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t hash_draw(std::uint64_t seed,
-                                                              std::uint64_t counter) {
+KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t hash_draw(std::uint64_t seed, std::uint64_t counter) {
   return mix64(mix64(seed) ^ mix64(counter + 0x632be59bd9b4e019ull));
 }
 
 /// Uniform integer in [0, bound) from a 64-bit draw (multiply-shift; bias below 2^-32 for
 /// bounds under 2^32).
-KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t bounded(std::uint64_t draw,
-                                                            std::uint64_t bound) {
+KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t bounded(std::uint64_t draw, std::uint64_t bound) {
   return static_cast<std::uint64_t>((static_cast<unsigned __int128>(draw) * bound) >> 64);
 }
 

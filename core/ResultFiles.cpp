@@ -32,8 +32,10 @@ bool result_names_may_collide(const std::string& shorter, const std::string& lon
   const std::string rest = longer.substr(shorter.size() + 1);
   const std::string word = rest.substr(0, rest.find_first_of("_."));
   // Per-size files of a sweep start with n<size> (`_n1000_m5_rankings.csv`, `_n4096_v100_ranking.csv`).
-  const bool size_tag = word.size() > 1 && word[0] == 'n' && word.find_first_not_of("0123456789", 1) == std::string::npos;
-  for (const char* suffix : {"ranking", "rankings", "paths", "pairwise", "beats", "values", "model", "scores", "pairs"}) {
+  const bool size_tag =
+      word.size() > 1 && word[0] == 'n' && word.find_first_not_of("0123456789", 1) == std::string::npos;
+  for (const char* suffix :
+       {"ranking", "rankings", "paths", "pairwise", "beats", "values", "model", "scores", "pairs"}) {
     if (word == suffix) return true;
   }
   return size_tag;
@@ -54,7 +56,8 @@ std::string ResultFiles::path(const std::string& file_name) {
     if (file.first == final_path) return file.second;
   }
   if (written_earlier_ && written_earlier_->count(final_path)) {
-    fail("the result file '", final_path, "' was already written by an earlier run of this config; rename one of the two runs");
+    fail("the result file '", final_path,
+         "' was already written by an earlier run of this config; rename one of the two runs");
   }
   // Hidden, and named by the process, so that parallel runs into one folder do not collide.
   const std::string temporary = folder_ + "/." + file_name + ".partial-" + std::to_string(::getpid());
@@ -75,7 +78,8 @@ void ResultFiles::commit() {
   // A folder in a file's place would stop the renames halfway: check all before renaming any.
   for (const auto& file : files_) {
     std::error_code error;
-    if (std::filesystem::is_directory(file.first, error)) fail("cannot write '", file.first, "': a folder has that name");
+    if (std::filesystem::is_directory(file.first, error))
+      fail("cannot write '", file.first, "': a folder has that name");
   }
   for (const auto& [final_path, temporary] : files_) {
     if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
@@ -90,7 +94,8 @@ void prepare_output_folder(const std::string& folder) {
   namespace fs = std::filesystem;
   if (folder.find('\0') != std::string::npos) fail("output folder '", folder.c_str(), "...' contains a NUL byte");
   for (const auto& name : fs::path(folder)) {  // refused before anything is created
-    if (name.string().size() > 255) fail("cannot create output folder '", folder, "': a name in it is longer than 255 bytes");
+    if (name.string().size() > 255)
+      fail("cannot create output folder '", folder, "': a name in it is longer than 255 bytes");
   }
   std::error_code error;
   fs::create_directories(folder, error);

@@ -43,8 +43,7 @@ RuntimeInfo query() {
   if (std::is_same<Space, Kokkos::Cuda>::value) {
     int device = 0;
     cudaDeviceProp properties{};
-    if (cudaGetDevice(&device) == cudaSuccess &&
-        cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
+    if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
       info.device = properties.name;
       info.device_memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
     }

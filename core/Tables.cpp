@@ -67,7 +67,11 @@ std::string json_list(const TextList& list) { return json_array(list, json_strin
 std::size_t utf8_length(const std::string& text, std::size_t at) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char lead = byte(at);
-  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xe ? 3 : (lead >> 3) == 0x1e ? 4 : 0;
+  const std::size_t length = lead < 0x80           ? 1
+                             : (lead >> 5) == 0x6  ? 2
+                             : (lead >> 4) == 0xe  ? 3
+                             : (lead >> 3) == 0x1e ? 4
+                                                   : 0;
   if (length == 0 || at + length > text.size()) return 0;
   for (std::size_t k = 1; k < length; ++k) {
     if ((byte(at + k) & 0xc0) != 0x80) return 0;
@@ -93,11 +97,21 @@ std::string json_string(const std::string& text) {
       continue;
     }
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char escaped[8];
@@ -131,8 +145,10 @@ namespace {
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else out += c == '\n' || c == '\r' ? ' ' : c;
+    if (c == '|')
+      out += "\\|";
+    else
+      out += c == '\n' || c == '\r' ? ' ' : c;
   }
   return out;
 }

@@ -19,8 +19,8 @@
 
 namespace kollective {
 
-using TextList = std::vector<std::string>;       ///< e.g. winners, a ranking
-using TextGroups = std::vector<TextList>;        ///< e.g. a ranking with ties, a coalition structure
+using TextList = std::vector<std::string>;  ///< e.g. winners, a ranking
+using TextGroups = std::vector<TextList>;   ///< e.g. a ranking with ties, a coalition structure
 using Cell = std::variant<std::string, std::int64_t, std::uint64_t, double, bool, TextList, TextGroups>;
 
 /// One row: named cells in insertion order.

@@ -22,7 +22,7 @@ void check_input_file(const std::string& path, const std::string& what) {
   if (status.type() != fs::file_type::regular) {
     const char* kind = status.type() == fs::file_type::fifo     ? "a pipe"
                        : status.type() == fs::file_type::socket ? "a socket"
-                                                                 : "a device";
+                                                                : "a device";
     fail(what, " '", path, "' is not a regular file (", kind, "); save the data to a file");
   }
 }

@@ -25,9 +25,9 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 
 struct CoalitionRun {
-  std::string file;     ///< a value file, or empty for a generator
-  std::string format;   ///< text (Rahwan) | binary | bids
-  std::string model;    ///< one of coalition::value_models()
+  std::string file;                ///< a value file, or empty for a generator
+  std::string format;              ///< text (Rahwan) | binary | bids
+  std::string model;               ///< one of coalition::value_models()
   std::vector<std::string> names;  ///< agent names (default: 1..n)
   std::vector<std::int64_t> agents;
   std::uint64_t seed = 1234;
@@ -40,7 +40,8 @@ struct CoalitionRun {
 
 /// The format of a value file: given, or by extension (.txt text, .kcsg binary, .bids bids).
 std::string file_format(const ConfigNode& input, const std::string& file) {
-  const std::string given = input.has("format") ? input.required("format").as_choice({"auto", "text", "binary", "bids"}) : "auto";
+  const std::string given =
+      input.has("format") ? input.required("format").as_choice({"auto", "text", "binary", "bids"}) : "auto";
   if (given != "auto") return given;
   const std::string by_extension = coalition::format_from_extension(file);
   if (!by_extension.empty()) return by_extension;
@@ -77,8 +78,8 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
       settings.names.push_back(text);
     }
     if (input.has("generator") && static_cast<std::int64_t>(settings.names.size()) != agents) {
-      input.required("names").error("gives " + std::to_string(settings.names.size()) + " names for " + std::to_string(agents) +
-                                    " agents");
+      input.required("names").error("gives " + std::to_string(settings.names.size()) + " names for " +
+                                    std::to_string(agents) + " agents");
     }
     if (run.has("sweep")) input.required("names").error("names cannot be given with a sweep over agents");
   }
@@ -94,8 +95,10 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
     options.expect_keys({"method", "values"});
-    if (options.has("method")) settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
-    settings.single_precision = options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
+    if (options.has("method"))
+      settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
+    settings.single_precision =
+        options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
   }
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
@@ -147,7 +150,8 @@ class CoalitionJob : public Job {
   void validate(const RunContext&) const override {
     if (settings_.file.empty()) {
       for (const std::int64_t agents : settings_.agents) {
-        require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents");
+        require_host_memory(std::int64_t{16} << agents,
+                            "the coalition values of " + std::to_string(agents) + " agents");
       }
       return;
     }
@@ -172,7 +176,8 @@ class CoalitionJob : public Job {
     const coalition::Game game = make_game(settings, agents);
     const int n = game.agents;
     check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method),
-               std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " + std::to_string(n) + " agents");
+               std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " +
+                   std::to_string(n) + " agents");
     Timing times;
     const coalition::Result result = measure(space, measurement, times, [&] {
       return settings.single_precision ? coalition::solve<float>(space, game, settings.options)
@@ -190,13 +195,15 @@ class CoalitionJob : public Job {
     coalition::check_result(game, result, settings.single_precision);
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
-    if (settings.write_binary) coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision);
+    if (settings.write_binary)
+      coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision);
     const double seconds = times.median();
     const std::string text = coalition::format_structure(result.structure, game.names);
     Row row;
     row.set("run", context.run_name)
-        .set("input", settings.file.empty() ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
-                                            : settings.format + ":" + settings.file)
+        .set("input", settings.file.empty()
+                          ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
+                          : settings.format + ":" + settings.file)
         .set("agents", n)
         .set("method", result.method)
         .set("values", settings.single_precision ? "float" : "double")
@@ -211,10 +218,11 @@ class CoalitionJob : public Job {
              coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)
         .set("verified", verified);
     table.add(row);
-    std::printf("%s: coalition structure (%s, %s) for %d agents\n  optimum %.6f: %s\n  %.4f s, %.3g splits/s; verified: %s\n",
-                context.run_name.c_str(), result.method.c_str(), settings.single_precision ? "float" : "double", n,
-                result.value, text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str(), seconds,
-                result.splits / seconds, verified.c_str());
+    std::printf(
+        "%s: coalition structure (%s, %s) for %d agents\n  optimum %.6f: %s\n  %.4f s, %.3g splits/s; verified: %s\n",
+        context.run_name.c_str(), result.method.c_str(), settings.single_precision ? "float" : "double", n,
+        result.value, text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str(), seconds,
+        result.splits / seconds, verified.c_str());
   }
 
   CoalitionRun settings_;

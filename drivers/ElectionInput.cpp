@@ -19,7 +19,8 @@ std::int64_t max_alternatives(const std::string& model) { return model == "rando
 
 /// `value` of generator key `key` ("alternatives" or "voters"), checked against the model's range;
 /// `where` is the config node the value came from (the generator or a sweep list).
-std::int64_t checked_size(const ConfigNode& where, const std::string& key, std::int64_t value, const std::string& model) {
+std::int64_t checked_size(const ConfigNode& where, const std::string& key, std::int64_t value,
+                          const std::string& model) {
   const std::int64_t high = key == "alternatives" ? max_alternatives(model) : (std::int64_t{1} << 31) - 1;
   if (value < 1 || value > high) {
     const ConfigNode node = where.has(key) ? where.required(key) : where;
@@ -31,9 +32,8 @@ std::int64_t checked_size(const ConfigNode& where, const std::string& key, std::
 /// Host bytes a generated profile takes: a ballot holds a vector per group (strict orders: one
 /// per alternative, about 64 bytes with its heap block).
 std::int64_t generated_profile_bytes(const ElectionInput& input) {
-  const std::int64_t ballots = input.model == "kemeny_benchmark"
-                                   ? std::min<std::int64_t>(input.voters, std::int64_t{1} << 40)
-                                   : input.voters;
+  const std::int64_t ballots =
+      input.model == "kemeny_benchmark" ? std::min<std::int64_t>(input.voters, std::int64_t{1} << 40) : input.voters;
   return checked_mul(ballots, 64 * (std::int64_t{input.alternatives} + 1), "the generated profile");
 }
 
@@ -44,16 +44,15 @@ std::int64_t pairwise_host_bytes(int alternatives) {
 }
 
 void require_election_memory(const ElectionInput& input, bool pairwise_on_host) {
-  std::int64_t bytes = input.kind == ElectionInput::Kind::generator && !input.generated_on_device()
-                           ? generated_profile_bytes(input)
-                           : 0;
+  std::int64_t bytes =
+      input.kind == ElectionInput::Kind::generator && !input.generated_on_device() ? generated_profile_bytes(input) : 0;
   if (pairwise_on_host) bytes += pairwise_host_bytes(input.alternatives);
   require_host_memory(bytes, input.describe() + " (" + std::to_string(input.alternatives) + " alternatives" +
                                  (pairwise_on_host ? ", with its pairwise counts" : "") + ")");
   // Every election algorithm starts from the n x n pairwise matrix on the device (4-byte cells).
-  require_device_memory(checked_mul(4 * std::int64_t{input.alternatives}, input.alternatives, "the pairwise matrix"),
-                        "the pairwise matrix of " + input.describe() + " (" + std::to_string(input.alternatives) +
-                            " alternatives)");
+  require_device_memory(
+      checked_mul(4 * std::int64_t{input.alternatives}, input.alternatives, "the pairwise matrix"),
+      "the pairwise matrix of " + input.describe() + " (" + std::to_string(input.alternatives) + " alternatives)");
 }
 
 ElectionInput parse_election_input(const ConfigNode& input, const RunContext& context) {
@@ -74,23 +73,28 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   const ConfigNode generator = input.required("generator");
   generator.expect_keys({"model", "alternatives", "voters", "phi", "seed"});
   result.kind = ElectionInput::Kind::generator;
-  result.model = generator.required("model").as_choice(
-      {"impartial_culture", "mallows", "kemeny_benchmark", "random_pairwise"});
+  result.model =
+      generator.required("model").as_choice({"impartial_culture", "mallows", "kemeny_benchmark", "random_pairwise"});
   result.alternatives = static_cast<int>(
       checked_size(generator, "alternatives", generator.required("alternatives").as_int(), result.model));
   result.voters = checked_size(generator, "voters", generator.get_int("voters", 100), result.model);
   result.phi = generator.get_double("phi", 0.5);
-  if (generator.has("phi") && (result.phi < 0 || result.phi > 1)) generator.required("phi").error("phi must be in [0, 1]");
-  if (generator.has("phi") && result.model != "mallows") generator.required("phi").error("phi applies only to the mallows model");
+  if (generator.has("phi") && (result.phi < 0 || result.phi > 1))
+    generator.required("phi").error("phi must be in [0, 1]");
+  if (generator.has("phi") && result.model != "mallows")
+    generator.required("phi").error("phi applies only to the mallows model");
   result.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1, 0, INT64_MAX));
   return result;
 }
 
 std::string ElectionInput::describe() const {
   switch (kind) {
-    case Kind::preflib: return "preflib:" + path;
-    case Kind::matrix: return "matrix:" + path;
-    case Kind::generator: break;
+    case Kind::preflib:
+      return "preflib:" + path;
+    case Kind::matrix:
+      return "matrix:" + path;
+    case Kind::generator:
+      break;
   }
   std::string text = model + "(n=" + std::to_string(alternatives) + ", voters=" + std::to_string(voters);
   if (model == "mallows") text += ", phi=" + std::to_string(phi);
@@ -174,9 +178,9 @@ std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inpu
 }
 
 preferences::PairwiseCounts host_pairwise(const preferences::Profile& profile, const ElectionInput& input) {
-  require_host_memory(pairwise_host_bytes(profile.alternatives),
-                      "the pairwise counts of " + input.describe() + " (" + std::to_string(profile.alternatives) +
-                          " alternatives)");
+  require_host_memory(
+      pairwise_host_bytes(profile.alternatives),
+      "the pairwise counts of " + input.describe() + " (" + std::to_string(profile.alternatives) + " alternatives)");
   return prefs::pairwise_reference(profile);
 }
 

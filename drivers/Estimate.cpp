@@ -18,10 +18,14 @@ double rate(Work work) {
   const bool gpu = !std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value;
   const double threads = Kokkos::DefaultExecutionSpace().concurrency();
   switch (work) {
-    case Work::schulze_path_updates: return gpu ? 9e12 : 1.6e9 * threads;
-    case Work::kemeny_dp_steps: return gpu ? 2.9e11 : 7e7 * threads;
-    case Work::kemeny_rankings: return gpu ? 4.5e10 : 1.9e8 * threads;
-    case Work::csg_splits: return gpu ? 1e12 : 6e8 * threads;
+    case Work::schulze_path_updates:
+      return gpu ? 9e12 : 1.6e9 * threads;
+    case Work::kemeny_dp_steps:
+      return gpu ? 2.9e11 : 7e7 * threads;
+    case Work::kemeny_rankings:
+      return gpu ? 4.5e10 : 1.9e8 * threads;
+    case Work::csg_splits:
+      return gpu ? 1e12 : 6e8 * threads;
   }
   return 1.0;
 }
@@ -45,7 +49,8 @@ void check_estimate(double seconds, double limit, const std::string& what) {
     fail(what, " is estimated to take ", text, " s, more than max_seconds = ", limit,
          " (raise max_seconds, or choose a smaller input or a cheaper method)");
   }
-  if (seconds > 1.0 && !Progress::quiet()) std::fprintf(stderr, "  estimate: %s takes about %s s\n", what.c_str(), text);
+  if (seconds > 1.0 && !Progress::quiet())
+    std::fprintf(stderr, "  estimate: %s takes about %s s\n", what.c_str(), text);
 }
 
 }  // namespace kollective::driver

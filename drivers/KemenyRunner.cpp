@@ -108,10 +108,13 @@ class KemenyJob : public Job {
     const kemeny::Counts o = load_counts(input, voters);
     const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes());
     const std::string n = std::to_string(o.alternatives);
-    if (work.rankings > 0) check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");
-    if (work.dp_steps > 0) check_work(measurement, Work::kemeny_dp_steps, work.dp_steps, "the subset DP of " + n + " alternatives");
+    if (work.rankings > 0)
+      check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");
+    if (work.dp_steps > 0)
+      check_work(measurement, Work::kemeny_dp_steps, work.dp_steps, "the subset DP of " + n + " alternatives");
     Timing times;
-    const kemeny::Result result = measure(space, measurement, times, [&] { return kemeny::solve(space, o, settings_.options); });
+    const kemeny::Result result =
+        measure(space, measurement, times, [&] { return kemeny::solve(space, o, settings_.options); });
     std::string verified = "skipped";
     if (measurement.verify != Verify::never) {
       const std::string against = kemeny::verify(space, result, o, settings_.options);
@@ -124,7 +127,8 @@ class KemenyJob : public Job {
 
     const std::string suffix =
         inputs_.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
-    if (settings_.write_rankings) context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o.names));
+    if (settings_.write_rankings)
+      context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o.names));
     const double seconds = times.median();
     Row row;
     row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);

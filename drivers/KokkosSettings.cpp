@@ -82,7 +82,8 @@ void check_option(const std::string& arg, int devices) {
     needs_value();
   } else if (option == "--kokkos-threads" || option == "--kokkos-numa" || option == "--kokkos-ndevices" ||
              option == "--kokkos-num-devices" || option == "--kokkos-device") {
-    fail("Kokkos option ", option, " was removed in Kokkos 4 (threads: --kokkos-num-threads=N, a device: "
+    fail("Kokkos option ", option,
+         " was removed in Kokkos 4 (threads: --kokkos-num-threads=N, a device: "
          "--kokkos-device-id=N)");
   } else if (option != "--kokkos-help" && option != "--kokkos-tools-help") {
     fail("unknown Kokkos option '", arg, "' (Kokkos ", kokkos_version_string(), " takes ", known_options, ")");
@@ -95,8 +96,10 @@ void check_environment(int devices) {
     const char* value = std::getenv(name);
     return value ? std::optional<std::string>(value) : std::nullopt;
   };
-  if (auto value = variable("KOKKOS_NUM_THREADS")) check_number("KOKKOS_NUM_THREADS", *value, 1, max_threads, "a thread count");
-  if (auto value = variable("KOKKOS_DEVICE_ID")) check_number("KOKKOS_DEVICE_ID", *value, 0, devices - 1, "a device number");
+  if (auto value = variable("KOKKOS_NUM_THREADS"))
+    check_number("KOKKOS_NUM_THREADS", *value, 1, max_threads, "a thread count");
+  if (auto value = variable("KOKKOS_DEVICE_ID"))
+    check_number("KOKKOS_DEVICE_ID", *value, 0, devices - 1, "a device number");
   if (auto value = variable("KOKKOS_MAP_DEVICE_ID_BY")) check_map_device_id_by("KOKKOS_MAP_DEVICE_ID_BY", *value);
   for (const char* name : {"KOKKOS_DISABLE_WARNINGS", "KOKKOS_PRINT_CONFIGURATION", "KOKKOS_TUNE_INTERNALS"}) {
     if (auto value = variable(name)) check_bool(name, *value);

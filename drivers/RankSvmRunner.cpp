@@ -32,8 +32,8 @@ struct DataSource {
   int features = 0;
   std::uint64_t seed = 1;
   std::string describe() const {
-    return file.empty() ? shape + "(q=" + std::to_string(queries) + ", docs=" + std::to_string(documents) + ", f=" +
-                              std::to_string(features) + ", seed=" + std::to_string(seed) + ")"
+    return file.empty() ? shape + "(q=" + std::to_string(queries) + ", docs=" + std::to_string(documents) +
+                              ", f=" + std::to_string(features) + ", seed=" + std::to_string(seed) + ")"
                         : "file:" + file;
   }
 };
@@ -80,14 +80,17 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
     const ConfigNode options = run.required("options");
     options.expect_keys({"C", "eps", "max_iterations", "scale", "ndcg", "ndcg_k", "log", "feature_precision"});
     settings.options.C = options.get_double("C", 1.0);
-    if (!(settings.options.C > 0) || !std::isfinite(settings.options.C)) options.required("C").error("must be a positive number");
+    if (!(settings.options.C > 0) || !std::isfinite(settings.options.C))
+      options.required("C").error("must be a positive number");
     settings.options.eps = options.get_double("eps", 1e-3);
     if (!(settings.options.eps > 0) || !(settings.options.eps < 1)) options.required("eps").error("must be in (0, 1)");
     settings.options.max_iterations = static_cast<int>(options.get_int_in("max_iterations", 1000, 1, 1000000));
     settings.options.log = options.get_bool("log", true);
     settings.scale = options.get_bool("scale", false);
-    if (options.has("feature_precision")) settings.options.float_features = options.required("feature_precision").as_choice({"double", "float"}) == "float";
-    if (options.has("ndcg")) settings.convention = ranksvm::parse_ndcg_convention(options.required("ndcg").as_choice({"letor4", "modern"}));
+    if (options.has("feature_precision"))
+      settings.options.float_features = options.required("feature_precision").as_choice({"double", "float"}) == "float";
+    if (options.has("ndcg"))
+      settings.convention = ranksvm::parse_ndcg_convention(options.required("ndcg").as_choice({"letor4", "modern"}));
     settings.ndcg_k = options.get_int_list("ndcg_k", settings.ndcg_k);
     for (auto k : settings.ndcg_k) {
       if (k < 1 || k > 1000) options.required("ndcg_k").error("positions must be in 1..1000");
@@ -120,7 +123,8 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
   if (ranksvm::preference_pairs(data) > 0)
     row.set(prefix + "pairwise_accuracy", ranksvm::pairwise_accuracy(data, scores));
   for (auto k : settings.ndcg_k) {
-    row.set(prefix + "ndcg@" + std::to_string(k), mean(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
+    row.set(prefix + "ndcg@" + std::to_string(k),
+            mean(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
   }
   row.set(prefix + "mean_ndcg", mean(ranksvm::mean_ndcg(data, scores, settings.convention)));
 }
@@ -207,7 +211,8 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
         .set("setup_s", result.seconds_setup)
         .set("seconds_per_iteration", result.iterations ? (seconds - result.seconds_setup) / result.iterations : 0.0)
         .set("seconds_per_fun", result.seconds_fun / result.function_evaluations)
-        .set("seconds_per_grad", result.iterations ? result.seconds_grad / (result.iterations + 1) : result.seconds_grad)
+        .set("seconds_per_grad",
+             result.iterations ? result.seconds_grad / (result.iterations + 1) : result.seconds_grad)
         .set("seconds_per_hv", result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0)
         .set("hv_x_s", result.seconds_hv_x)
         .set("hv_sums_s", result.seconds_hv_sums)
@@ -242,7 +247,6 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   if (settings.write_pairs) ranksvm::write_pair_differences(train, context.output_file("_pairs.txt"));
   table.add(row);
 }
-
 
 class RankSvmJob : public Job {
  public:

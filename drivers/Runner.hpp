@@ -15,8 +15,8 @@
 namespace kollective::driver {
 
 struct RunContext {
-  std::string output_dir;   ///< where tables and result files go
-  std::string config_dir;   ///< relative input paths are resolved against it
+  std::string output_dir;  ///< where tables and result files go
+  std::string config_dir;  ///< relative input paths are resolved against it
   std::string run_name;
   ResultFiles* files = nullptr;  ///< the run's result files; null while validating
   /// Resolves a path from the config relative to the config file's folder.

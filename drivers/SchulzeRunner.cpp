@@ -178,8 +178,10 @@ class SchulzeJob : public Job {
     const std::string suffix =
         inputs_.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
     const std::string stem = context.run_name + suffix;
-    if (settings_.write_ranking) context.files->write(stem + "_ranking.csv", schulze::ranking_csv(result, election.names));
-    if (settings_.write_paths) schulze::write_paths_csv(result, election.names, context.output_file(suffix + "_paths.csv"));
+    if (settings_.write_ranking)
+      context.files->write(stem + "_ranking.csv", schulze::ranking_csv(result, election.names));
+    if (settings_.write_paths)
+      schulze::write_paths_csv(result, election.names, context.output_file(suffix + "_paths.csv"));
     if (settings_.write_beats) context.files->write(stem + "_beats.csv", schulze::beats_csv(result, election.names));
     if (settings_.write_pairwise) {
       prefs::write_pairwise_csv(prefs::to_host(election.doubled, election.names),

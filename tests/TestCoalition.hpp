@@ -25,7 +25,8 @@ void check_against_brute_force(const coalition::Game& game, const std::string& w
     const std::string label = what + " " + coalition::to_string(method);
     EXPECT_NEAR(result.value, brute.value, 1e-9 * std::max(1.0, std::fabs(brute.value))) << label;
     coalition::check_partition(game.agents, result.structure);
-    EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, 1e-9 * std::max(1.0, std::fabs(result.value)))
+    EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value,
+                1e-9 * std::max(1.0, std::fabs(result.value)))
         << label;
   }
 }
@@ -37,7 +38,9 @@ TEST(TEST_CATEGORY, coalition_dp_and_idp_match_brute_force) {
     check_against_brute_force<TEST_EXECSPACE>(coalition::idpg_benchmark(n, 1234), "idpg n=" + std::to_string(n));
   }
   for (const auto& model : coalition::value_models()) {
-    for (int n : {7, 11}) check_against_brute_force<TEST_EXECSPACE>(coalition::generate_game(model, n, 3), model + " n=" + std::to_string(n));
+    for (int n : {7, 11})
+      check_against_brute_force<TEST_EXECSPACE>(coalition::generate_game(model, n, 3),
+                                                model + " n=" + std::to_string(n));
   }
 }
 
@@ -55,7 +58,8 @@ TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
   // is identical; IDP finds the same optimum through fewer splits (equal up to rounding).
   TEST_EXECSPACE space;
   for (int n = 11; n <= 16; ++n) {
-    for (const auto& game : {coalition::uniform_game(n, 100 + n), mixed_sign_game(n, 200 + n), coalition::idpg_benchmark(n, 99)}) {
+    for (const auto& game :
+         {coalition::uniform_game(n, 100 + n), mixed_sign_game(n, 200 + n), coalition::idpg_benchmark(n, 99)}) {
       const double reference = coalition::serial_dp(game);
       const auto dp = coalition::solve<double>(space, game, {coalition::Method::dp});
       const auto idp = coalition::solve<double>(space, game, {coalition::Method::idp});
@@ -63,7 +67,8 @@ TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
       EXPECT_NEAR(idp.value, reference, 1e-12 * std::max(1.0, std::fabs(reference))) << "n=" << n;
       for (const auto* result : {&dp, &idp}) {
         coalition::check_partition(n, result->structure);
-        EXPECT_NEAR(coalition::structure_value(game, result->structure), reference, 1e-9) << "n=" << n << " " << result->method;
+        EXPECT_NEAR(coalition::structure_value(game, result->structure), reference, 1e-9)
+            << "n=" << n << " " << result->method;
       }
       EXPECT_EQ(dp.splits, coalition::split_count(n, coalition::Method::dp));
       EXPECT_LT(idp.splits, dp.splits);
@@ -86,7 +91,8 @@ TEST(TEST_CATEGORY, coalition_refuses_what_does_not_fit) {
   TEST_EXECSPACE space;
   coalition::Game game;
   game.agents = 41;
-  EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("41 agents outside 1..40"), std::string::npos);
+  EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("41 agents outside 1..40"),
+            std::string::npos);
   setenv("KOLLECTIVE_MEMORY_LIMIT", "100000000", 1);
   game.agents = 30;
   const std::string message = error_of([&] { coalition::solve<double>(space, game); });

@@ -12,7 +12,8 @@
 
 namespace kollective::test {
 
-inline preferences::Profile strict_profile(int n, const std::vector<std::pair<std::int64_t, std::vector<int>>>& orders) {
+inline preferences::Profile strict_profile(int n,
+                                           const std::vector<std::pair<std::int64_t, std::vector<int>>>& orders) {
   preferences::Profile profile;
   profile.alternatives = n;
   profile.names = preferences::numbered_names(n);
@@ -27,8 +28,8 @@ inline preferences::Profile strict_profile(int n, const std::vector<std::pair<st
 
 /// Rico et al. (2023), Tables 1-2: A=0, B=1, C=2, D=3; unique optimum B > D > A > C at 21.
 inline kemeny::Counts seed_example() {
-  auto counts = preferences::pairwise_reference(strict_profile(
-      4, {{3, {0, 1, 2, 3}}, {2, {3, 1, 0, 2}}, {2, {3, 0, 1, 2}}, {3, {1, 2, 3, 0}}}));
+  auto counts = preferences::pairwise_reference(
+      strict_profile(4, {{3, {0, 1, 2, 3}}, {2, {3, 1, 0, 2}}, {2, {3, 0, 1, 2}}, {3, {1, 2, 3, 0}}}));
   counts.names = {"A", "B", "C", "D"};
   return counts;
 }
@@ -100,8 +101,8 @@ void check_against_brute_force(int n, std::uint64_t seed) {
   }
   // Bounds: no heuristic beats the optimum, the lower bound never exceeds it.
   EXPECT_LE(kemeny::lower_bound(o), brute.distance) << what;
-  for (const auto& ranking : {kemeny::borda(o), kemeny::copeland(o), kemeny::kwiksort(o, seed),
-                              kemeny::best_heuristic(o, seed)}) {
+  for (const auto& ranking :
+       {kemeny::borda(o), kemeny::copeland(o), kemeny::kwiksort(o, seed), kemeny::best_heuristic(o, seed)}) {
     EXPECT_GE(kemeny::distance(o, ranking), brute.distance) << what;
   }
   options.method = kemeny::Method::heuristic;
@@ -114,8 +115,8 @@ template <class ExecSpace>
 void check_decomposition() {
   // Alternatives 0-2 form a cycle that beats every one of 3-6, which form a second cycle plus 6
   // (beaten by all): three components {0,1,2} > {3,4,5} > {6}.
-  const auto o = preferences::pairwise_reference(strict_profile(
-      7, {{1, {0, 1, 2, 3, 4, 5, 6}}, {1, {1, 2, 0, 4, 5, 3, 6}}, {1, {2, 0, 1, 5, 3, 4, 6}}}));
+  const auto o = preferences::pairwise_reference(
+      strict_profile(7, {{1, {0, 1, 2, 3, 4, 5, 6}}, {1, {1, 2, 0, 4, 5, 3, 6}}, {1, {2, 0, 1, 5, 3, 4, 6}}}));
   const auto components = kemeny::condorcet_components(o);
   EXPECT_EQ(components, (std::vector<std::vector<int>>{{0, 1, 2}, {3, 4, 5}, {6}}));
   ExecSpace space;

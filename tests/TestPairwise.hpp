@@ -19,7 +19,8 @@ void check_random_pairwise_is_backend_independent() {
   ExecSpace space;
   const int n = 37;
   const std::uint32_t voters = 101;
-  const auto counts = preferences::to_host(preferences::random_pairwise(space, n, voters, 9), preferences::numbered_names(n));
+  const auto counts =
+      preferences::to_host(preferences::random_pairwise(space, n, voters, 9), preferences::numbered_names(n));
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
       if (i == j) {
@@ -28,7 +29,8 @@ void check_random_pairwise_is_backend_independent() {
       }
       // The same formula evaluated on the host: every backend draws the same numbers.
       const int low = std::min(i, j), high = std::max(i, j);
-      const auto for_low = static_cast<std::uint32_t>(bounded(hash_draw(9, static_cast<std::uint64_t>(low) * n + high), voters + 1ull));
+      const auto for_low =
+          static_cast<std::uint32_t>(bounded(hash_draw(9, static_cast<std::uint64_t>(low) * n + high), voters + 1ull));
       EXPECT_EQ(counts.at(i, j), 2u * (i == low ? for_low : voters - for_low));
       EXPECT_EQ(counts.at(i, j) + counts.at(j, i), 2u * voters);
     }

@@ -76,7 +76,8 @@ TEST(TEST_CATEGORY, ranksvm_sweeps_match_the_pair_reference) {
         const auto s = random_vector(9, 200 + trial, 1.0);
         const auto device = rs::evaluate(space, data, 0.5, w, s, span);
         const auto reference = rs::reference_objective(data, 0.5, w, s);
-        const std::string where = std::string(shape) + " span " + std::to_string(span) + " trial " + std::to_string(trial);
+        const std::string where =
+            std::string(shape) + " span " + std::to_string(span) + " trial " + std::to_string(trial);
         EXPECT_NEAR(device.f, reference.f, 1e-10 * reference.f) << where;
         EXPECT_LT(relative_error(device.gradient, reference.gradient), 1e-10) << where;
         EXPECT_LT(relative_error(device.hessian_times_s, reference.hessian_times_s), 1e-10) << where;
@@ -160,7 +161,8 @@ TEST(TEST_CATEGORY, ranksvm_optimum_matches_liblinear) {
   // LIBLINEAR's own TRON (-s 2, the primal L2-loss SVM, no bias) on the explicit pair
   // differences minimizes the same f; both optima must agree within 1e-6 relative (observed:
   // 1e-15), and so must the weights (observed: 1e-8; C = 1.01 for LIBLINEAR moves them 6e-4).
-  const rs::RankData sets[] = {rs::synthetic_letor("mslr", 30, 900, 10, 5), rs::synthetic_letor("mq2007", 40, 1500, 46, 6)};
+  const rs::RankData sets[] = {rs::synthetic_letor("mslr", 30, 900, 10, 5),
+                               rs::synthetic_letor("mq2007", 40, 1500, 46, 6)};
   // The files go to a folder of their own in the build tree (ctest's working folder), not /tmp,
   // and are removed at the end.
   const std::filesystem::path folder =
@@ -177,8 +179,8 @@ TEST(TEST_CATEGORY, ranksvm_optimum_matches_liblinear) {
     const std::string stem = (folder / "liblinear").string();
     const std::int64_t pairs = rs::write_pair_differences(data, stem + "_pairs.txt");
     ASSERT_EQ(pairs, rs::preference_pairs(data));
-    const std::string command = std::string(KOLLECTIVE_LIBLINEAR_TRAIN) + " -s 2 -c 1 -e 1e-8 -B -1 -q '" + stem + "_pairs.txt' '" +
-                                stem + "_model.txt' > /dev/null";
+    const std::string command = std::string(KOLLECTIVE_LIBLINEAR_TRAIN) + " -s 2 -c 1 -e 1e-8 -B -1 -q '" + stem +
+                                "_pairs.txt' '" + stem + "_model.txt' > /dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     const auto w_liblinear = liblinear_weights(stem + "_model.txt");
     ASSERT_EQ(w_liblinear.size(), static_cast<std::size_t>(data.features));

@@ -37,15 +37,19 @@ void check_random_profiles() {
       const auto counts = preferences::pairwise_reference(random_weak_profile(n, 3 * n + 5, seed, max_count));
       for (auto rule : {schulze::LinkRule::winning_votes, schulze::LinkRule::margin}) {
         const auto reference = schulze::solve_reference(counts, rule);
-        const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed) + " rule=" + schulze::to_string(rule);
+        const std::string what =
+            "n=" + std::to_string(n) + " seed=" + std::to_string(seed) + " rule=" + schulze::to_string(rule);
         const auto automatic = solve_on_device<ExecSpace>(counts, rule, schulze::StrengthWidth::automatic);
         expect_same(automatic, reference, what + " auto");
-        expect_same(solve_on_device<ExecSpace>(counts, rule, schulze::StrengthWidth::bits32), reference, what + " 32-bit");
+        expect_same(solve_on_device<ExecSpace>(counts, rule, schulze::StrengthWidth::bits32), reference,
+                    what + " 32-bit");
         // The largest path strength is the largest link strength: it decides whether 16 bits fit.
-        const bool fits16 = reference.paths.empty() || *std::max_element(reference.paths.begin(), reference.paths.end()) <= 0xffffu;
+        const bool fits16 =
+            reference.paths.empty() || *std::max_element(reference.paths.begin(), reference.paths.end()) <= 0xffffu;
         EXPECT_EQ(automatic.strength_bits, fits16 && !runs_on_host<ExecSpace> ? 16 : 32) << what;
         if (fits16) {
-          expect_same(solve_on_device<ExecSpace>(counts, rule, schulze::StrengthWidth::bits16), reference, what + " 16-bit");
+          expect_same(solve_on_device<ExecSpace>(counts, rule, schulze::StrengthWidth::bits16), reference,
+                      what + " 16-bit");
         }
       }
     }
@@ -79,7 +83,8 @@ void check_bundled_examples() {
   EXPECT_EQ(after.winners, (std::vector<int>{0, 1}));
   EXPECT_EQ(after.ranking.front(), (std::vector<int>{0}));  // Python, who beats two
   const auto wikipedia = load("wikipedia_45.soc");
-  expect_same(solve_on_device<ExecSpace>(wikipedia, wv, auto_width), schulze::solve_reference(wikipedia, wv), "wikipedia");
+  expect_same(solve_on_device<ExecSpace>(wikipedia, wv, auto_width), schulze::solve_reference(wikipedia, wv),
+              "wikipedia");
 }
 
 TEST(TEST_CATEGORY, schulze_matches_reference_on_random_profiles) { check_random_profiles<TEST_EXECSPACE>(); }

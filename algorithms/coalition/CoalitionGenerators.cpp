@@ -45,7 +45,8 @@ Game agent_based_game(int agents, std::uint64_t seed, Parameter parameter, Membe
   for (auto& value : p) value = parameter(rng);
   return fill_game(agents, [&](std::size_t mask) {
     double total = 0;
-    for (std::size_t rest = mask; rest != 0; rest &= rest - 1) total += member(rng, p[Kokkos::Experimental::countr_zero_builtin(rest)]);
+    for (std::size_t rest = mask; rest != 0; rest &= rest - 1)
+      total += member(rng, p[Kokkos::Experimental::countr_zero_builtin(rest)]);
     return total;
   });
 }
@@ -63,9 +64,9 @@ Game normal_game(int agents, std::uint64_t seed) {
 }
 
 const std::vector<std::string>& value_models() {
-  static const std::vector<std::string> models = {"idpg",        "uniform", "normal", "modified_uniform", "modified_normal",
-                                                  "exponential", "beta",    "gamma",  "ndcs",             "agent_uniform",
-                                                  "agent_normal"};
+  static const std::vector<std::string> models = {
+      "idpg", "uniform", "normal", "modified_uniform", "modified_normal", "exponential",
+      "beta", "gamma",   "ndcs",   "agent_uniform",    "agent_normal"};
   return models;
 }
 
@@ -97,7 +98,8 @@ Game generate_game(const std::string& model, int agents, std::uint64_t seed) {
       return size_of(mask) * s * s;
     });
   } else if (model == "gamma") {  // |C| Gamma(shape 2, scale 2): the sum of two Exp(mean 2)
-    game = fill_game(agents, [&](std::size_t mask) { return size_of(mask) * 2.0 * (exponential(rng) + exponential(rng)); });
+    game = fill_game(agents,
+                     [&](std::size_t mask) { return size_of(mask) * 2.0 * (exponential(rng) + exponential(rng)); });
   } else if (model == "ndcs") {  // N(|C|, sqrt|C|), redrawn while <= 0
     game = fill_game(agents, [&](std::size_t mask) {
       double value = 0;

@@ -85,7 +85,8 @@ std::uint64_t fnv1a(const unsigned char* bytes, std::size_t count, std::uint64_t
 template <class T>
 T read_scalar(std::istream& in, const std::string& path, const char* what) {
   T value{};
-  if (!in.read(reinterpret_cast<char*>(&value), sizeof(T))) fail_at(path, 0, "file ends inside the header (", what, ")");
+  if (!in.read(reinterpret_cast<char*>(&value), sizeof(T)))
+    fail_at(path, 0, "file ends inside the header (", what, ")");
   return value;
 }
 
@@ -101,7 +102,8 @@ void write_binary(const Game& game, const std::string& path, bool single_precisi
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (double value : game.values) {
     const float narrow = static_cast<float>(value);
-    const char* bytes = single_precision ? reinterpret_cast<const char*>(&narrow) : reinterpret_cast<const char*>(&value);
+    const char* bytes =
+        single_precision ? reinterpret_cast<const char*>(&narrow) : reinterpret_cast<const char*>(&value);
     hash = fnv1a(reinterpret_cast<const unsigned char*>(bytes), width, hash);
     out.write(bytes, width);
   }
@@ -122,8 +124,10 @@ Game read_binary(const std::string& path) {
   }
   const auto agents = read_scalar<std::uint32_t>(in, path, "agents");
   const auto width = read_scalar<std::uint32_t>(in, path, "value bytes");
-  if (agents < 1 || agents > max_agents) fail_at(path, 0, "header says ", agents, " agents; 1..", max_agents, " are supported");
-  if (width != 4 && width != 8) fail_at(path, 0, "header says ", width, "-byte values; 4 (float) or 8 (double) are supported");
+  if (agents < 1 || agents > max_agents)
+    fail_at(path, 0, "header says ", agents, " agents; 1..", max_agents, " are supported");
+  if (width != 4 && width != 8)
+    fail_at(path, 0, "header says ", width, "-byte values; 4 (float) or 8 (double) are supported");
   const std::uint64_t count = std::uint64_t{1} << agents;
   const std::uint64_t expected = binary_header_bytes + count * width + binary_checksum_bytes;
   if (file_bytes != expected) {
@@ -135,7 +139,8 @@ Game read_binary(const std::string& path) {
   std::uint64_t hash = 0xcbf29ce484222325ull, done = 0;
   while (done < count) {
     const std::uint64_t take = std::min<std::uint64_t>(chunk.size() / width, count - done);
-    if (!in.read(reinterpret_cast<char*>(chunk.data()), static_cast<std::streamsize>(take * width))) fail_at(path, 0, "read error");
+    if (!in.read(reinterpret_cast<char*>(chunk.data()), static_cast<std::streamsize>(take * width)))
+      fail_at(path, 0, "read error");
     hash = fnv1a(chunk.data(), take * width, hash);
     for (std::uint64_t k = 0; k < take; ++k) {
       if (width == 4) {
@@ -213,7 +218,8 @@ std::string format_structure(const Structure& structure, const std::vector<std::
     bool first = true;
     for (int agent = 0; agent < 64; ++agent) {
       if (structure[k] >> agent & 1) {
-        text += (first ? "" : ", ") + (agent < static_cast<int>(names.size()) ? names[agent] : std::to_string(agent + 1));
+        text +=
+            (first ? "" : ", ") + (agent < static_cast<int>(names.size()) ? names[agent] : std::to_string(agent + 1));
         first = false;
       }
     }

@@ -30,7 +30,8 @@ double value_tolerance(bool single_precision) { return single_precision ? 1e-4 :
 void check_result(const Game& game, const Result& result, bool single_precision) {
   check_partition(game.agents, result.structure);
   const double structure = structure_value(game, result.structure);
-  if (std::fabs(structure - result.value) > value_tolerance(single_precision) * std::max(1.0, std::fabs(result.value))) {
+  if (std::fabs(structure - result.value) >
+      value_tolerance(single_precision) * std::max(1.0, std::fabs(result.value))) {
     fail("internal error: the recovered structure is worth ", structure, ", not the optimum ", result.value);
   }
 }

@@ -57,7 +57,8 @@ double serial_dp(const Game& game) {
 
 void verify(const Game& game, const Result& result, bool single_precision) {
   const BruteForceResult brute = brute_force(game);
-  if (std::fabs(brute.value - result.value) > value_tolerance(single_precision) * std::max(1.0, std::fabs(brute.value))) {
+  if (std::fabs(brute.value - result.value) >
+      value_tolerance(single_precision) * std::max(1.0, std::fabs(brute.value))) {
     fail("verification failed: optimum ", result.value, " differs from brute force ", brute.value);
   }
 }

@@ -22,7 +22,8 @@ Game empty_game(int agents, const std::string& source) {
 }
 
 void validate_values(const Game& game, const std::string& source, bool single_precision) {
-  if (game.values.size() != (std::size_t{1} << game.agents)) fail(source, ": ", game.values.size(), " values for ", game.agents, " agents");
+  if (game.values.size() != (std::size_t{1} << game.agents))
+    fail(source, ": ", game.values.size(), " values for ", game.agents, " agents");
   if (game.values[0] != 0.0) fail(source, ": v(empty) must be 0, got ", game.values[0]);
   // A structure's value, and every DP entry, adds up to max_agents values: bounded so that the
   // sums stay finite (and in float, when the values are solved in float).

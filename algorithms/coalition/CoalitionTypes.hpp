@@ -32,10 +32,10 @@ struct Options {
 };
 
 struct Result {
-  double value = 0;        ///< f(grand coalition)
-  Structure structure;     ///< an optimal structure (its value equals `value`)
+  double value = 0;     ///< f(grand coalition)
+  Structure structure;  ///< an optimal structure (its value equals `value`)
   std::string method;
-  double splits = 0;       ///< splits the solver evaluated (evaluated_splits(n, method))
+  double splits = 0;  ///< splits the solver evaluated (evaluated_splits(n, method))
 };
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).
@@ -47,7 +47,6 @@ KOKKOS_INLINE_FUNCTION bool idp_allows(int n, int c, int a) {
 }
 /// Number of splits a method evaluates for n agents.
 double split_count(int n, Method method);
-
 
 /// A game of `agents` with every value 0 and agents named 1..n; fails, naming `source` (a file,
 /// or empty), when n is outside 1..max_agents or the values cannot fit in host memory.

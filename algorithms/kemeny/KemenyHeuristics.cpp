@@ -74,14 +74,21 @@ Ranking local_search(const Counts& o, Ranking ranking) {
       int best_to = from;
       for (int to = from - 1; to >= 0; --to) {  // move up past ranking[to]
         const int b = ranking[to];
-        gain += static_cast<std::int64_t>(o.at(b, a)) - o.at(a, b);  // b above a costs o[a][b]; after, a above b costs o[b][a]
-        if (-gain > best_gain) { best_gain = -gain; best_to = to; }
+        gain += static_cast<std::int64_t>(o.at(b, a)) -
+                o.at(a, b);  // b above a costs o[a][b]; after, a above b costs o[b][a]
+        if (-gain > best_gain) {
+          best_gain = -gain;
+          best_to = to;
+        }
       }
       gain = 0;
       for (int to = from + 1; to < n; ++to) {  // move down past ranking[to]
         const int b = ranking[to];
         gain += static_cast<std::int64_t>(o.at(a, b)) - o.at(b, a);
-        if (-gain > best_gain) { best_gain = -gain; best_to = to; }
+        if (-gain > best_gain) {
+          best_gain = -gain;
+          best_to = to;
+        }
       }
       if (best_gain > 0) {
         ranking.erase(ranking.begin() + from);

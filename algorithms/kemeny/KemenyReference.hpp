@@ -25,7 +25,7 @@ BruteForceResult brute_force(const Counts& o);
 
 /// The optima found by an independent method, to check a result against.
 struct IndependentOptima {
-  std::string method;           ///< named in messages, e.g. "brute force"
+  std::string method;  ///< named in messages, e.g. "brute force"
   std::uint64_t distance = 0;
   std::uint64_t count = 0;
   std::vector<Ranking> optima;  ///< sorted

@@ -18,17 +18,22 @@ Method parse_method(const std::string& name) {
 
 const char* to_string(Method method) {
   switch (method) {
-    case Method::automatic: return "auto";
-    case Method::dp: return "dp";
-    case Method::enumeration: return "enumeration";
-    case Method::heuristic: return "heuristic";
+    case Method::automatic:
+      return "auto";
+    case Method::dp:
+      return "dp";
+    case Method::enumeration:
+      return "enumeration";
+    case Method::heuristic:
+      return "heuristic";
   }
   return "?";
 }
 
 std::int64_t dp_bytes(int n, int distance_bytes) {
   const std::int64_t subsets = std::int64_t{1} << n;
-  const std::int64_t tables = static_cast<std::int64_t>(n) * ((std::int64_t{1} << (n / 2)) + (std::int64_t{1} << (n - n / 2)));
+  const std::int64_t tables =
+      static_cast<std::int64_t>(n) * ((std::int64_t{1} << (n / 2)) + (std::int64_t{1} << (n - n / 2)));
   return subsets * (distance_bytes + 8) + tables * distance_bytes + 8 * (n + 1) * (n + 1) + 4 * n * n;
 }
 
@@ -55,7 +60,8 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
     case Method::automatic:
       for (const auto& component : condorcet_components(o)) {
         const int size = static_cast<int>(component.size());
-        if (size > 2 && size <= dp_max_alternatives && dp_bytes(size, 8) <= device_bytes) work.dp_steps += dp_steps(size);
+        if (size > 2 && size <= dp_max_alternatives && dp_bytes(size, 8) <= device_bytes)
+          work.dp_steps += dp_steps(size);
       }
       break;
   }

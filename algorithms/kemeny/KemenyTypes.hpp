@@ -24,21 +24,21 @@ const char* to_string(Method method);
 
 struct Options {
   Method method = Method::automatic;
-  int list_limit = 100;       ///< optimal rankings listed at most (the count is always exact)
-  std::uint64_t seed = 1;     ///< for KwikSort
+  int list_limit = 100;    ///< optimal rankings listed at most (the count is always exact)
+  std::uint64_t seed = 1;  ///< for KwikSort
 };
 
 struct Result {
-  std::uint64_t distance = 0;       ///< doubled (halves come from ties)
-  bool exact = false;               ///< distance is the optimum (found by an exact method, or a
-                                    ///< heuristic ranking that meets the lower bound)
-  std::uint64_t lower_bound = 0;    ///< doubled; equals distance when exact
-  std::vector<Ranking> optima;      ///< optimal rankings (exact) or the best ranking found
-  bool count_known = false;         ///< every optimum was enumerated: count is exact
-  std::uint64_t count = 0;          ///< number of optimal rankings (when count_known)
-  bool count_saturated = false;     ///< true when the count exceeds 2^64 - 1
-  std::vector<int> component_sizes; ///< Condorcet components, in ranking order
-  std::string method;               ///< what ran, e.g. "decomposition+dp"
+  std::uint64_t distance = 0;        ///< doubled (halves come from ties)
+  bool exact = false;                ///< distance is the optimum (found by an exact method, or a
+                                     ///< heuristic ranking that meets the lower bound)
+  std::uint64_t lower_bound = 0;     ///< doubled; equals distance when exact
+  std::vector<Ranking> optima;       ///< optimal rankings (exact) or the best ranking found
+  bool count_known = false;          ///< every optimum was enumerated: count is exact
+  std::uint64_t count = 0;           ///< number of optimal rankings (when count_known)
+  bool count_saturated = false;      ///< true when the count exceeds 2^64 - 1
+  std::vector<int> component_sizes;  ///< Condorcet components, in ranking order
+  std::string method;                ///< what ran, e.g. "decomposition+dp"
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).

@@ -20,7 +20,8 @@ namespace kollective::ranksvm {
 /// Trains on `data` with the execution space `space`.
 template <class ExecSpace>
 TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
-  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, options) : Impl::train_with<ExecSpace, double>(space, data, options);
+  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, options)
+                                : Impl::train_with<ExecSpace, double>(space, data, options);
 }
 
 /// f, gradient and Hs at w through the device objective (for tests and benchmarks).

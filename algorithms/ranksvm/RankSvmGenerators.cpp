@@ -10,9 +10,11 @@
 
 namespace kollective::ranksvm {
 
-RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::int64_t docs, int features, std::uint64_t seed) {
+RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::int64_t docs, int features,
+                         std::uint64_t seed) {
   if (shape != "mq2007" && shape != "mslr") fail("unknown synthetic LETOR shape '", shape, "' (mq2007 or mslr)");
-  if (queries < 1 || docs < queries) fail("synthetic LETOR data needs 1 <= queries <= documents (got ", queries, " and ", docs, ")");
+  if (queries < 1 || docs < queries)
+    fail("synthetic LETOR data needs 1 <= queries <= documents (got ", queries, " and ", docs, ")");
   if (features < 1 || features > 100000) fail("synthetic LETOR data needs 1..100000 features (got ", features, ")");
   require_host_memory(checked_mul(docs, features, "documents x features") * 8, "the feature matrix");
   const int grades = shape == "mq2007" ? 3 : 5;
@@ -22,7 +24,7 @@ RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::in
   std::vector<double> weight(queries);
   std::vector<std::int64_t> size(queries, 1);
   for (auto& w : weight) w = std::exp(1.1 * standard_normal(rng));
-  for (std::int64_t q = 0; q < queries; q += 97) weight[q] = 0;                      // single documents
+  for (std::int64_t q = 0; q < queries; q += 97) weight[q] = 0;                             // single documents
   for (std::int64_t q = 50; q < queries && docs > 40 * queries; q += 4001) weight[q] = -1;  // giants
   std::int64_t fixed = 0;
   for (std::int64_t q = 0; q < queries; ++q) {
@@ -52,12 +54,14 @@ RankData synthetic_letor(const std::string& shape, std::int64_t queries, std::in
   // fields: strongly correlated), and MSLR-like features span three decades of scale as the raw
   // MSLR-WEB30K values do; both make the Hessian ill-conditioned, as real data does.
   const int factors = std::min(features, 8);
-  std::vector<double> hidden(features), loading(static_cast<std::size_t>(features) * factors), noise(features), scale(features);
+  std::vector<double> hidden(features), loading(static_cast<std::size_t>(features) * factors), noise(features),
+      scale(features);
   {
     HostRng task(0x4b6f6c6cull * static_cast<std::uint64_t>(features) + static_cast<std::uint64_t>(grades));
     for (int f = 0; f < features; ++f) {
       hidden[f] = 2 * uniform_unit(task) - 1;
-      for (int k = 0; k < factors; ++k) loading[f * factors + k] = standard_normal(task) / std::sqrt(static_cast<double>(factors));
+      for (int k = 0; k < factors; ++k)
+        loading[f * factors + k] = standard_normal(task) / std::sqrt(static_cast<double>(factors));
       noise[f] = 0.2 + 0.8 * uniform_unit(task);
       scale[f] = shape == "mslr" ? std::pow(10.0, std::floor(4 * uniform_unit(task)) - 1) : 1.0;
     }

@@ -101,7 +101,8 @@ RankData assemble(const std::vector<Line>& lines, int features, const std::strin
                           std::to_string(features) + " features)");
   std::vector<std::int64_t> order(lines.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return lines[a].qid < lines[b].qid; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::int64_t a, std::int64_t b) { return lines[a].qid < lines[b].qid; });
   data.labels.resize(lines.size());
   data.x.assign(static_cast<std::size_t>(data.docs) * features, 0.0);
   for (std::int64_t d = 0; d < data.docs; ++d) {

@@ -10,7 +10,8 @@
 namespace kollective::ranksvm {
 
 std::vector<double> predict(const RankData& data, const std::vector<double>& w) {
-  if (static_cast<int>(w.size()) < data.features) fail("the model has ", w.size(), " weights, the data ", data.features, " features");
+  if (static_cast<int>(w.size()) < data.features)
+    fail("the model has ", w.size(), " weights, the data ", data.features, " features");
   std::vector<double> scores(data.docs);
   for (std::int64_t d = 0; d < data.docs; ++d) {
     double s = 0;

@@ -24,7 +24,8 @@ void for_each_pair(const RankData& data, Visit&& visit) {
 
 }  // namespace
 
-ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w, const std::vector<double>& s) {
+ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w,
+                                    const std::vector<double>& s) {
   const int d = data.features;
   const std::vector<double> z = predict(data, w), v = predict(data, s);
   ReferenceValues result;

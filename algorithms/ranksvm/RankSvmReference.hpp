@@ -18,7 +18,8 @@ struct ReferenceValues {
   double f = 0;
   std::vector<double> gradient, hessian_times_s;
 };
-ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w, const std::vector<double>& s);
+ReferenceValues reference_objective(const RankData& data, double C, const std::vector<double>& w,
+                                    const std::vector<double>& s);
 
 /// Every preference pair (i, j), y_i > y_j, as a binary SVM example in SVMlight format: x_i - x_j
 /// labelled +1, or, every other pair, x_j - x_i labelled -1 (LIBLINEAR needs two classes; the

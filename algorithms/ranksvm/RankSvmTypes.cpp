@@ -22,7 +22,8 @@ FeatureRange feature_range(const RankData& data) {
 }
 
 void scale_features(RankData& data, const FeatureRange& range) {
-  if (static_cast<int>(range.low.size()) != data.features) fail("feature scaling: the range has ", range.low.size(), " features, the data ", data.features);
+  if (static_cast<int>(range.low.size()) != data.features)
+    fail("feature scaling: the range has ", range.low.size(), " features, the data ", data.features);
   for (std::int64_t d = 0; d < data.docs; ++d) {
     for (int f = 0; f < data.features; ++f) {
       const double width = range.high[f] - range.low[f];

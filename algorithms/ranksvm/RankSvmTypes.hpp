@@ -45,21 +45,23 @@ std::int64_t preference_pairs(const RankData& data);
 
 struct TrainOptions {
   double C = 1;
-  double eps = 1e-3;        ///< LIBLINEAR's default for this solver; the seed used 1e-5
+  double eps = 1e-3;  ///< LIBLINEAR's default for this solver; the seed used 1e-5
   int max_iterations = 1000;
-  bool log = true;          ///< one line per TRON iteration on stderr
+  bool log = true;              ///< one line per TRON iteration on stderr
   bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
-  std::int64_t split_span = 0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
+  std::int64_t split_span =
+      0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
 };
 
 struct TrainResult {
   std::vector<double> w;
   double objective = 0, gradient_norm = 0, initial_gradient_norm = 0;
   int iterations = 0, cg_steps = 0, function_evaluations = 0;
-  bool converged = false;   ///< the eps rule was met (else the reason is in `stop`)
+  bool converged = false;  ///< the eps rule was met (else the reason is in `stop`)
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
-  double seconds_hv_x = 0, seconds_hv_sums = 0, seconds_hv_xt = 0;  ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
+  double seconds_hv_x = 0, seconds_hv_sums = 0,
+         seconds_hv_xt = 0;   ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
   double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
   double x_bytes = 0;         ///< X's size as stored on the device (float or double)
   double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON

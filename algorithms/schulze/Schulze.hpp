@@ -35,8 +35,7 @@ Result solve(const ExecSpace& space, const preferences::PairwiseView<MemorySpace
 /// Strongest paths in place on a padded strength matrix (extents multiples of tile_width):
 /// the kernel benchmarks time this call alone.
 template <class ExecSpace, class Strength, class MemorySpace>
-void strongest_paths(const ExecSpace& space,
-                     const Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace>& paths) {
+void strongest_paths(const ExecSpace& space, const Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace>& paths) {
   static_assert(std::is_same<Strength, std::uint32_t>::value || std::is_same<Strength, std::uint16_t>::value,
                 "strengths are 32- or 16-bit unsigned");
   Impl::strongest_paths(space, paths);

@@ -12,7 +12,8 @@ std::string ranking_csv(const Result& result, const std::vector<std::string>& na
   for (size_t g = 0; g < result.ranking.size(); ++g) {
     for (int i : result.ranking[g]) {
       const bool winner = std::binary_search(result.winners.begin(), result.winners.end(), i);
-      text += csv_record({std::to_string(g + 1), names[i], std::to_string(result.beaten[i]), winner ? "true" : "false"});
+      text +=
+          csv_record({std::to_string(g + 1), names[i], std::to_string(result.beaten[i]), winner ? "true" : "false"});
     }
   }
   return text;
@@ -23,7 +24,8 @@ std::string beats_csv(const Result& result, const std::vector<std::string>& name
   for (int i = 0; i < result.alternatives; ++i) {
     for (int j = 0; j < result.alternatives; ++j) {
       if (result.path(i, j) > result.path(j, i)) {
-        text += csv_record({names[i], names[j], doubled_votes_text(result.path(i, j)), doubled_votes_text(result.path(j, i))});
+        text += csv_record(
+            {names[i], names[j], doubled_votes_text(result.path(i, j)), doubled_votes_text(result.path(j, i))});
       }
     }
   }

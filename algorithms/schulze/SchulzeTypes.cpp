@@ -21,9 +21,7 @@ StrengthWidth parse_strength_width(const std::string& name) {
   fail("unknown strength width '", name, "' (auto, 32 or 16)");
 }
 
-const char* to_string(LinkRule rule) {
-  return rule == LinkRule::margin ? "margin" : "winning_votes";
-}
+const char* to_string(LinkRule rule) { return rule == LinkRule::margin ? "margin" : "winning_votes"; }
 
 std::vector<std::vector<int>> rank_by_beaten(const std::vector<int>& beaten) {
   std::map<int, std::vector<int>, std::greater<int>> groups;

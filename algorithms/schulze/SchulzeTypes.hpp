@@ -28,16 +28,16 @@ struct Options {
 
 struct Result {
   int alternatives = 0;
-  int strength_bits = 32;                  ///< width the path computation used
-  std::vector<int> winners;                ///< every i with p[i][j] >= p[j][i] for all j
-  std::vector<int> beaten;                 ///< per i: number of j with p[i][j] > p[j][i]
-  std::vector<std::vector<int>> ranking;   ///< groups by beaten count, most first
-  std::vector<std::uint32_t> paths;        ///< n*n doubled strengths, when keep_paths
-  double paths_seconds = 0.0;              ///< fenced time of the strongest-path kernels alone
+  int strength_bits = 32;                 ///< width the path computation used
+  std::vector<int> winners;               ///< every i with p[i][j] >= p[j][i] for all j
+  std::vector<int> beaten;                ///< per i: number of j with p[i][j] > p[j][i]
+  std::vector<std::vector<int>> ranking;  ///< groups by beaten count, most first
+  std::vector<std::uint32_t> paths;       ///< n*n doubled strengths, when keep_paths
+  double paths_seconds = 0.0;             ///< fenced time of the strongest-path kernels alone
   std::uint32_t path(int i, int j) const { return paths[static_cast<size_t>(i) * alternatives + j]; }
 };
 
-LinkRule parse_link_rule(const std::string& name);          ///< "winning_votes" | "margin"
+LinkRule parse_link_rule(const std::string& name);            ///< "winning_votes" | "margin"
 StrengthWidth parse_strength_width(const std::string& name);  ///< "auto" | "32" | "16"
 const char* to_string(LinkRule rule);
 

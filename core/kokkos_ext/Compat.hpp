@@ -28,8 +28,7 @@ namespace kollective {
 /// True when the execution space runs on the host (team sizes, scratch strategy).
 template <class ExecSpace>
 inline constexpr bool runs_on_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                               typename ExecSpace::memory_space>::accessible;
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
 /// Kokkos 4.6 with its mdspan-based View: the default constructor of SharedAllocationTracker is
 /// constexpr, which GCC 12.2 to 12.5 could skip (Kokkos issue 8187, fixed in 4.7.00); the
@@ -43,8 +42,7 @@ inline constexpr bool runs_on_host =
 /// "4.6.1" style version of the Kokkos in use.
 inline std::string kokkos_version_string() {
   constexpr int v = KOKKOS_VERSION;
-  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
-         std::to_string(v % 100);
+  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
 }  // namespace kollective

@@ -14,7 +14,8 @@ namespace kollective::preferences {
 namespace {
 
 void check_sizes(const char* generator, int alternatives, std::int64_t voters) {
-  if (alternatives < 1 || alternatives > 100000) fail(generator, ": alternatives must be in 1..100000, got ", alternatives);
+  if (alternatives < 1 || alternatives > 100000)
+    fail(generator, ": alternatives must be in 1..100000, got ", alternatives);
   if (voters < 1 || voters >= (std::int64_t{1} << 31)) fail(generator, ": voters must be in 1..2^31-1, got ", voters);
 }
 
@@ -46,7 +47,8 @@ Profile impartial_culture(int alternatives, std::int64_t voters, std::uint64_t s
   check_sizes("impartial culture", alternatives, voters);
   HostRng rng(seed);
   Profile profile = empty_profile(alternatives, "impartial culture, seed " + std::to_string(seed));
-  for (std::int64_t v = 0; v < voters; ++v) profile.ballots.push_back(strict_ballot(random_order(alternatives, rng), 1));
+  for (std::int64_t v = 0; v < voters; ++v)
+    profile.ballots.push_back(strict_ballot(random_order(alternatives, rng), 1));
   profile.merge_identical();
   return profile;
 }
@@ -55,7 +57,8 @@ Profile mallows(int alternatives, std::int64_t voters, double phi, std::uint64_t
   check_sizes("mallows", alternatives, voters);
   if (!(phi >= 0.0 && phi <= 1.0)) fail("mallows: phi must be in [0, 1], got ", phi);
   HostRng rng(seed);
-  Profile profile = empty_profile(alternatives, "mallows phi " + std::to_string(phi) + ", seed " + std::to_string(seed));
+  Profile profile =
+      empty_profile(alternatives, "mallows phi " + std::to_string(phi) + ", seed " + std::to_string(seed));
   // Insertion probabilities: item i (0-based) goes to position j in 0..i with weight phi^(i-j).
   for (std::int64_t v = 0; v < voters; ++v) {
     std::vector<int> order;
@@ -67,7 +70,10 @@ Profile mallows(int alternatives, std::int64_t voters, double phi, std::uint64_t
       int position = i;
       for (int j = 0; j <= i; ++j) {
         draw -= std::pow(phi, i - j);
-        if (draw < 0.0) { position = j; break; }
+        if (draw < 0.0) {
+          position = j;
+          break;
+        }
       }
       order.insert(order.begin() + position, i);
     }
@@ -91,7 +97,8 @@ bool has_condorcet_winner(const Profile& profile) {
 
 Profile kemeny_benchmark(int alternatives, std::int64_t m, std::uint64_t seed, int max_attempts) {
   check_sizes("kemeny benchmark", alternatives, m);
-  if (alternatives < 3) fail("kemeny benchmark: needs at least 3 alternatives (with 2 there is always a Condorcet winner or a tie)");
+  if (alternatives < 3)
+    fail("kemeny benchmark: needs at least 3 alternatives (with 2 there is always a Condorcet winner or a tie)");
   HostRng rng(seed);
   double factorial = 1.0;
   for (int i = 2; i <= alternatives; ++i) factorial *= i;
@@ -102,9 +109,11 @@ Profile kemeny_benchmark(int alternatives, std::int64_t m, std::uint64_t seed, i
     while (static_cast<std::int64_t>(orders.size()) < d) orders.insert(random_order(alternatives, rng));
     // Weights: a random composition of m into d positive parts (d - 1 distinct cut points).
     std::set<std::int64_t> cuts;
-    while (static_cast<std::int64_t>(cuts.size()) < d - 1) cuts.insert(1 + static_cast<std::int64_t>(uniform_below(rng, m - 1)));
+    while (static_cast<std::int64_t>(cuts.size()) < d - 1)
+      cuts.insert(1 + static_cast<std::int64_t>(uniform_below(rng, m - 1)));
     cuts.insert(m);
-    Profile profile = empty_profile(alternatives, "kemeny benchmark m=" + std::to_string(m) + ", seed " + std::to_string(seed));
+    Profile profile =
+        empty_profile(alternatives, "kemeny benchmark m=" + std::to_string(m) + ", seed " + std::to_string(seed));
     std::int64_t previous = 0;
     auto cut = cuts.begin();
     for (const auto& order : orders) {
@@ -113,7 +122,8 @@ Profile kemeny_benchmark(int alternatives, std::int64_t m, std::uint64_t seed, i
     }
     if (!has_condorcet_winner(profile)) return profile;
   }
-  fail("kemeny benchmark: no profile without a Condorcet winner in ", max_attempts, " attempts (n=", alternatives, ", m=", m, ")");
+  fail("kemeny benchmark: no profile without a Condorcet winner in ", max_attempts, " attempts (n=", alternatives,
+       ", m=", m, ")");
 }
 
 Profile generate_profile(const std::string& model, int alternatives, std::int64_t voters, double phi,

@@ -27,9 +27,7 @@ struct PairwiseCounts {
   int alternatives = 0;
   std::vector<std::string> names;
   std::vector<std::uint32_t> doubled;  ///< n*n, row-major
-  std::uint32_t at(int i, int j) const {
-    return doubled[static_cast<size_t>(i) * alternatives + j];
-  }
+  std::uint32_t at(int i, int j) const { return doubled[static_cast<size_t>(i) * alternatives + j]; }
 };
 
 /// Serial reference: doubled counts straight from the ballots.
@@ -44,8 +42,7 @@ void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path);
 
 /// Device builder: one work item per (i, j) cell in MDRange tiles, looping over ballots.
 template <class ExecSpace>
-PairwiseView<typename ExecSpace::memory_space> build_pairwise(const ExecSpace& space,
-                                                              const Profile& profile) {
+PairwiseView<typename ExecSpace::memory_space> build_pairwise(const ExecSpace& space, const Profile& profile) {
   using MemorySpace = typename ExecSpace::memory_space;
   const int n = profile.alternatives;
   const auto ballots = static_cast<std::int64_t>(profile.ballots.size());
@@ -97,23 +94,22 @@ PairwiseCounts to_host(const PairwiseView<MemorySpace>& doubled, std::vector<std
   counts.alternatives = static_cast<int>(doubled.extent(0));
   counts.names = std::move(names);
   counts.doubled.resize(doubled.size());
-  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
-      host(counts.doubled.data(), doubled.extent(0), doubled.extent(1));
+  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+      counts.doubled.data(), doubled.extent(0), doubled.extent(1));
   Kokkos::deep_copy(host, doubled);
   return counts;
 }
 
 /// Copies host counts to a device matrix.
 template <class ExecSpace>
-PairwiseView<typename ExecSpace::memory_space> to_device(const ExecSpace& space,
-                                                         const PairwiseCounts& counts) {
+PairwiseView<typename ExecSpace::memory_space> to_device(const ExecSpace& space, const PairwiseCounts& counts) {
   const int n = counts.alternatives;
   require_device_memory(checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),
                         "the pairwise matrix of " + std::to_string(n) + " alternatives");
   PairwiseView<typename ExecSpace::memory_space> doubled(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::doubled"), n, n);
-  Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
-      host(counts.doubled.data(), n, n);
+  Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+      counts.doubled.data(), n, n);
   Kokkos::deep_copy(space, doubled, host);
   space.fence();
   return doubled;
@@ -122,8 +118,7 @@ PairwiseView<typename ExecSpace::memory_space> to_device(const ExecSpace& space,
 /// A random tournament profile generated on the device: for each pair i < j, `voters` voters
 /// split uniformly at random between i > j and j > i. Reproducible from `seed` on every backend.
 template <class ExecSpace>
-PairwiseView<typename ExecSpace::memory_space> random_pairwise(const ExecSpace& space, int n,
-                                                               std::uint32_t voters,
+PairwiseView<typename ExecSpace::memory_space> random_pairwise(const ExecSpace& space, int n, std::uint32_t voters,
                                                                std::uint64_t seed) {
   if (voters > 0x7fffffffu) fail("random pairwise matrix: at most 2^31 - 1 voters, got ", voters);
   require_device_memory(checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),

@@ -25,8 +25,8 @@ std::string quoted_character(char c) {
   return std::string("'\\x") + hex[code >> 4] + hex[code & 15] + "'";
 }
 
-
-constexpr std::uint64_t max_alternatives = std::uint64_t{1} << 20;  // as random_pairwise: far beyond what any method solves
+constexpr std::uint64_t max_alternatives = std::uint64_t{1}
+                                           << 20;  // as random_pairwise: far beyond what any method solves
 // The pairwise builder keeps twice the voter count in 32 bits.
 constexpr std::uint64_t max_voters = (std::uint64_t{1} << 31) - 1;
 

@@ -9,10 +9,14 @@ namespace kollective::preferences {
 
 const char* to_string(DataType type) {
   switch (type) {
-    case DataType::soc: return "soc";
-    case DataType::soi: return "soi";
-    case DataType::toc: return "toc";
-    case DataType::toi: return "toi";
+    case DataType::soc:
+      return "soc";
+    case DataType::soi:
+      return "soi";
+    case DataType::toc:
+      return "toc";
+    case DataType::toi:
+      return "toi";
   }
   return "?";
 }
@@ -49,8 +53,7 @@ void Profile::merge_identical() {
   std::vector<Ballot> merged;
   merged.reserve(first_seen.size());
   for (auto& groups : first_seen) merged.push_back({counts[groups], std::move(groups)});
-  std::stable_sort(merged.begin(), merged.end(),
-                   [](const Ballot& a, const Ballot& b) { return a.count > b.count; });
+  std::stable_sort(merged.begin(), merged.end(), [](const Ballot& a, const Ballot& b) { return a.count > b.count; });
   ballots = std::move(merged);
 }
 

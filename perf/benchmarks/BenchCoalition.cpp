@@ -26,7 +26,8 @@ void solve(benchmark::State& state, coalition::Method method) {
   double total = 0, splits = 0;
   for (auto _ : state) {
     coalition::Result result;
-    const double seconds = kollective::time_fenced(space, [&] { result = coalition::solve<Value>(space, game, {method}); });
+    const double seconds =
+        kollective::time_fenced(space, [&] { result = coalition::solve<Value>(space, game, {method}); });
     state.SetIterationTime(seconds);
     total += seconds;
     splits = result.splits;

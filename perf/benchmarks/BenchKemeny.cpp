@@ -28,7 +28,8 @@ void run(benchmark::State& state, kemeny::Method method, double work) {
   Space space;
   double total = 0;
   for (auto _ : state) {
-    const double seconds = kollective::time_fenced(space, [&] { benchmark::DoNotOptimize(kemeny::solve(space, o, options)); });
+    const double seconds =
+        kollective::time_fenced(space, [&] { benchmark::DoNotOptimize(kemeny::solve(space, o, options)); });
     state.SetIterationTime(seconds);
     total += seconds;
   }

@@ -18,8 +18,8 @@ using Space = Kokkos::DefaultExecutionSpace;
 constexpr bool host = kollective::runs_on_host<Space>;
 
 const ranksvm::RankData& data() {
-  static const ranksvm::RankData set =
-      host ? ranksvm::synthetic_letor("mq2007", 1692, 69623, 46, 1) : ranksvm::synthetic_letor("mslr", 18919, 2270296, 136, 1);
+  static const ranksvm::RankData set = host ? ranksvm::synthetic_letor("mq2007", 1692, 69623, 46, 1)
+                                            : ranksvm::synthetic_letor("mslr", 18919, 2270296, 136, 1);
   return set;
 }
 
@@ -55,7 +55,8 @@ void transpose_times(benchmark::State& state) {
   auto& f = objective<Feature>();
   typename ranksvm::Impl::RankObjective<Space, Feature>::Vector u("u", f.docs()), out("out", f.features());
   Kokkos::deep_copy(u, 1.0);
-  time_operation(state, static_cast<double>(f.x_bytes()), [&] { f.matrix().template transpose_times_by<Columns>(u, out); });
+  time_operation(state, static_cast<double>(f.x_bytes()),
+                 [&] { f.matrix().template transpose_times_by<Columns>(u, out); });
 }
 
 /// The per-query sums of a Hessian product (they do not read X: no bytes counter).

@@ -194,13 +194,15 @@ TEST(coalition_host, text_values_are_strict_decimals) {
             }).find("kollective_text.txt:4: value is not finite ('nan')"),
             std::string::npos);
   // Line x holds v(x - 1): a blank line inside the values would shift them; blank lines at the end are fine.
-  EXPECT_NE(error_of([&] { coalition::read_rahwan_text(write_file("kollective_text.txt", "0\n1\n\n2\n4\n")); })
-                .find("kollective_text.txt:3: blank line: line x holds v(x - 1)"),
+  EXPECT_NE(error_of([&] {
+              coalition::read_rahwan_text(write_file("kollective_text.txt", "0\n1\n\n2\n4\n"));
+            }).find("kollective_text.txt:3: blank line: line x holds v(x - 1)"),
             std::string::npos);
   EXPECT_EQ(coalition::read_rahwan_text(write_file("kollective_text.txt", "0\n1\n2\n4\n\n\n")).values.size(), 4u);
   // Sums of up to 40 values must stay finite.
-  EXPECT_NE(error_of([&] { coalition::read_rahwan_text(write_file("kollective_text.txt", "0\n1.7e308\n1.7e308\n0\n")); })
-                .find("kollective_text.txt: v(1) = 1.7e+308 is too large (sums of up to 40 values must stay finite"),
+  EXPECT_NE(error_of([&] {
+              coalition::read_rahwan_text(write_file("kollective_text.txt", "0\n1.7e308\n1.7e308\n0\n"));
+            }).find("kollective_text.txt: v(1) = 1.7e+308 is too large (sums of up to 40 values must stay finite"),
             std::string::npos);
   EXPECT_NE(error_of([&] { coalition::read_rahwan_text(write_file("kollective_text.txt", "")); }).find("0 values"),
             std::string::npos);

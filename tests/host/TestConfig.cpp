@@ -31,12 +31,18 @@ TEST(config, typed_values_and_defaults) {
 TEST(config, errors_cite_file_line_and_key) {
   const auto config = ConfigNode::load_string("run:\n  reps: three\n  size: 5\n  typo: 1\n", "exp.yaml");
   const auto run = config.required("run");
-  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }), "exp.yaml:2: run.reps: expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got 'three'");
-  EXPECT_EQ(error_of([&] { run.expect_keys({"reps", "size"}); }),
+  EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }),
+            "exp.yaml:2: run.reps: expected an integer (decimal digits, or an exact whole number such as 1e6, within "
+            "64 bits), got 'three'");
+  EXPECT_EQ(error_of([&] {
+              run.expect_keys({"reps", "size"});
+            }),
             "exp.yaml:4: unknown key 'run.typo' (expected one of: reps, size)");
   EXPECT_EQ(error_of([&] { run.get_int_in("size", 1, 10, 20); }), "exp.yaml:3: run.size: 5 is outside [10, 20]");
   EXPECT_NE(error_of([&] { run.required("name"); }).find("missing required key 'run.name'"), std::string::npos);
-  EXPECT_NE(error_of([&] { run.required("size").as_choice({"a", "b"}); }).find("'5' is not one of: a, b"),
+  EXPECT_NE(error_of([&] {
+              run.required("size").as_choice({"a", "b"});
+            }).find("'5' is not one of: a, b"),
             std::string::npos);
 }
 
@@ -45,8 +51,9 @@ TEST(config, syntax_errors_cite_line) {
             std::string::npos);
   EXPECT_NE(error_of([] { ConfigNode::load_string("- 1\n- 2\n", "list.yaml"); }).find("must be a YAML map"),
             std::string::npos);
-  EXPECT_NE(error_of([] { ConfigNode::load_file("/nonexistent.yaml"); }).find("config '/nonexistent.yaml' does not exist"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([] { ConfigNode::load_file("/nonexistent.yaml"); }).find("config '/nonexistent.yaml' does not exist"),
+      std::string::npos);
 }
 
 TEST(config, duplicate_keys_are_refused_with_both_lines) {
@@ -57,12 +64,15 @@ TEST(config, duplicate_keys_are_refused_with_both_lines) {
 }
 
 TEST(config, numbers_are_decimal_only) {
-  const auto config = ConfigNode::load_string("hex: 0x10\nhexfloat: 0x1p3\ninf: .inf\nnan: nan\nbig: 99999999999999999999\n"
-                                              "neg: -3\nexp: 2e3\n",
-                                              "n.yaml");
+  const auto config = ConfigNode::load_string(
+      "hex: 0x10\nhexfloat: 0x1p3\ninf: .inf\nnan: nan\nbig: 99999999999999999999\n"
+      "neg: -3\nexp: 2e3\n",
+      "n.yaml");
   EXPECT_EQ(error_of([&] { config.get_int("hex", 0); }),
-            "n.yaml:1: hex: expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got '0x10'");
-  EXPECT_NE(error_of([&] { config.get_double("hexfloat", 0); }).find("expected a finite decimal number"), std::string::npos);
+            "n.yaml:1: hex: expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 "
+            "bits), got '0x10'");
+  EXPECT_NE(error_of([&] { config.get_double("hexfloat", 0); }).find("expected a finite decimal number"),
+            std::string::npos);
   EXPECT_NE(error_of([&] { config.get_double("inf", 0); }).find("got '.inf'"), std::string::npos);
   EXPECT_NE(error_of([&] { config.get_double("nan", 0); }).find("got 'nan'"), std::string::npos);
   EXPECT_NE(error_of([&] { config.get_int("big", 0); }).find("within 64 bits"), std::string::npos);
@@ -79,8 +89,9 @@ TEST(config, aliases_are_expanded_up_to_a_million_values) {
     for (int i = 0; i < 10; ++i) text += (i ? ", " : "") + previous;
     text += "]\n";
   }
-  EXPECT_NE(error_of([&] { ConfigNode::load_string(text, "laughs.yaml"); })
-                .find("holds more than 1000000 values once its aliases (*name) are expanded"),
+  EXPECT_NE(error_of([&] {
+              ConfigNode::load_string(text, "laughs.yaml");
+            }).find("holds more than 1000000 values once its aliases (*name) are expanded"),
             std::string::npos);
   // Reusing a map through an alias is fine.
   const auto config = ConfigNode::load_string("base: &b {x: 1}\nrun: *b\n", "m.yaml");

@@ -220,9 +220,11 @@ TEST_F(ranksvm_host, synthetic_data_has_the_promised_shapes) {
     singles += n == 1;
     giants += n > 2000;
     bool equal = n > 1;
-    for (auto d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) equal = equal && data.labels[d] == data.labels[data.query_begin[q]];
+    for (auto d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d)
+      equal = equal && data.labels[d] == data.labels[data.query_begin[q]];
     all_equal += equal;
-    for (auto d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) ASSERT_TRUE(data.labels[d] >= 0 && data.labels[d] <= 4);
+    for (auto d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d)
+      ASSERT_TRUE(data.labels[d] >= 0 && data.labels[d] <= 4);
   }
   EXPECT_GE(singles, 3);
   EXPECT_GE(giants, 1);
@@ -239,7 +241,8 @@ TEST_F(ranksvm_host, synthetic_data_has_the_promised_shapes) {
   EXPECT_GE(largest_top / smallest_top, 100.0);
   const auto mq = rs::synthetic_letor("mq2007", 30, 900, 6, 1);
   for (double value : mq.x) ASSERT_TRUE(value * 16 == std::floor(value * 16) && value >= 0 && value < 1) << value;
-  EXPECT_NE(error_of([] { rs::synthetic_letor("yahoo", 1, 1, 1, 1); }).find("unknown synthetic LETOR shape"), std::string::npos);
+  EXPECT_NE(error_of([] { rs::synthetic_letor("yahoo", 1, 1, 1, 1); }).find("unknown synthetic LETOR shape"),
+            std::string::npos);
 }
 
 TEST_F(ranksvm_host, feature_scaling_maps_training_ranges_to_unit) {
@@ -320,8 +323,8 @@ std::string shuffled_letor4_file() {
     for (int d = 0, n = 1 + static_cast<int>(kollective::uniform_below(rng, 15)); d < n; ++d) {
       const int label = all_zero ? 0 : std::max(0, static_cast<int>(kollective::uniform_below(rng, 4)) - 1);
       const auto f1 = kollective::uniform_below(rng, 4), f2 = kollective::uniform_below(rng, 4);
-      lines.push_back(std::to_string(label) + " qid:" + std::to_string(q) + " 1:" + std::to_string(f1) + " 2:" +
-                      std::to_string(f2) + " #docid = D" + std::to_string(q) + "-" + std::to_string(d) +
+      lines.push_back(std::to_string(label) + " qid:" + std::to_string(q) + " 1:" + std::to_string(f1) +
+                      " 2:" + std::to_string(f2) + " #docid = D" + std::to_string(q) + "-" + std::to_string(d) +
                       " inc = 1 prob = 0.5");
     }
   }

@@ -122,12 +122,12 @@ TEST(result_files, an_output_folder_with_an_overlong_name_is_refused_before_any_
 }
 
 TEST(result_files, run_names_that_could_share_a_file_are_found_before_running) {
-  EXPECT_TRUE(result_names_may_collide("a", "a_ranking"));     // a_ranking.csv
-  EXPECT_TRUE(result_names_may_collide("a", "a_n1000"));       // a_n1000_rankings.csv of a sweep
-  EXPECT_FALSE(result_names_may_collide("a", "a_v2"));         // a second version of a run
+  EXPECT_TRUE(result_names_may_collide("a", "a_ranking"));  // a_ranking.csv
+  EXPECT_TRUE(result_names_may_collide("a", "a_n1000"));    // a_n1000_rankings.csv of a sweep
+  EXPECT_FALSE(result_names_may_collide("a", "a_v2"));      // a second version of a run
   EXPECT_FALSE(result_names_may_collide("a", "a_double"));
   EXPECT_FALSE(result_names_may_collide("a", "ab_ranking"));
-  EXPECT_FALSE(result_names_may_collide("a_ranking", "a"));    // the shorter name comes first
+  EXPECT_FALSE(result_names_may_collide("a_ranking", "a"));  // the shorter name comes first
 }
 
 TEST(result_files, a_later_run_never_replaces_an_earlier_runs_file) {

@@ -40,7 +40,6 @@ namespace kollective::coalition::Impl {
 constexpr int low_agents = 5;
 constexpr int block_size = 1 << low_agents;
 
-
 /// The i-th submask of `mask` in increasing order (bit deposit of i into the bits of mask).
 KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask) {
   std::uint64_t result = 0;
@@ -94,7 +93,8 @@ KOKKOS_FORCEINLINE_FUNCTION void convolve_group(Value (&acc)[block_size], const 
 /// on one |Ah|).
 template <class Value, std::size_t... G>
 KOKKOS_FORCEINLINE_FUNCTION void convolve(Value (&acc)[block_size], const Value (&a)[block_size],
-                                          const Value (&b)[block_size], std::uint64_t groups, std::index_sequence<G...>) {
+                                          const Value (&b)[block_size], std::uint64_t groups,
+                                          std::index_sequence<G...>) {
   constexpr int side = low_agents + 1;
   ((int(G) / side + int(G) % side <= low_agents && (groups >> G & 1)
         ? convolve_group<int(G) / side, int(G) % side>(acc, a, b, std::make_index_sequence<block_size>{})
@@ -150,12 +150,12 @@ struct Layer {
   static constexpr int max_high = max_agents;
   static constexpr std::uint64_t per_thread = 16;
   int high = 0;
-  std::uint64_t blocks = 0;                       ///< C(H, high)
-  std::uint64_t groups[max_high + 1] = {};        ///< by p: evaluated size groups (0: p skipped)
-  std::uint64_t first_chunk[max_high + 2] = {};   ///< by p: first chunk of size p within a block
-  std::uint64_t chunks = 0;                       ///< chunks per block
-  double splits = 0;                              ///< evaluated splits over the layer
-  double high_splits = 0;                         ///< evaluated (Ah, Bh) pairs over the layer
+  std::uint64_t blocks = 0;                      ///< C(H, high)
+  std::uint64_t groups[max_high + 1] = {};       ///< by p: evaluated size groups (0: p skipped)
+  std::uint64_t first_chunk[max_high + 2] = {};  ///< by p: first chunk of size p within a block
+  std::uint64_t chunks = 0;                      ///< chunks per block
+  double splits = 0;                             ///< evaluated splits over the layer
+  double high_splits = 0;                        ///< evaluated (Ah, Bh) pairs over the layer
 };
 
 inline double choose(int a, int b) {
@@ -205,7 +205,8 @@ KOKKOS_INLINE_FUNCTION std::uint64_t next_same_size(std::uint64_t sub, std::uint
   const std::uint64_t filled = sub | ((sub - 1) & mask);  // t = x | (x - 1)
   std::uint64_t next = (filled - mask) & mask;            // t + 1
   std::uint64_t rest = mask;
-  for (int missing = k - Kokkos::Experimental::popcount_builtin(next); missing > 0; --missing, rest &= rest - 1) next |= rest & (~rest + 1);
+  for (int missing = k - Kokkos::Experimental::popcount_builtin(next); missing > 0; --missing, rest &= rest - 1)
+    next |= rest & (~rest + 1);
   return next;
 }
 
@@ -229,8 +230,8 @@ void run_block_zero(const ExecSpace& space, Value* table) {
 }
 
 template <class Policy, class Value, class Binomials>
-void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, std::uint64_t first_block, int high_agents,
-                        const Binomials& binomial) {
+void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, std::uint64_t first_block,
+                        int high_agents, const Binomials& binomial) {
   const int h = layer.high;
   Kokkos::parallel_for(
       "Kollective::Coalition::high_splits", policy, KOKKOS_LAMBDA(const std::int64_t index) {
@@ -262,17 +263,18 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
 
 /// A layer's high splits, in launches of at most 2^30 threads (with Kokkos 3.4, a CUDA range
 /// launch slowed down 4x to 10x past 2^32 iterations: n = 30 took 199 s in one launch per layer,
-/// 45 s in batches; batches cost nothing measurable). In float, the kernel is held to 128 registers so that twice as many warps hide
-/// the L1 latency of the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
+/// 45 s in batches; batches cost nothing measurable). In float, the kernel is held to 128 registers so that twice as
+/// many warps hide the L1 latency of the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
 template <class Value, class ExecSpace, class Binomials>
-void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents, const Binomials& binomial) {
+void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents,
+                     const Binomials& binomial) {
   using Bounds = Kokkos::LaunchBounds<128, sizeof(Value) == 4 ? 4 : 1>;
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>;
   const std::uint64_t blocks_per_launch = Kokkos::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
   for (std::uint64_t first = 0; first < layer.blocks; first += blocks_per_launch) {
     const std::uint64_t blocks = Kokkos::min(blocks_per_launch, layer.blocks - first);
-    launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, first, high_agents,
-                       binomial);
+    launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, first,
+                       high_agents, binomial);
   }
 }
 
@@ -306,7 +308,8 @@ std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, 
   Kokkos::deep_copy(space, first, splits);
   std::int64_t* const found = first.data();
   Kokkos::parallel_for(
-      "Kollective::Coalition::recover", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
+      "Kollective::Coalition::recover",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t part = lowest | submask(static_cast<std::uint64_t>(i), others);
         if (table[part] + table[set ^ part] == table[set]) kollective::atomic_extremum<false>(found, i);
@@ -329,16 +332,19 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   require_device_memory(static_cast<std::int64_t>(entries) * static_cast<std::int64_t>(sizeof(Value)),
                         "the coalition value table of " + std::to_string(n) + " agents");
 
-  Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"), entries);
+  Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"),
+                                 entries);
   {
     auto host = Kokkos::create_mirror_view(f);
-    for (std::uint64_t mask = 0; mask < entries; ++mask) host(mask) = mask < coalitions ? static_cast<Value>(game.values[mask]) : Value(0);
+    for (std::uint64_t mask = 0; mask < entries; ++mask)
+      host(mask) = mask < coalitions ? static_cast<Value>(game.values[mask]) : Value(0);
     Kokkos::deep_copy(space, f, host);
   }
   Value* table = f.data();
   const auto binomial = subsets::binomial_table<Memory>(space, high_agents);
 
-  Progress progress("Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")", high_agents + 1);
+  Progress progress("Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")",
+                    high_agents + 1);
   run_block_zero(space, table);
   for (int h = 1; h <= high_agents; ++h) {
     const Layer layer = plan_layer(n, high_agents, h, idp);

@@ -23,9 +23,9 @@ namespace kollective::kemeny::Impl {
 
 template <class MemorySpace>
 struct EnumerationData {
-  int n = 0, suffix = 0;                                        ///< m = suffix length
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace> add;   ///< n x 2^n
-  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, MemorySpace> o;     ///< n x n
+  int n = 0, suffix = 0;                                                ///< m = suffix length
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace> add;  ///< n x 2^n
+  Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, MemorySpace> o;    ///< n x n
 
   /// Decodes item w into the prefix (positions 0..n-m-1) and returns the prefix's cost,
   /// including every pair (prefix member above unplaced alternative). `unplaced` gets the mask of
@@ -54,7 +54,8 @@ struct EnumerationData {
   /// The six orders of the three alternatives in `unplaced`, in lexicographic order: the last
   /// three levels of the depth-first search, which hold most of its nodes, without a stack.
   template <class Leaf>
-  KOKKOS_INLINE_FUNCTION void last_three(int* slots, std::uint32_t unplaced, std::uint64_t cost, const Leaf& leaf) const {
+  KOKKOS_INLINE_FUNCTION void last_three(int* slots, std::uint32_t unplaced, std::uint64_t cost,
+                                         const Leaf& leaf) const {
     const int a = Kokkos::Experimental::countr_zero_builtin(unplaced);
     unplaced &= unplaced - 1;
     const int b = Kokkos::Experimental::countr_zero_builtin(unplaced);
@@ -72,7 +73,8 @@ struct EnumerationData {
 
   /// Depth-first over the orders of `unplaced`; calls leaf(distance, ranking) for each.
   template <class Leaf>
-  KOKKOS_INLINE_FUNCTION void enumerate(int* ranking, std::uint32_t unplaced, std::uint64_t cost, const Leaf& leaf) const {
+  KOKKOS_INLINE_FUNCTION void enumerate(int* ranking, std::uint32_t unplaced, std::uint64_t cost,
+                                        const Leaf& leaf) const {
     const int length = n - suffix;
     std::uint64_t costs[enumeration_max_alternatives + 1];
     int next[enumeration_max_alternatives + 1];

@@ -85,14 +85,17 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
 
   const auto binomial = subsets::binomial_table<Memory>(space, n);
   const auto binomial_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial);
-  t.best = decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), subsets);
-  t.ways = decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), subsets);
+  t.best =
+      decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), subsets);
+  t.ways =
+      decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), subsets);
   const auto best = t.best;
   const auto ways = t.ways;
-  Kokkos::parallel_for("Kollective::Kemeny::empty_set", Range(space, 0, 1), KOKKOS_LAMBDA(const std::int64_t) {
-    best(0) = 0;
-    ways(0) = 1;
-  });
+  Kokkos::parallel_for(
+      "Kollective::Kemeny::empty_set", Range(space, 0, 1), KOKKOS_LAMBDA(const std::int64_t) {
+        best(0) = 0;
+        ways(0) = 1;
+      });
   const auto tables = t;
   Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ")", n);
   for (int k = 1; k <= n; ++k) {
@@ -186,7 +189,8 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options)
          " (2^n table entries); use method auto or heuristic");
   }
   const bool narrow = distances_fit_32(o);
-  require_device_memory(dp_bytes(n, narrow ? 4 : 8), "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
+  require_device_memory(dp_bytes(n, narrow ? 4 : 8),
+                        "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
   return narrow ? solve_dp_with<std::uint32_t>(space, o, options) : solve_dp_with<std::uint64_t>(space, o, options);
 }
 
@@ -215,16 +219,20 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
                                 std::size_t{1} << n);
   const auto d = data;
   Kokkos::parallel_for(
-      "Kollective::Kemeny::add_table", Range(space, 0, static_cast<std::int64_t>(n) << n), KOKKOS_LAMBDA(const std::int64_t item) {
+      "Kollective::Kemeny::add_table", Range(space, 0, static_cast<std::int64_t>(n) << n),
+      KOKKOS_LAMBDA(const std::int64_t item) {
         const int y = static_cast<int>(item >> d.n);
         const std::uint32_t set = static_cast<std::uint32_t>(item & ((std::int64_t{1} << d.n) - 1));
         std::uint64_t sum = 0;
-        for (std::uint32_t rest = set; rest != 0; rest &= rest - 1) sum += d.o(Kokkos::Experimental::countr_zero_builtin(rest), y);
+        for (std::uint32_t rest = set; rest != 0; rest &= rest - 1)
+          sum += d.o(Kokkos::Experimental::countr_zero_builtin(rest), y);
         d.add(y, set) = sum;
       });
 
-  Kokkos::View<std::uint64_t*, Memory> item_best(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_best"), items);
-  Kokkos::View<std::uint64_t*, Memory> item_count(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_count"), items);
+  Kokkos::View<std::uint64_t*, Memory> item_best(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_best"), items);
+  Kokkos::View<std::uint64_t*, Memory> item_count(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_count"), items);
   Progress progress("Kemeny enumeration (n=" + std::to_string(n) + ")", static_cast<std::int64_t>(items));
   const std::uint64_t batch = std::max<std::uint64_t>(items / 64, 1);
   for (std::uint64_t begin = 0; begin < items; begin += batch) {
@@ -268,7 +276,8 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
   Kokkos::View<int**, Kokkos::LayoutRight, Memory> listed("Kollective::Kemeny::listed", limit, n);
   Kokkos::View<std::uint64_t, Memory> found("Kollective::Kemeny::found");
   Kokkos::parallel_for(
-      "Kollective::Kemeny::list", Range(space, 0, static_cast<std::int64_t>(items)), KOKKOS_LAMBDA(const std::int64_t w) {
+      "Kollective::Kemeny::list", Range(space, 0, static_cast<std::int64_t>(items)),
+      KOKKOS_LAMBDA(const std::int64_t w) {
         if (item_best(w) != optimum) return;
         int ranking[enumeration_max_alternatives];
         std::uint32_t unplaced = 0;

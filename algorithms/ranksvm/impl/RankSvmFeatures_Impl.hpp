@@ -40,13 +40,14 @@ class FeatureMatrix {
   FeatureMatrix(const ExecSpace& space, const RankData& data)
       : space_(space), docs_(data.docs), features_(data.features) {
     x_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
-    Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(data.x.data(), docs_,
-                                                                                                                   features_);
+    Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+        data.x.data(), docs_, features_);
     auto rows = Kokkos::create_mirror_view_and_copy(Memory(), host);
     auto x = x_;
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_x",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0}, {docs_, static_cast<std::int64_t>(features_)}),
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0},
+                                                          {docs_, static_cast<std::int64_t>(features_)}),
         KOKKOS_LAMBDA(const std::int64_t d, const std::int64_t f) { x(d, f) = static_cast<Feature>(rows(d, f)); });
     chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>(
         "Kollective::RankSvm::chunk_partial", (docs_ + transpose_chunk - 1) / transpose_chunk, features_);
@@ -54,16 +55,20 @@ class FeatureMatrix {
   }
 
   /// Bytes of X as stored on the device, for `docs` x `features`.
-  static std::int64_t bytes(std::int64_t docs, int features) { return docs * features * static_cast<std::int64_t>(sizeof(Feature)); }
+  static std::int64_t bytes(std::int64_t docs, int features) {
+    return docs * features * static_cast<std::int64_t>(sizeof(Feature));
+  }
   std::int64_t bytes() const { return bytes(docs_, features_); }
 
   /// Seconds for one pass over X at the device's copy bandwidth (the floor of X.v and X'.u):
   /// X's bytes over the best of three fenced copies of up to 512 MiB (bytes read + written).
   double time_pass() const {
     const std::int64_t length = std::min<std::int64_t>(docs_ * features_, std::int64_t{1} << 26);
-    Vector from("Kollective::RankSvm::copy_from", length), to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
+    Vector from("Kollective::RankSvm::copy_from", length),
+        to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
     double best = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < 3; ++k) best = std::min(best, time_fenced(space_, [&] { Kokkos::deep_copy(space_, to, from); }));
+    for (int k = 0; k < 3; ++k)
+      best = std::min(best, time_fenced(space_, [&] { Kokkos::deep_copy(space_, to, from); }));
     const double bandwidth = 2.0 * 8.0 * static_cast<double>(length) / best;
     return static_cast<double>(bytes(docs_, features_)) / bandwidth;
   }
@@ -76,7 +81,8 @@ class FeatureMatrix {
     auto x = x_;
     const int features = features_;
     Kokkos::parallel_for(
-        "Kollective::RankSvm::X_times", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_), KOKKOS_LAMBDA(const std::int64_t d) {
+        "Kollective::RankSvm::X_times", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
+        KOKKOS_LAMBDA(const std::int64_t d) {
           double sum = 0;
           for (int f = 0; f < features; ++f) sum += static_cast<double>(x(d, f)) * v(f);
           out(d) = sum;
@@ -93,7 +99,8 @@ class FeatureMatrix {
 
   template <int Columns>
   void transpose_times_by(const Vector& u, const Vector& out) const {
-    using Scratch = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using Scratch = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecSpace::scratch_memory_space,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     auto x = x_;
     auto partial = chunk_partial_;
     const std::int64_t docs = docs_;
@@ -136,10 +143,12 @@ class FeatureMatrix {
           const int f = team.league_rank();
           double total = 0;
           Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, chunks), [&](const std::int64_t chunk, double& sum) { sum += partial(chunk, f); }, total);
+              Kokkos::TeamThreadRange(team, chunks),
+              [&](const std::int64_t chunk, double& sum) { sum += partial(chunk, f); }, total);
           Kokkos::single(Kokkos::PerTeam(team), [&]() { out(f) = total; });
         });
   }
+
  private:
   ExecSpace space_;
   std::int64_t docs_ = 0;

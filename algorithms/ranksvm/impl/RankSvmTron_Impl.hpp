@@ -34,7 +34,9 @@ template <class Objective>
 class HostCalls {
  public:
   explicit HostCalls(Objective& objective)
-      : objective_(objective), in_("Kollective::RankSvm::argument", objective.features()), out_("Kollective::RankSvm::result", objective.features()) {}
+      : objective_(objective),
+        in_("Kollective::RankSvm::argument", objective.features()),
+        out_("Kollective::RankSvm::result", objective.features()) {}
   double fun(const HostVector& w) {
     Kokkos::deep_copy(in_, w);
     return objective_.fun(in_);
@@ -57,8 +59,8 @@ class HostCalls {
 
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
 template <class Calls, class ExecSpace>
-int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& result, double delta, const HostVector& g, const HostVector& s,
-                    const HostVector& r, const HostVector& d, const HostVector& hd) {
+int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& result, double delta, const HostVector& g,
+                    const HostVector& s, const HostVector& r, const HostVector& d, const HostVector& hd) {
   Kokkos::deep_copy(s, 0.0);
   KokkosBlas::axpby(-1.0, g, 0.0, r);  // r = -g
   Kokkos::deep_copy(d, r);
@@ -150,8 +152,8 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
       fun(w);  // the objective keeps the order of the last fun(): restore it for w
     }
     if (options.log) {
-      std::fprintf(stderr, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s\n", iteration - (accepted ? 1 : 0), f,
-                   gnorm, steps, delta, accepted ? "" : "(step rejected)");
+      std::fprintf(stderr, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s\n", iteration - (accepted ? 1 : 0),
+                   f, gnorm, steps, delta, accepted ? "" : "(step rejected)");
     }
     if (gnorm <= options.eps * gnorm0) {
       result.stop = "converged";

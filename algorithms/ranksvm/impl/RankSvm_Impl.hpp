@@ -51,8 +51,8 @@ KOKKOS_INLINE_FUNCTION std::int64_t padded(std::int64_t n) {
 /// (level, key): every entry of a lower level, and those of `level` with a key below `bound`
 /// (or_equal: at most `bound`).
 template <class Keys, class Levels>
-KOKKOS_INLINE_FUNCTION std::int64_t count_before(const Keys& keys, const Levels& levels, std::int64_t first, std::int64_t n, int level,
-                                                 double bound, bool or_equal) {
+KOKKOS_INLINE_FUNCTION std::int64_t count_before(const Keys& keys, const Levels& levels, std::int64_t first,
+                                                 std::int64_t n, int level, double bound, bool or_equal) {
   std::int64_t low = 0, high = n;
   while (low < high) {
     const std::int64_t mid = (low + high) / 2;
@@ -84,24 +84,29 @@ class RankObjective {
   RankObjective(const ExecSpace& space, const RankData& data, double C, std::int64_t split_span = 0)
       : space_(space), C_(C), span_(split_span > 0 ? split_span : default_split_span) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
-    if (span_ < 2 || padded(span_) != span_) fail("RankSVM: the split span must be a power of two of at least 2 (got ", span_, ")");
+    if (span_ < 2 || padded(span_) != span_)
+      fail("RankSVM: the split span must be a power of two of at least 2 (got ", span_, ")");
     docs_ = data.docs;
     features_ = data.features;
     queries_ = data.queries();
     // Workspace positions are int: the slices span 2 x documents.
-    if (docs_ > std::numeric_limits<int>::max() / 2) fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
+    if (docs_ > std::numeric_limits<int>::max() / 2)
+      fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
     std::vector<int> level_of = label_levels(data.labels);
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels), its query and a range end per level.
-    require_device_memory(rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) + docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
-                          "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
+    require_device_memory(
+        rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) +
+            docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
+        "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
     x_ = FeatureMatrix<ExecSpace, Feature>(space_, data);
     level_ = upload<int>("Kollective::RankSvm::level", level_of);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
     std::vector<int> doc_query(docs_);
     for (std::int64_t q = 0; q < queries_; ++q) {
-      std::fill(doc_query.begin() + data.query_begin[q], doc_query.begin() + data.query_begin[q + 1], static_cast<int>(q));
+      std::fill(doc_query.begin() + data.query_begin[q], doc_query.begin() + data.query_begin[q + 1],
+                static_cast<int>(q));
     }
     doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     make_units(data.query_begin);
@@ -201,7 +206,9 @@ class RankObjective {
   /// A team per unit: a query, or span_ sorted positions of a large one. On the GPU 128 threads
   /// (queries average about 120 documents; a power of two, which AUTO does not promise and
   /// Kokkos 3.4's team scan needed).
-  Policy per_unit(std::int64_t units) const { return runs_on_host<ExecSpace> ? Policy(space_, units, Kokkos::AUTO) : Policy(space_, units, 128); }
+  Policy per_unit(std::int64_t units) const {
+    return runs_on_host<ExecSpace> ? Policy(space_, units, Kokkos::AUTO) : Policy(space_, units, 128);
+  }
 
   /// A unit's place: its query, the query's first document and size, and the unit's first sorted
   /// position in the query and its number of positions (a power of two: the query's padded size,
@@ -210,7 +217,9 @@ class RankObjective {
     int query;
     std::int64_t first, n, offset, span;
     /// End of the unit's documents (query positions offset.. below n).
-    KOKKOS_INLINE_FUNCTION std::int64_t docs_end() const { return offset + span < n ? offset + span : (n > offset ? n : offset); }
+    KOKKOS_INLINE_FUNCTION std::int64_t docs_end() const {
+      return offset + span < n ? offset + span : (n > offset ? n : offset);
+    }
     /// End of its scanned positions: the next unit, or, in the query's last unit, n + 1
     /// (position n holds the query's total).
     KOKKOS_INLINE_FUNCTION std::int64_t scan_end() const {
@@ -281,7 +290,8 @@ class RankObjective {
             work.perm(base + k) = static_cast<int>(unit.first + at);
           });
           team.team_barrier();
-          for (std::int64_t block = 2; block <= unit.span; block <<= 1) sort_steps(team, work, unit, base, block, block / 2);
+          for (std::int64_t block = 2; block <= unit.span; block <<= 1)
+            sort_steps(team, work, unit, base, block, block / 2);
         });
     auto split_units = split_units_;
     for (std::int64_t block = 2 * span_; block <= largest_split_; block <<= 1) {
@@ -290,15 +300,16 @@ class RankObjective {
           "Kollective::RankSvm::sort_merge", per_unit(split_units.extent(0)), KOKKOS_LAMBDA(const Member& team) {
             const std::int64_t u = split_units(team.league_rank());
             const Unit unit = units(u);
-            if (block <= padded(unit.n)) sort_steps(team, work, unit, 2 * unit.first + unit.offset, block, unit.span / 2);
+            if (block <= padded(unit.n))
+              sort_steps(team, work, unit, 2 * unit.first + unit.offset, block, unit.span / 2);
           });
     }
   }
 
   /// Within a unit's positions from `base`: the steps of a bitonic block, strides from `stride`
   /// down to 1. Directions come from positions in the query (unit.offset + local).
-  static KOKKOS_INLINE_FUNCTION void sort_steps(const Member& team, const Workspace& work, const Unit& unit, std::int64_t base,
-                                                std::int64_t block, std::int64_t stride) {
+  static KOKKOS_INLINE_FUNCTION void sort_steps(const Member& team, const Workspace& work, const Unit& unit,
+                                                std::int64_t base, std::int64_t block, std::int64_t stride) {
     for (; stride > 0; stride >>= 1) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, unit.span / 2), [&](const std::int64_t t) {
         const std::int64_t local = 2 * stride * (t / stride) + t % stride;
@@ -314,7 +325,8 @@ class RankObjective {
     auto split_units = split_units_;
     const std::int64_t half = span_ / 2;
     Kokkos::parallel_for(
-        "Kollective::RankSvm::sort_merge_across", Kokkos::RangePolicy<ExecSpace>(space_, 0, split_units.extent(0) * half),
+        "Kollective::RankSvm::sort_merge_across",
+        Kokkos::RangePolicy<ExecSpace>(space_, 0, split_units.extent(0) * half),
         KOKKOS_LAMBDA(const std::int64_t index) {
           const Unit unit = units(split_units(index / half));
           if (block > padded(unit.n)) return;
@@ -341,10 +353,12 @@ class RankObjective {
     const double infinity = std::numeric_limits<double>::infinity();
     Kokkos::parallel_for(
         "Kollective::RankSvm::level_starts",
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0}, {queries_, static_cast<std::int64_t>(levels + 1)}),
+        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0},
+                                                          {queries_, static_cast<std::int64_t>(levels + 1)}),
         KOKKOS_LAMBDA(const std::int64_t q, const std::int64_t l) {
           const std::int64_t base = 2 * begin(q), n = begin(q + 1) - begin(q);
-          level_start(q, l) = static_cast<int>(base + count_before(key, sorted_level, base, n, static_cast<int>(l), -infinity, false));
+          level_start(q, l) =
+              static_cast<int>(base + count_before(key, sorted_level, base, n, static_cast<int>(l), -infinity, false));
         });
     Kokkos::parallel_for(
         "Kollective::RankSvm::ranges", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
@@ -356,8 +370,10 @@ class RankObjective {
             double pairs = 0, difference = 0;
             for (int l = 0; l < levels; ++l) {
               if (l == own) continue;
-              const std::int64_t end = base + count_before(key, sorted_level, base, n, l, l > own ? z(i) + 1 : z(i) - 1, l < own);
-              const std::int64_t size = l > own ? end - level_start(unit.query, l) : level_start(unit.query, l + 1) - end;
+              const std::int64_t end =
+                  base + count_before(key, sorted_level, base, n, l, l > own ? z(i) + 1 : z(i) - 1, l < own);
+              const std::int64_t size =
+                  l > own ? end - level_start(unit.query, l) : level_start(unit.query, l + 1) - end;
               difference += l > own ? -static_cast<double>(size) : static_cast<double>(size);
               pairs += static_cast<double>(size);
               range_end(i, l) = static_cast<int>(end);
@@ -401,7 +417,8 @@ class RankObjective {
           });
     }
     Kokkos::parallel_for(
-        "Kollective::RankSvm::set_sums", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_), KOKKOS_LAMBDA(const std::int64_t i) {
+        "Kollective::RankSvm::set_sums", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
+        KOKKOS_LAMBDA(const std::int64_t i) {
           const double total = sums.over_ranges(i);
           out(i) = hessian_form ? sums.count(i) * value(i) - total : total;
         });
@@ -418,11 +435,12 @@ class RankObjective {
     /// prefix = the exclusive scan of value over the unit's positions; unit_total = their sum.
     KOKKOS_INLINE_FUNCTION void scan(const Member& team, const Unit& unit, std::int64_t u, const Vector& value) const {
       const std::int64_t base = 2 * unit.first, n = unit.n, end = unit.scan_end();
-      Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, unit.offset, end), [&](const std::int64_t k, double& partial, const bool final) {
-        if (final) prefix(base + k) = partial;
-        if (k < n) partial += value(perm(base + k));
-        if (final && k == end - 1) unit_total(u) = partial;
-      });
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, unit.offset, end),
+                            [&](const std::int64_t k, double& partial, const bool final) {
+                              if (final) prefix(base + k) = partial;
+                              if (k < n) partial += value(perm(base + k));
+                              if (final && k == end - 1) unit_total(u) = partial;
+                            });
     }
 
     /// Document i's sum over its ranges, from the prefixes of its whole query.
@@ -439,7 +457,6 @@ class RankObjective {
       return total;
     }
   };
-
 
  private:
   /// The work units: a query whose padded size fits in span_ is one unit; a larger one is
@@ -486,7 +503,8 @@ class RankObjective {
   template <class T>
   Kokkos::View<T*, Memory> upload(const std::string& label, const std::vector<T>& values) {
     Kokkos::View<T*, Memory> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), values.size());
-    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(values.data(), values.size());
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(values.data(),
+                                                                                            values.size());
     Kokkos::deep_copy(space_, view, host);
     space_.fence();
     return view;
@@ -496,7 +514,7 @@ class RankObjective {
   double C_;
   std::int64_t span_, largest_split_ = 0;
   Kokkos::View<int*, Memory> unit_query_, unit_order_, doc_query_;  ///< unit_order_: units by size, largest first
-  Kokkos::View<std::int64_t*, Memory> unit_offset_, split_units_;  ///< split_units_: the units of large queries
+  Kokkos::View<std::int64_t*, Memory> unit_offset_, split_units_;   ///< split_units_: the units of large queries
   Vector unit_total_;
   std::int64_t docs_ = 0, queries_ = 0;
   int features_ = 0, levels_ = 0;

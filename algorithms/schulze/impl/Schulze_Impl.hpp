@@ -29,8 +29,8 @@
 
 namespace kollective::schulze::Impl {
 
-constexpr int tile = 64;             ///< tile width (cells) of the blocked algorithm
-constexpr int sub = 8;               ///< each thread owns sub x sub cells in phase 3
+constexpr int tile = 64;  ///< tile width (cells) of the blocked algorithm
+constexpr int sub = 8;    ///< each thread owns sub x sub cells in phase 3
 constexpr int subs_per_side = tile / sub;
 constexpr int gpu_team_size = subs_per_side * subs_per_side;
 
@@ -41,12 +41,8 @@ struct Lanes;
 template <>
 struct Lanes<std::uint32_t> {
   static constexpr int per_word = 1;
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t min(std::uint32_t a, std::uint32_t b) {
-    return Kokkos::min(a, b);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t max(std::uint32_t a, std::uint32_t b) {
-    return Kokkos::max(a, b);
-  }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t min(std::uint32_t a, std::uint32_t b) { return Kokkos::min(a, b); }
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t max(std::uint32_t a, std::uint32_t b) { return Kokkos::max(a, b); }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t broadcast(std::uint32_t v) { return v; }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t lane(std::uint32_t word, int) { return word; }
 };
@@ -140,7 +136,8 @@ struct DiagonalTile {
             own[c] = d[r * stride + c0 + c];
           }
           KOLLECTIVE_UNROLL
-          for (int c = 0; c < chunk; ++c) d[r * stride + c0 + c] = Kokkos::max(own[c], Kokkos::min(through, pivot_row[c]));
+          for (int c = 0; c < chunk; ++c)
+            d[r * stride + c0 + c] = Kokkos::max(own[c], Kokkos::min(through, pivot_row[c]));
         }
       }
       team.team_barrier();
@@ -168,11 +165,11 @@ struct TileUpdates {
   using L = Lanes<Strength>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr int threads = team_threads<ExecSpace>;
-  static constexpr int words_per_row = tile / L::per_word;   // words of one tile row
+  static constexpr int words_per_row = tile / L::per_word;  // words of one tile row
   static constexpr int quads_per_row = words_per_row / 4;
-  static constexpr int words_per_sub = sub / L::per_word;    // words of one sub-tile row
+  static constexpr int words_per_sub = sub / L::per_word;  // words of one sub-tile row
   static constexpr int quads_per_sub = words_per_sub / 4;
-  static constexpr int column_stride = tile + 1;             // odd: transposed stores spread over banks
+  static constexpr int column_stride = tile + 1;  // odd: transposed stores spread over banks
 
   PathView<Strength, MemorySpace> p;
   std::int64_t tiles, pivot;
@@ -285,7 +282,8 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
   // (at most 168 registers a thread): nvcc then takes 127 registers instead of 96 and the paths
   // took 1.7% less time on an H200. 32-bit strengths stay unbounded (236 registers): bounded the
   // same way they spilled and took 8% longer.
-  using Bounds = std::conditional_t<sizeof(Strength) == 2, Kokkos::LaunchBounds<gpu_team_size, 6>, Kokkos::LaunchBounds<>>;
+  using Bounds =
+      std::conditional_t<sizeof(Strength) == 2, Kokkos::LaunchBounds<gpu_team_size, 6>, Kokkos::LaunchBounds<>>;
   using BoundedPolicy = Kokkos::TeamPolicy<ExecSpace, Bounds>;
   Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::strongest_paths");
   Progress progress("Schulze strongest paths (n=" + std::to_string(size) + ")", tiles);
@@ -293,20 +291,23 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
     Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
                          Policy(space, 1, threads).set_scratch_size(0, Kokkos::PerTeam(Diagonal::scratch_bytes())),
                          Diagonal{p, k * tile});
-    Kokkos::parallel_for("Kollective::Schulze::pivot_strips",
-                         Policy(space, 2 * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
-                         Updates{p, tiles, k, true});
-    Kokkos::parallel_for("Kollective::Schulze::independent_tiles",
-                         BoundedPolicy(space, tiles * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
-                         Updates{p, tiles, k, false});
+    Kokkos::parallel_for(
+        "Kollective::Schulze::pivot_strips",
+        Policy(space, 2 * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
+        Updates{p, tiles, k, true});
+    Kokkos::parallel_for(
+        "Kollective::Schulze::independent_tiles",
+        BoundedPolicy(space, tiles * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
+        Updates{p, tiles, k, false});
     if (k % 16 == 15) {  // fencing every pivot would cost launch latency; progress is coarse
       space.fence();
       progress.update(k + 1);
     }
   }
-  Kokkos::parallel_for("Kollective::Schulze::reset_diagonal",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size),
-                       KOKKOS_LAMBDA(const std::int64_t i) { p(i, i) = 0; });
+  Kokkos::parallel_for(
+      "Kollective::Schulze::reset_diagonal",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size),
+      KOKKOS_LAMBDA(const std::int64_t i) { p(i, i) = 0; });
   progress.finish();
 }
 
@@ -331,13 +332,12 @@ std::uint32_t max_link_strength(const ExecSpace& space, const preferences::Pairw
 }
 
 template <class Strength, class ExecSpace, class MemorySpace>
-PathView<Strength, MemorySpace> link_strengths(const ExecSpace& space,
-                                               const preferences::PairwiseView<MemorySpace>& d,
+PathView<Strength, MemorySpace> link_strengths(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
                                                LinkRule rule) {
   const std::int64_t n = d.extent(0);
   const std::int64_t padded = (n + tile - 1) / tile * tile;
-  const std::int64_t bytes = checked_mul(checked_mul(padded, padded, "strength matrix"),
-                                         sizeof(Strength), "strength matrix");
+  const std::int64_t bytes =
+      checked_mul(checked_mul(padded, padded, "strength matrix"), sizeof(Strength), "strength matrix");
   require_device_memory(bytes, "the Schulze path matrix of " + std::to_string(n) + " alternatives");
   PathView<Strength, MemorySpace> p(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::paths"), padded, padded);
@@ -364,20 +364,19 @@ void summarize(const ExecSpace& space, const PathView<Strength, MemorySpace>& p,
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   Kokkos::parallel_for(
-      "Kollective::Schulze::summarize", Policy(space, n, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const Member& team) {
+      "Kollective::Schulze::summarize", Policy(space, n, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
         const int i = team.league_rank();
         int wins = 0, lost = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, n),
-            [&](const int j, int& count) { count += p(i, j) > p(j, i) ? 1 : 0; }, wins);
+            Kokkos::TeamThreadRange(team, n), [&](const int j, int& count) { count += p(i, j) > p(j, i) ? 1 : 0; },
+            wins);
         // A barrier between two team reductions: Kokkos 3.4's CUDA team reduction kept its
         // partial results in one static __shared__ array and ended without a barrier, so a warp
         // starting the second overwrote them while another still read the first's (racecheck).
         team.team_barrier();
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, n),
-            [&](const int j, int& count) { count += p(j, i) > p(i, j) ? 1 : 0; }, lost);
+            Kokkos::TeamThreadRange(team, n), [&](const int j, int& count) { count += p(j, i) > p(i, j) ? 1 : 0; },
+            lost);
         Kokkos::single(Kokkos::PerTeam(team), [&]() {
           beaten(i) = wins;
           losses(i) = lost;
@@ -394,8 +393,7 @@ void summarize(const ExecSpace& space, const PathView<Strength, MemorySpace>& p,
 }
 
 template <class Strength, class ExecSpace, class MemorySpace>
-Result solve_with(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
-                  const Options& options) {
+Result solve_with(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d, const Options& options) {
   const int n = static_cast<int>(d.extent(0));
   auto p = Impl::link_strengths<Strength>(space, d, options.rule);
   Result result;
