@@ -3,7 +3,8 @@
 #   scripts/install_packages.sh [fuzz]   fuzz: also clang with libFuzzer and the sanitizer
 #                                        runtimes, and llvm-symbolizer for readable stacks
 set -euo pipefail
-needed=(cmake g++ make git xz-utils patch curl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools)
+needed=(cmake g++ make git xz-utils patch curl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools
+        clang-format)
 if [ "${1:-}" = fuzz ]; then needed+=(clang libclang-rt-dev llvm); fi
 missing=()
 for p in "${needed[@]}"; do

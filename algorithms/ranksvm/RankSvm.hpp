@@ -14,6 +14,7 @@
 
 #include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "algorithms/ranksvm/impl/RankSvmTron_Impl.hpp"
+#include "algorithms/ranksvm/impl/RankSvm_Impl.hpp"
 
 namespace kollective::ranksvm {
 

@@ -17,7 +17,7 @@ namespace coalition = kollective::coalition;
 using kollective::test::error_of;
 
 TEST(coalition_host, split_counts_match_the_literature) {
-  // ALGORITHMS.md: DP = (3^n + 1)/2 - 2^n; IDP about 0.38 of DP; n = 24: DP 1.41e11, IDP 5.46e10;
+  // Rahwan and Jennings (2008), IDP: DP = (3^n + 1)/2 - 2^n; IDP about 0.38 of DP; n = 24: DP 1.41e11, IDP 5.46e10;
   // n = 28: DP 1.14e13, IDP 4.26e12; n = 30: IDP 3.92e13.
   for (int n = 2; n <= 30; ++n) {
     EXPECT_DOUBLE_EQ(coalition::split_count(n, coalition::Method::dp), (std::pow(3.0, n) + 1) / 2 - std::pow(2.0, n))

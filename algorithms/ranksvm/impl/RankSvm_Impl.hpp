@@ -31,41 +31,13 @@
 
 #include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "algorithms/ranksvm/impl/RankSvmFeatures_Impl.hpp"
+#include "algorithms/ranksvm/impl/RankSvmQueries_Impl.hpp"
 #include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
 #include "core/Timer.hpp"
 
 namespace kollective::ranksvm::Impl {
-
-constexpr int max_levels = 32;
-
-/// Smallest power of two >= n (n >= 1).
-KOKKOS_INLINE_FUNCTION std::int64_t padded(std::int64_t n) {
-  std::int64_t p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}
-
-/// Number of the n sorted entries at `first` that come before (level, bound) in the order
-/// (level, key): every entry of a lower level, and those of `level` with a key below `bound`
-/// (or_equal: at most `bound`).
-template <class Keys, class Levels>
-KOKKOS_INLINE_FUNCTION std::int64_t count_before(const Keys& keys, const Levels& levels, std::int64_t first,
-                                                 std::int64_t n, int level, double bound, bool or_equal) {
-  std::int64_t low = 0, high = n;
-  while (low < high) {
-    const std::int64_t mid = (low + high) / 2;
-    const int at_level = levels(first + mid);
-    const double key = keys(first + mid);
-    if (at_level < level || (at_level == level && (key < bound || (or_equal && key == bound)))) {
-      low = mid + 1;
-    } else {
-      high = mid;
-    }
-  }
-  return low;
-}
 
 /// Feature: the type X is stored in on the device (double, or float to halve its traffic;
 /// products and sums are always double).
@@ -92,7 +64,8 @@ class RankObjective {
     // Workspace positions are int: the slices span 2 x documents.
     if (docs_ > std::numeric_limits<int>::max() / 2)
       fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
-    std::vector<int> level_of = label_levels(data.labels);
+    const std::vector<int> level_of = label_levels(data.labels);
+    levels_ = level_count(level_of);
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels), its query and a range end per level.
@@ -484,20 +457,6 @@ class RankObjective {
     unit_offset_ = upload<std::int64_t>("Kollective::RankSvm::unit_offset", offset);
     split_units_ = upload<std::int64_t>("Kollective::RankSvm::split_units", split);
     unit_total_ = Vector("Kollective::RankSvm::unit_total", query.size());
-  }
-
-  /// Labels become levels 0..L-1 in increasing order (ranges are kept per level).
-  std::vector<int> label_levels(const std::vector<double>& labels) {
-    std::map<double, int> levels;
-    for (double label : labels) levels.emplace(label, 0);
-    if (levels.size() > static_cast<std::size_t>(max_levels)) {
-      fail("RankSVM supports up to ", max_levels, " distinct labels (the data has ", levels.size(), ")");
-    }
-    levels_ = 0;
-    for (auto& entry : levels) entry.second = levels_++;
-    std::vector<int> level_of(labels.size());
-    for (std::size_t d = 0; d < labels.size(); ++d) level_of[d] = levels[labels[d]];
-    return level_of;
   }
 
   template <class T>

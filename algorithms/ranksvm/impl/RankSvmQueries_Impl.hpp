@@ -1,0 +1,70 @@
+#ifndef KOLLECTIVE_ALGORITHMS_RANKSVM_QUERIES_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_RANKSVM_QUERIES_IMPL_HPP
+
+/// \file RankSvmQueries_Impl.hpp
+/// Helpers of the per-query counts and sums of RankSvm_Impl.hpp: label levels, padded query
+/// sizes, and the binary search over a query's documents sorted by (level, z).
+/// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "core/Error.hpp"
+
+namespace kollective::ranksvm::Impl {
+
+constexpr int max_levels = 32;
+
+/// Smallest power of two >= n (n >= 1).
+KOKKOS_INLINE_FUNCTION std::int64_t padded(std::int64_t n) {
+  std::int64_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+/// Number of the n sorted entries at `first` that come before (level, bound) in the order
+/// (level, key): every entry of a lower level, and those of `level` with a key below `bound`
+/// (or_equal: at most `bound`).
+template <class Keys, class Levels>
+KOKKOS_INLINE_FUNCTION std::int64_t count_before(const Keys& keys, const Levels& levels, std::int64_t first,
+                                                 std::int64_t n, int level, double bound, bool or_equal) {
+  std::int64_t low = 0, high = n;
+  while (low < high) {
+    const std::int64_t mid = (low + high) / 2;
+    const int at_level = levels(first + mid);
+    const double key = keys(first + mid);
+    if (at_level < level || (at_level == level && (key < bound || (or_equal && key == bound)))) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
+/// Labels become levels 0..L-1 in increasing order (ranges are kept per level).
+inline std::vector<int> label_levels(const std::vector<double>& labels) {
+  std::map<double, int> levels;
+  for (double label : labels) levels.emplace(label, 0);
+  if (levels.size() > static_cast<std::size_t>(max_levels)) {
+    fail("RankSVM supports up to ", max_levels, " distinct labels (the data has ", levels.size(), ")");
+  }
+  int next = 0;
+  for (auto& entry : levels) entry.second = next++;
+  std::vector<int> level_of(labels.size());
+  for (std::size_t d = 0; d < labels.size(); ++d) level_of[d] = levels[labels[d]];
+  return level_of;
+}
+
+/// The number of levels of label_levels' result.
+inline int level_count(const std::vector<int>& level_of) {
+  return level_of.empty() ? 0 : *std::max_element(level_of.begin(), level_of.end()) + 1;
+}
+
+}  // namespace kollective::ranksvm::Impl
+
+#endif
