@@ -39,6 +39,11 @@ class FeatureMatrix {
   /// host backend) and transposed on the device (a host transpose took longer than the training).
   FeatureMatrix(const ExecSpace& space, const RankData& data)
       : space_(space), docs_(data.docs), features_(data.features) {
+    upload(data);
+  }
+
+  // Public only because CUDA's extended lambdas cannot live in constructors or private members.
+  void upload(const RankData& data) {
     x_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
     Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
         data.x.data(), docs_, features_);
