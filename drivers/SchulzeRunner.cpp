@@ -27,8 +27,7 @@ using Matrix = prefs::PairwiseView<Space::memory_space>;
 
 struct SchulzeSettings {
   schulze::Options options;
-  Measurement measurement;  ///< verify auto: the reference runs when n <= verify_limit
-  int verify_limit = 512;
+  Measurement measurement;  ///< verify auto: the reference runs when n <= schulze::verify_auto_limit
   bool write_ranking = true;
   bool write_paths = false;
   bool write_pairwise = false;
@@ -131,7 +130,7 @@ class SchulzeJob : public Job {
       : settings_(parse_settings(run)), inputs_(sweep_inputs(run, context)) {}
 
   void validate(const RunContext&) const override {
-    // The reference check builds the pairwise counts on the host (n <= verify_limit, or any n
+    // The reference check builds the pairwise counts on the host (n <= verify_auto_limit, or any n
     // with verify: true).
     check_election_inputs(inputs_, settings_.measurement.verify == Verify::always);
   }
@@ -152,7 +151,7 @@ class SchulzeJob : public Job {
            " alternatives (this election has ", alternatives, "); set them to false under write:");
     }
     const bool check = measurement.verify == Verify::always ||
-                       (measurement.verify == Verify::automatic && alternatives <= settings_.verify_limit);
+                       (measurement.verify == Verify::automatic && alternatives <= schulze::verify_auto_limit);
     schulze::Options options = settings_.options;
     options.keep_paths = check || settings_.write_paths || settings_.write_beats;
 

@@ -9,6 +9,10 @@
 
 namespace kollective::schulze {
 
+/// Largest n whose results are checked against the reference by default (`verify: auto`; the
+/// serial reference is O(n^3)).
+constexpr int verify_auto_limit = 512;
+
 /// The full result, paths included, from host counts; O(n^3).
 Result solve_reference(const preferences::PairwiseCounts& counts, LinkRule rule);
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "core/kokkos_ext/Compat.hpp"
@@ -113,7 +114,12 @@ class FeatureMatrix {
     const std::int64_t chunks = partial.extent(0);
     const std::int64_t groups = (features + Columns - 1) / Columns;
     const int team_size = runs_on_host<ExecSpace> ? 1 : 256;  // a power of two (the tree below)
-    Policy policy(space_, chunks * groups, team_size);
+    // Float X: at least 5 teams of 256 per SM (at most 51 registers a thread). Kokkos 4.6's team
+    // driver (its level-1 scratch lock, compiled in even when unused) took this kernel from 48
+    // registers (Kokkos 3.4) to 50, room for 4 teams only: X'u 7% slower on an H100. Double X (2
+    // columns) takes 32 registers unbounded; bounded, it would take 40.
+    using Bounds = std::conditional_t<Columns == 4, Kokkos::LaunchBounds<256, 5>, Kokkos::LaunchBounds<>>;
+    Kokkos::TeamPolicy<ExecSpace, Bounds> policy(space_, chunks * groups, team_size);
     policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size, Columns)));
     Kokkos::parallel_for(
         "Kollective::RankSvm::transpose_times", policy, KOKKOS_LAMBDA(const Member& team) {
