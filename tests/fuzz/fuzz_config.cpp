@@ -36,7 +36,7 @@ void validate_config(const std::string& text) {
     }
     names.push_back(name);
     const driver::RunContext context{out_dir, "fuzz-config-dir", name};
-    with_context("run '" + name + "'", [&] { runner->validate(entry, context); });
+    with_context("run '" + name + "'", [&] { runner->parse(entry, context)->validate(context); });
   }
 }
 
