@@ -1,0 +1,158 @@
+#include "core/comm/Communicator.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/Error.hpp"
+
+#ifdef KOLLECTIVE_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace kollective::comm {
+
+#ifdef KOLLECTIVE_HAVE_MPI
+
+namespace {
+
+MPI_Comm node_comm = MPI_COMM_NULL;
+
+void check(int status, const char* call) {
+  if (status != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(status, text, &length);
+    abort_all(std::string(call) + " failed: " + std::string(text, length));
+  }
+}
+
+/// Gathers every rank's bytes, in rank order, on every rank.
+std::vector<std::string> gather_bytes(const std::string& bytes) {
+  const int ranks = size();
+  const long long own = static_cast<long long>(bytes.size());
+  std::vector<long long> lengths(ranks);
+  check(MPI_Allgather(&own, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> counts(ranks), offsets(ranks);
+  long long total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    if (lengths[r] > (1ll << 30)) fail("comm::allgather: rank ", r, " sends ", lengths[r], " bytes (at most 2^30)");
+    offsets[r] = static_cast<int>(total);
+    counts[r] = static_cast<int>(lengths[r]);
+    total += lengths[r];
+  }
+  if (total > (1ll << 30)) fail("comm::allgather: ", total, " bytes in all (at most 2^30)");
+  std::string all(static_cast<std::size_t>(total), '\0');
+  check(MPI_Allgatherv(bytes.data(), counts[rank()], MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR,
+                       MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::string> parts;
+  for (int r = 0; r < ranks; ++r) parts.push_back(all.substr(offsets[r], counts[r]));
+  return parts;
+}
+
+}  // namespace
+
+Session::Session(int& argc, char**& argv) {
+  check(MPI_Init(&argc, &argv), "MPI_Init");
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm), "MPI_Comm_split_type");
+}
+
+Session::~Session() {
+  if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
+  MPI_Finalize();
+}
+
+bool built_with_mpi() { return true; }
+
+int rank() {
+  int value = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &value);
+  return value;
+}
+
+int size() {
+  int value = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &value);
+  return value;
+}
+
+int local_rank() {
+  int value = 0;
+  if (node_comm != MPI_COMM_NULL) MPI_Comm_rank(node_comm, &value);
+  return value;
+}
+
+void barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+void broadcast(std::vector<std::int64_t>& values, int root) {
+  long long count = static_cast<long long>(values.size());
+  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, MPI_COMM_WORLD), "MPI_Bcast");
+  values.resize(static_cast<std::size_t>(count));
+  check(MPI_Bcast(values.data(), static_cast<int>(count), MPI_INT64_T, root, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
+void broadcast(std::string& text, int root) {
+  long long count = static_cast<long long>(text.size());
+  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, MPI_COMM_WORLD), "MPI_Bcast");
+  text.resize(static_cast<std::size_t>(count));
+  check(MPI_Bcast(text.data(), static_cast<int>(count), MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
+void allreduce_sum(std::vector<std::int64_t>& values) {
+  check(
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+      "MPI_Allreduce");
+}
+
+void allreduce_sum(std::vector<double>& values) {
+  // Fixed order: gather every rank's vector and add them rank by rank on every rank.
+  const std::string own(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+  const std::vector<std::string> parts = gather_bytes(own);
+  std::vector<double> sum(values.size(), 0.0);
+  for (const std::string& part : parts) {
+    if (part.size() != own.size()) fail("comm::allreduce_sum: the ranks' vectors differ in length");
+    const double* other = reinterpret_cast<const double*>(part.data());
+    for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += other[k];
+  }
+  values = std::move(sum);
+}
+
+void allreduce_max(std::vector<std::int64_t>& values) {
+  check(
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
+      "MPI_Allreduce");
+}
+
+std::vector<std::string> allgather(const std::string& text) { return gather_bytes(text); }
+
+void abort_all(const std::string& message, int exit_code) {
+  std::fprintf(stderr, "rank %d: %s\n", rank(), message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::exit(exit_code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
+}
+
+#else  // one rank
+
+Session::Session(int&, char**&) {}
+Session::~Session() = default;
+bool built_with_mpi() { return false; }
+int rank() { return 0; }
+int size() { return 1; }
+int local_rank() { return 0; }
+void barrier() {}
+void broadcast(std::vector<std::int64_t>&, int) {}
+void broadcast(std::string&, int) {}
+void allreduce_sum(std::vector<std::int64_t>&) {}
+void allreduce_sum(std::vector<double>&) {}
+void allreduce_max(std::vector<std::int64_t>&) {}
+std::vector<std::string> allgather(const std::string& text) { return {text}; }
+
+void abort_all(const std::string& message, int exit_code) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::exit(exit_code);
+}
+
+#endif
+
+}  // namespace kollective::comm

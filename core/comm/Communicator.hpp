@@ -1,0 +1,52 @@
+#ifndef KOLLECTIVE_CORE_COMM_COMMUNICATOR_HPP
+#define KOLLECTIVE_CORE_COMM_COMMUNICATOR_HPP
+
+/// \file Communicator.hpp
+/// The ranks of a run. Built with KOLLECTIVE_ENABLE_MPI, the processes of MPI_COMM_WORLD (one rank
+/// per GPU, the device chosen from the node-local rank); otherwise one rank, with the same calls,
+/// so algorithms have one code path. Communicator.cpp is the only file that includes mpi.h.
+/// Collectives here move host memory; MPI is never handed device pointers.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kollective::comm {
+
+/// MPI for the lifetime of the program: create one in main() before Kokkos starts.
+class Session {
+ public:
+  Session(int& argc, char**& argv);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+};
+
+/// Whether this build runs several ranks (MPI) or one.
+bool built_with_mpi();
+
+int rank();
+int size();
+/// This rank's index among the ranks on its node (the GPU it uses).
+int local_rank();
+void barrier();
+
+/// Every rank gets `values` of rank `root`.
+void broadcast(std::vector<std::int64_t>& values, int root);
+void broadcast(std::string& text, int root);
+/// Element-wise sum and maximum over the ranks, in place, the same on every rank. Sums of doubles
+/// are added in rank order on every rank, so the result does not depend on the MPI library's
+/// reduction tree.
+void allreduce_sum(std::vector<std::int64_t>& values);
+void allreduce_sum(std::vector<double>& values);
+void allreduce_max(std::vector<std::int64_t>& values);
+/// Every rank's text, in rank order, on every rank.
+std::vector<std::string> allgather(const std::string& text);
+
+/// Ends every rank with this rank's message (used when one rank fails and the others could wait
+/// for it forever); prints "rank R: message" to stderr first.
+[[noreturn]] void abort_all(const std::string& message, int exit_code = 1);
+
+}  // namespace kollective::comm
+
+#endif
