@@ -58,6 +58,21 @@ std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext&
 /// Returns the inputs with the alternatives of each file read.
 std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host);
 
+/// A voting run: its inputs (its own, or one per sweep point), run one after another.
+class ElectionJob : public Job {
+ public:
+  void run(const RunContext& context, Table& table) const override {
+    for (const ElectionInput& input : inputs_) run_input(input, context, table);
+  }
+
+ protected:
+  /// One input: solve, verify, write its files and add its row.
+  virtual void run_input(const ElectionInput& input, const RunContext& context, Table& table) const = 0;
+  /// Set by the derived job's constructor after its own settings, so that errors in the options
+  /// are reported before errors in the input, as the keys appear in a run.
+  std::vector<ElectionInput> inputs_;
+};
+
 /// Host bytes of the pairwise counts of n alternatives as built from a profile (12 n^2).
 std::int64_t pairwise_host_bytes(int alternatives);
 /// Fails, naming the input, unless a generated profile and (if asked) its pairwise counts fit in

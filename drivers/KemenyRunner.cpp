@@ -71,10 +71,11 @@ TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::st
   return list;
 }
 
-class KemenyJob : public Job {
+class KemenyJob : public ElectionJob {
  public:
-  KemenyJob(const ConfigNode& run, const RunContext& context)
-      : settings_(parse_settings(run)), inputs_(sweep_inputs(run, context)) {}
+  KemenyJob(const ConfigNode& run, const RunContext& context) : settings_(parse_settings(run)) {
+    inputs_ = sweep_inputs(run, context);
+  }
 
   void validate(const RunContext&) const override {
     const kemeny::Method method = settings_.options.method;
@@ -96,13 +97,9 @@ class KemenyJob : public Job {
     }
   }
 
-  void run(const RunContext& context, Table& table) const override {
-    Space space;
-    for (const ElectionInput& input : inputs_) run_input(space, input, context, table);
-  }
-
  private:
-  void run_input(const Space& space, const ElectionInput& input, const RunContext& context, Table& table) const {
+  void run_input(const ElectionInput& input, const RunContext& context, Table& table) const override {
+    const Space space;
     const Measurement& measurement = settings_.measurement;
     std::int64_t voters = 0;
     const kemeny::Counts o = load_counts(input, voters);
@@ -172,7 +169,6 @@ class KemenyJob : public Job {
   }
 
   KemenySettings settings_;
-  std::vector<ElectionInput> inputs_;
 };
 
 }  // namespace

@@ -124,10 +124,11 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
   return election;
 }
 
-class SchulzeJob : public Job {
+class SchulzeJob : public ElectionJob {
  public:
-  SchulzeJob(const ConfigNode& run, const RunContext& context)
-      : settings_(parse_settings(run)), inputs_(sweep_inputs(run, context)) {}
+  SchulzeJob(const ConfigNode& run, const RunContext& context) : settings_(parse_settings(run)) {
+    inputs_ = sweep_inputs(run, context);
+  }
 
   void validate(const RunContext&) const override {
     // The reference check builds the pairwise counts on the host (n <= verify_auto_limit, or any n
@@ -135,13 +136,9 @@ class SchulzeJob : public Job {
     check_election_inputs(inputs_, settings_.measurement.verify == Verify::always);
   }
 
-  void run(const RunContext& context, Table& table) const override {
-    Space space;
-    for (const ElectionInput& input : inputs_) run_input(space, input, context, table);
-  }
-
  private:
-  void run_input(const Space& space, const ElectionInput& input, const RunContext& context, Table& table) const {
+  void run_input(const ElectionInput& input, const RunContext& context, Table& table) const override {
+    const Space space;
     const Measurement& measurement = settings_.measurement;
     DeviceElection election = load(space, input);
     const int alternatives = static_cast<int>(election.doubled.extent(0));
@@ -215,7 +212,6 @@ class SchulzeJob : public Job {
   }
 
   SchulzeSettings settings_;
-  std::vector<ElectionInput> inputs_;
 };
 
 }  // namespace

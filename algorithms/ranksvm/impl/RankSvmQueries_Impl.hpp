@@ -46,23 +46,22 @@ KOKKOS_INLINE_FUNCTION std::int64_t count_before(const Keys& keys, const Levels&
   return low;
 }
 
-/// Labels become levels 0..L-1 in increasing order (ranges are kept per level).
-inline std::vector<int> label_levels(const std::vector<double>& labels) {
+/// Labels as levels 0..count-1 in increasing order (ranges are kept per level).
+struct LabelLevels {
+  std::vector<int> of_document;
+  int count = 0;
+};
+inline LabelLevels label_levels(const std::vector<double>& labels) {
   std::map<double, int> levels;
   for (double label : labels) levels.emplace(label, 0);
   if (levels.size() > static_cast<std::size_t>(max_levels)) {
     fail("RankSVM supports up to ", max_levels, " distinct labels (the data has ", levels.size(), ")");
   }
-  int next = 0;
-  for (auto& entry : levels) entry.second = next++;
-  std::vector<int> level_of(labels.size());
-  for (std::size_t d = 0; d < labels.size(); ++d) level_of[d] = levels[labels[d]];
-  return level_of;
-}
-
-/// The number of levels of label_levels' result.
-inline int level_count(const std::vector<int>& level_of) {
-  return level_of.empty() ? 0 : *std::max_element(level_of.begin(), level_of.end()) + 1;
+  LabelLevels result;
+  for (auto& entry : levels) entry.second = result.count++;
+  result.of_document.resize(labels.size());
+  for (std::size_t d = 0; d < labels.size(); ++d) result.of_document[d] = levels[labels[d]];
+  return result;
 }
 
 }  // namespace kollective::ranksvm::Impl

@@ -64,8 +64,8 @@ class RankObjective {
     // Workspace positions are int: the slices span 2 x documents.
     if (docs_ > std::numeric_limits<int>::max() / 2)
       fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
-    const std::vector<int> level_of = label_levels(data.labels);
-    levels_ = level_count(level_of);
+    const LabelLevels labels = label_levels(data.labels);
+    levels_ = labels.count;
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels), its query and a range end per level.
@@ -74,7 +74,7 @@ class RankObjective {
             docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
         "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
     x_ = FeatureMatrix<ExecSpace, Feature>(space_, data);
-    level_ = upload<int>("Kollective::RankSvm::level", level_of);
+    level_ = upload<int>("Kollective::RankSvm::level", labels.of_document);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
     std::vector<int> doc_query(docs_);
     for (std::int64_t q = 0; q < queries_; ++q) {
