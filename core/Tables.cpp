@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/Bytes.hpp"
 #include "core/Csv.hpp"
 #include "core/Error.hpp"
 #include "core/RuntimeInfo.hpp"
@@ -206,6 +207,90 @@ void Table::write(ResultFiles& files) const {
   files.write(name_ + ".md", markdown());
   files.write(name_ + ".csv", csv());
   files.write(name_ + ".json", json());
+}
+
+namespace {
+
+void put_list(ByteWriter& out, const TextList& list) {
+  out.count(list.size());
+  for (const auto& text : list) out.text(text);
+}
+
+TextList get_list(ByteReader& in) {
+  TextList list(in.count());
+  for (auto& text : list) text = in.text();
+  return list;
+}
+
+}  // namespace
+
+std::string encode_rows(const std::vector<Row>& rows) {
+  ByteWriter out;
+  out.count(rows.size());
+  for (const Row& row : rows) {
+    out.count(row.cells().size());
+    for (const auto& [column, cell] : row.cells()) {
+      out.text(column);
+      out.raw(static_cast<std::uint8_t>(cell.index()));
+      std::visit(
+          [&](const auto& value) {
+            using T = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<T, std::string>) {
+              out.text(value);
+            } else if constexpr (std::is_same_v<T, TextList>) {
+              put_list(out, value);
+            } else if constexpr (std::is_same_v<T, TextGroups>) {
+              out.count(value.size());
+              for (const auto& list : value) put_list(out, list);
+            } else {
+              out.raw(value);
+            }
+          },
+          cell);
+    }
+  }
+  return out.bytes();
+}
+
+std::vector<Row> decode_rows(const std::string& bytes) {
+  ByteReader in(bytes);
+  std::vector<Row> rows(in.count());
+  for (Row& row : rows) {
+    const std::size_t cells = in.count();
+    for (std::size_t c = 0; c < cells; ++c) {
+      const std::string column = in.text();
+      switch (in.raw<std::uint8_t>()) {
+        case 0:
+          row.put(column, in.text());
+          break;
+        case 1:
+          row.put(column, in.raw<std::int64_t>());
+          break;
+        case 2:
+          row.put(column, in.raw<std::uint64_t>());
+          break;
+        case 3:
+          row.put(column, in.raw<double>());
+          break;
+        case 4:
+          row.put(column, in.raw<bool>());
+          break;
+        case 5:
+          row.put(column, get_list(in));
+          break;
+        case 6: {
+          TextGroups groups(in.count());
+          for (auto& list : groups) list = get_list(in);
+          row.put(column, std::move(groups));
+          break;
+        }
+        default:
+          fail("internal: a cell of unknown type in rows from another rank");
+      }
+    }
+  }
+  if (!in.done()) fail("internal: trailing bytes after rows from another rank");
+  return rows;
 }
 
 }  // namespace kollective

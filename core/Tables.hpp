@@ -58,6 +58,8 @@ class Table {
   explicit Table(std::string name) : name_(std::move(name)) {}
   /// Appends a row, adding the runtime columns (backend, device, kokkos, revision).
   void add(Row row);
+  /// Appends a row that already has its runtime columns (one gathered from another rank).
+  void add_complete(Row row) { rows_.push_back(std::move(row)); }
   const std::string& name() const { return name_; }
   const std::vector<Row>& rows() const { return rows_; }
   std::vector<std::string> columns() const;
@@ -72,6 +74,11 @@ class Table {
   std::string name_;
   std::vector<Row> rows_;
 };
+
+/// Rows as bytes and back, every cell with its type, so that rows made on one rank can be
+/// gathered on another exactly. decode_rows fails on bytes that encode_rows did not write.
+std::string encode_rows(const std::vector<Row>& rows);
+std::vector<Row> decode_rows(const std::string& bytes);
 
 /// Text of a cell as written in CSV and Markdown.
 std::string to_text(const Cell& cell);

@@ -50,8 +50,8 @@ std::string file_format(const ConfigNode& input, const std::string& file) {
 }
 
 CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys(
-      {"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write", "max_seconds"});
+  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write",
+                   "max_seconds", "distribute"});
   CoalitionRun settings;
   const ConfigNode input = run.required("input");
   input.expect_keys({"file", "format", "generator", "names"});
@@ -100,6 +100,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     settings.single_precision =
         options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
   }
+  settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     run.required("write").expect_keys({"values", "binary"});
@@ -164,9 +165,21 @@ class CoalitionJob : public Job {
     }
   }
 
-  void run(const RunContext& context, Table& table) const override {
-    Space space;
-    for (const std::int64_t agents : settings_.agents) run_size(space, static_cast<int>(agents), context, table);
+  /// Files are counted as the largest game a generator makes.
+  std::vector<double> point_seconds() const override {
+    std::vector<double> seconds;
+    for (const std::int64_t agents : settings_.agents) {
+      const int n = settings_.file.empty() ? static_cast<int>(agents) : coalition::max_agents;
+      seconds.push_back(settings_.measurement.solves() *
+                        estimated_seconds(Work::csg_splits, coalition::evaluated_splits(n, settings_.options.method)));
+    }
+    return seconds;
+  }
+
+  bool solves_across_ranks() const override { return settings_.options.across_ranks; }
+
+  void run_point(std::size_t point, const RunContext& context, Table& table) const override {
+    run_size(Space(), static_cast<int>(settings_.agents.at(point)), context, table);
   }
 
  private:
@@ -213,6 +226,7 @@ class CoalitionJob : public Job {
         .set("splits", result.splits)
         .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
+        .set("exchange_seconds", result.exchange_seconds)  // of the last repetition
         .set("splits_per_s", result.splits / seconds)
         .set("block_bytes_per_s",
              coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)

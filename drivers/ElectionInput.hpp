@@ -58,16 +58,23 @@ std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext&
 /// Returns the inputs with the alternatives of each file read.
 std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host);
 
-/// A voting run: its inputs (its own, or one per sweep point), run one after another.
+/// A voting run: its inputs (its own, or one per sweep point), one point each.
 class ElectionJob : public Job {
  public:
-  void run(const RunContext& context, Table& table) const override {
-    for (const ElectionInput& input : inputs_) run_input(input, context, table);
+  std::vector<double> point_seconds() const override {
+    std::vector<double> seconds;
+    for (const ElectionInput& input : inputs_) seconds.push_back(input_seconds(input));
+    return seconds;
+  }
+  void run_point(std::size_t point, const RunContext& context, Table& table) const override {
+    run_input(inputs_.at(point), context, table);
   }
 
  protected:
   /// One input: solve, verify, write its files and add its row.
   virtual void run_input(const ElectionInput& input, const RunContext& context, Table& table) const = 0;
+  /// Rough seconds of one input (its alternatives are 0 when a file has not been read yet).
+  virtual double input_seconds(const ElectionInput& input) const = 0;
   /// Set by the derived job's constructor after its own settings, so that errors in the options
   /// are reported before errors in the input, as the keys appear in a run.
   std::vector<ElectionInput> inputs_;

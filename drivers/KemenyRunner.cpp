@@ -3,6 +3,7 @@
 /// bounds and heuristics, with verification against brute force / a second exact method.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -98,6 +99,12 @@ class KemenyJob : public ElectionJob {
   }
 
  private:
+  /// The subset DP's time for DP-sized inputs (auto may do far less after decomposition).
+  double input_seconds(const ElectionInput& input) const override {
+    const int n = std::min(input.alternatives, kemeny::dp_max_alternatives);
+    return settings_.measurement.solves() * estimated_seconds(Work::kemeny_dp_steps, n * std::ldexp(1.0, n));
+  }
+
   void run_input(const ElectionInput& input, const RunContext& context, Table& table) const override {
     const Space space;
     const Measurement& measurement = settings_.measurement;

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "core/comm/Communicator.hpp"
 #include "core/Error.hpp"
 #include "core/kokkos_ext/Compat.hpp"
 #include "core/Parse.hpp"
@@ -142,6 +143,27 @@ void check_kokkos_settings(int argc, char* argv[]) {
     if (arg.rfind("--kokkos", 0) == 0 || arg.rfind("-kokkos", 0) == 0) check_option(arg, devices);
   }
   check_tools_agree(argc, argv);
+}
+
+void choose_device_for_rank(int argc, char* argv[]) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if (comm::size() == 1) return;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--kokkos-device-id", 0) == 0 || arg.rfind("--kokkos-map-device-id-by", 0) == 0) return;
+  }
+  if (std::getenv("KOKKOS_DEVICE_ID") || std::getenv("KOKKOS_VISIBLE_DEVICES")) return;
+  const int devices = device_count();
+  const int local = comm::local_rank();
+  if (devices > 1 && local >= devices) {
+    fail("this node runs more ranks than its ", devices, " GPUs (this is its rank ", local,
+         " counting from 0): run one rank per GPU");
+  }
+  setenv("KOKKOS_DEVICE_ID", std::to_string(devices == 1 ? 0 : local).c_str(), 1);
+#else
+  (void)argc;
+  (void)argv;
+#endif
 }
 
 }  // namespace kollective::driver

@@ -262,7 +262,9 @@ class RankSvmJob : public Job {
     if (settings_.has_test) check_source(settings_.test, features);
   }
 
-  void run(const RunContext& context, Table& table) const override { train_and_evaluate(settings_, context, table); }
+  void run_point(std::size_t, const RunContext& context, Table& table) const override {
+    train_and_evaluate(settings_, context, table);
+  }
 
  private:
   RankSvmRun settings_;

@@ -14,6 +14,10 @@ Measurement parse_measurement(const ConfigNode& run) {
   return measurement;
 }
 
+bool parse_distribute(const ConfigNode& run) {
+  return run.has("distribute") && run.required("distribute").as_choice({"points", "solve"}) == "solve";
+}
+
 void check_work(const Measurement& measurement, Work work, double amount, const std::string& what) {
   check_estimate(estimated_seconds(work, amount * measurement.solves()), measurement.max_seconds, what);
 }

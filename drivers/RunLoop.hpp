@@ -32,6 +32,10 @@ struct Measurement {
 /// Reads repetitions (1..1000), warmup (0..100), verify and max_seconds, where present.
 Measurement parse_measurement(const ConfigNode& run);
 
+/// `distribute:` points (default: each sweep point or input on one rank) or solve (every rank
+/// solves each point together; only algorithms that can say so accept the key). True for solve.
+bool parse_distribute(const ConfigNode& run);
+
 /// The fenced seconds of each timed repetition.
 struct Timing {
   std::vector<double> seconds;

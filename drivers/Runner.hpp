@@ -26,15 +26,24 @@ struct RunContext {
   std::string output_file(const std::string& suffix) const;
 };
 
-/// One run entry of a config, parsed once: checked before any run starts, then run.
+/// One run entry of a config, parsed once: checked before any run starts, then run point by
+/// point. A point is one independent solve (an input, a sweep point) with its rows and files; a
+/// run over several ranks spreads the points over them, or has every rank work on each point
+/// together when the job says so.
 class Job {
  public:
   virtual ~Job() = default;
   /// Checks what parsing could not without doing the work: that every input exists and parses,
   /// and that sizes fit in memory, so errors surface before the first run starts.
   virtual void validate(const RunContext& context) const = 0;
-  /// Does the work and adds the run's rows; result files go through context.files.
-  virtual void run(const RunContext& context, Table& table) const = 0;
+  /// Rough seconds of each point (their number is the run's point count), used to balance the
+  /// points over ranks; only their ratios matter.
+  virtual std::vector<double> point_seconds() const { return {1.0}; }
+  /// True when every rank solves each point together (`distribute: solve`), false when each
+  /// point goes to one rank.
+  virtual bool solves_across_ranks() const { return false; }
+  /// Does point `point`'s work and adds its rows; result files go through context.files.
+  virtual void run_point(std::size_t point, const RunContext& context, Table& table) const = 0;
 };
 
 struct Runner {

@@ -137,6 +137,11 @@ class SchulzeJob : public ElectionJob {
   }
 
  private:
+  double input_seconds(const ElectionInput& input) const override {
+    return settings_.measurement.solves() *
+           estimated_seconds(Work::schulze_path_updates, std::pow(static_cast<double>(input.alternatives), 3));
+  }
+
   void run_input(const ElectionInput& input, const RunContext& context, Table& table) const override {
     const Space space;
     const Measurement& measurement = settings_.measurement;

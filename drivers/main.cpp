@@ -4,25 +4,19 @@
 #include <Kokkos_Core.hpp>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <iostream>
-#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/kokkos_ext/Compat.hpp"
-#include "core/Config.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
-#include "core/Parse.hpp"
 #include "core/Progress.hpp"
-#include "core/ResultFiles.hpp"
 #include "core/RuntimeInfo.hpp"
-#include "core/Tables.hpp"
-#include "core/TextInput.hpp"
+#include "core/comm/Communicator.hpp"
+#include "drivers/ConfigRun.hpp"
 #include "drivers/KokkosSettings.hpp"
 #include "drivers/Runner.hpp"
 
@@ -39,6 +33,8 @@ const char* usage =
     "      Every run is checked before the first starts; a run's files appear only when it\n"
     "      completes. After a failed run the rest are skipped, unless --keep-going (or\n"
     "      `keep_going: true` in the config); the exit status is 1 if any run failed.\n"
+    "      Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
+    "      the tables; runs with `distribute: solve` are solved by all ranks together.\n"
     "info  prints the backend, device, memory and versions.\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are accepted before or after\n"
     "the command.\n";
@@ -83,168 +79,81 @@ void bind_openmp_threads(char* argv[]) {
 #endif
 }
 
-/// A run of the config, checked and ready to start.
-struct PlannedRun {
-  std::shared_ptr<const driver::Job> job;
-  std::string name;
-};
-
-/// The run's name: given (a safe file name, unique) or <algorithm>_<k>.
-std::string run_name(const ConfigNode& entry, const std::string& algorithm, std::size_t index,
-                     const std::vector<PlannedRun>& earlier) {
-  const std::string name = entry.get_string("name", algorithm + "_" + std::to_string(index + 1));
-  const ConfigNode where = entry.has("name") ? entry.required("name") : entry;
-  if (!is_safe_file_name(name)) {
-    where.error("run name '" + name +
-                "' is not allowed: it names the result files, so use letters, digits, '.', '_' and '-', starting "
-                "with a letter or digit, at most 100 characters");
-  }
-  for (const auto& other : earlier) {
-    if (other.name == name) where.error("duplicate run name '" + name + "'");
-    for (const auto& [a, b] : {std::pair(other.name, name), std::pair(name, other.name)}) {
-      if (result_names_may_collide(a, b)) {
-        where.error("run names '" + a + "' and '" + b + "' can give two result files the same name ('" + a +
-                    "' writes files named '" + a + "_...'): rename one");
-      }
-    }
-  }
-  return name;
+/// Ranks other than 0 print nothing on stdout (summaries, progress): rank 0 speaks for the run.
+void quiet_other_ranks() {
+  if (comm::rank() == 0) return;
+  Progress::set_quiet(true);
+  if (!std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
 }
 
-/// Checks every run (config, inputs, sizes) before any starts.
-std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& out_dir, const std::string& config_dir) {
-  std::vector<PlannedRun> plan;
-  const ConfigNode runs = config.required("runs");
-  if (!runs.is_sequence()) runs.error("expected a list of runs");
-  for (const auto& entry : runs.elements()) {
-    entry.expect_map();
-    const std::string algorithm = entry.required("algorithm").as_string();
-    const driver::Runner* runner = driver::find_runner(algorithm);
-    if (!runner) {
-      std::string known;
-      for (const auto& name : driver::algorithm_names()) known += " " + name;
-      entry.required("algorithm").error("unknown algorithm '" + algorithm + "' (available:" + known + ")");
+int command_line(std::vector<std::string> args) {
+  std::string command, config, out_dir;
+  bool keep_going = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << usage;
+      return 0;
+    } else if (arg == "--quiet" || arg == "-q") {
+      Progress::set_quiet(true);
+    } else if (arg == "--keep-going") {
+      keep_going = true;
+    } else if (arg == "--out") {
+      if (i + 1 == args.size() || args[i + 1].empty()) fail("--out needs a folder");
+      out_dir = args[++i];
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      fail("unknown option '", arg, "'\n", usage);
+    } else if (command.empty()) {
+      command = arg;
+      if (command != "run" && command != "info") fail("unknown command '", command, "' (run or info)\n", usage);
+    } else if (command == "run" && config.empty()) {
+      config = arg;
+    } else {
+      fail("unexpected argument '", arg, "'\n", usage);
     }
-    const std::string name = run_name(entry, algorithm, plan.size(), plan);
-    const driver::RunContext context{out_dir, config_dir, name};
-    with_context("run '" + name + "'", [&] {
-      std::shared_ptr<const driver::Job> job = runner->parse(entry, context);
-      job->validate(context);
-      plan.push_back({std::move(job), name});
-    });
   }
-  if (plan.empty()) runs.error("no runs");
-  return plan;
+  if (command == "info") return info();
+  if (command == "run") {
+    if (config.empty()) fail("run needs a config file\n", usage);
+    return driver::run_config(config, out_dir, keep_going);
+  }
+  std::cerr << usage;
+  return 2;
 }
 
-/// Runs one planned run; its tables and files appear in the output folder only if it completes.
-void run_one(const PlannedRun& planned, const std::string& out_dir, const std::string& config_dir,
-             std::set<std::string>& written) {
-  ResultFiles files(out_dir, &written);
-  driver::RunContext context{out_dir, config_dir, planned.name, &files};
-  Table table(planned.name);
-  with_context("run '" + planned.name + "'", [&] {
-    planned.job->run(context, table);
-    table.write(files);
-    files.commit();
-  });
-}
-
-int run(const std::string& config_path, std::string out_dir, bool keep_going) {
-  check_input_file(config_path, "config");
-  const ConfigNode config = ConfigNode::load_file(config_path);
-  config.expect_keys({"title", "output", "keep_going", "runs"});
-  const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
-  if (out_dir.empty()) out_dir = configured_out;
-  keep_going = keep_going || config.get_bool("keep_going", false);
-  const std::string config_dir = std::filesystem::path(config_path).parent_path().string();
-  const std::vector<PlannedRun> plan = plan_runs(config, out_dir, config_dir);
-  prepare_output_folder(out_dir);
-
-  if (config.has("title")) std::cout << config.required("title").as_string() << "\n";
-  std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device << ", output in " << out_dir
-            << "\n\n";
-  std::vector<std::string> completed, failed;
-  std::set<std::string> written;  // by the runs so far
-  for (const PlannedRun& planned : plan) {
-    try {
-      run_one(planned, out_dir, config_dir, written);
-      completed.push_back(planned.name);
-    } catch (const Error& e) {
-      std::cerr << "kollective: error: " << e.what() << "\n";
-      failed.push_back(planned.name);
-      if (!keep_going) break;
-    }
-    std::cout << "\n";
-  }
-  const std::size_t not_started = plan.size() - completed.size() - failed.size();
-  auto list = [](const std::vector<std::string>& names) {
-    std::string text;
-    for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-    return text;
-  };
-  if (failed.empty()) {
-    std::cout << "tables written to " << out_dir << "/\n";
-    return 0;
-  }
-  std::cerr << "kollective: " << completed.size() << " of " << plan.size() << " runs completed"
-            << (completed.empty() ? "" : " (" + list(completed) + "), their tables are in " + out_dir + "/")
-            << "; failed: " << list(failed);
-  if (not_started) std::cerr << "; not started: " << not_started << " (--keep-going runs the rest)";
-  std::cerr << "\n";
-  return 1;
+/// Prints an error: a shared one once (rank 0), any other from the rank that raised it.
+void print_error(const std::exception& e, const char* kind) {
+  if (dynamic_cast<const comm::SharedError*>(&e) && comm::rank() != 0) return;
+  const std::string rank = comm::size() > 1 && !dynamic_cast<const comm::SharedError*>(&e)
+                               ? "rank " + std::to_string(comm::rank()) + ": "
+                               : "";
+  std::cerr << "kollective: " << kind << ": " << rank << e.what() << "\n";
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  bind_openmp_threads(argv);  // may start the program again: before MPI starts
+  kollective::comm::Session session(argc, argv);
   try {
-    kollective::driver::check_kokkos_settings(argc, argv);
+    kollective::comm::on_every_rank([&] {
+      kollective::driver::check_kokkos_settings(argc, argv);
+      kollective::driver::choose_device_for_rank(argc, argv);
+      return 0;
+    });
   } catch (const kollective::Error& e) {
-    std::cerr << "kollective: error: " << e.what() << "\n";
+    print_error(e, "error");
     return 2;
   }
-  bind_openmp_threads(argv);
   Kokkos::ScopeGuard guard(argc, argv);  // removes the Kokkos options it consumed
-  std::vector<std::string> args(argv + 1, argv + argc);
+  quiet_other_ranks();
   try {
-    std::string command, config, out_dir;
-    bool keep_going = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& arg = args[i];
-      if (arg == "--help" || arg == "-h") {
-        std::cout << usage;
-        return 0;
-      } else if (arg == "--quiet" || arg == "-q") {
-        Progress::set_quiet(true);
-      } else if (arg == "--keep-going") {
-        keep_going = true;
-      } else if (arg == "--out") {
-        if (i + 1 == args.size() || args[i + 1].empty()) fail("--out needs a folder");
-        out_dir = args[++i];
-      } else if (arg.size() > 1 && arg[0] == '-') {
-        fail("unknown option '", arg, "'\n", usage);
-      } else if (command.empty()) {
-        command = arg;
-        if (command != "run" && command != "info") fail("unknown command '", command, "' (run or info)\n", usage);
-      } else if (command == "run" && config.empty()) {
-        config = arg;
-      } else {
-        fail("unexpected argument '", arg, "'\n", usage);
-      }
-    }
-    if (command == "info") return info();
-    if (command == "run") {
-      if (config.empty()) fail("run needs a config file\n", usage);
-      return run(config, out_dir, keep_going);
-    }
-    std::cerr << usage;
-    return 2;
+    return command_line(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const kollective::Error& e) {
-    std::cerr << "kollective: error: " << e.what() << "\n";
+    print_error(e, "error");
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "kollective: internal error: " << e.what() << "\n";
+    print_error(e, "internal error");
     return 1;
   }
 }

@@ -4,7 +4,10 @@
 # tests and the given perf configs, and prints a short table last.
 #   scripts/gpu_run.sh [CONFIG.yaml ...]        (no config: build and test only)
 # Prepare here first with scripts/gpu_prepare.sh, then carry .deps/src. Logs and tables go to
-# $OUT (the device tool's output folder) or ./gpu-out.
+# $OUT (the device tool's output folder) or ./gpu-out. Several GPUs:
+#   KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_RANKS="1 2" scripts/gpu_run.sh CONFIG.yaml
+# builds with MPI + NCCL and runs each config under `mpirun -np R` for each R (NVLink multicast
+# off); KOLLECTIVE_GPU_TESTS=REGEX runs only the matching tests.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -15,6 +18,9 @@ jobs=$(nproc)
 deps=$root/.deps
 tools=$deps/install/tools
 configs=("$@")
+preset=${KOLLECTIVE_GPU_PRESET:-cuda}
+read -r -a rank_counts <<< "${KOLLECTIVE_GPU_RANKS:-}"
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 log() { echo "gpu_run: $*" >&2; }
 step() {  # step NAME COMMAND...: runs, logs to $out/NAME.log, stops the script on failure
   local name=$1; shift
@@ -40,26 +46,34 @@ step tools_benchmark build_tool benchmark -DBENCHMARK_ENABLE_TESTING=OFF -DBENCH
 step kokkos bash -c "'$root/scripts/bootstrap_kokkos.sh' cuda > '$out/kokkos_prefix'"
 prefix=$(tail -n 1 "$out/kokkos_prefix")
 # -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
-step configure cmake --preset cuda -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
   -DCMAKE_CXX_FLAGS=-lineinfo
-step build cmake --build "$root/build/cuda" -j "$jobs"
-(cd "$root" && ctest --preset cuda -j 4 --timeout 600) >"$out/tests.log" 2>&1
+step build cmake --build "$root/build/$preset" -j "$jobs"
+(cd "$root/build/$preset" && ctest -j 4 --timeout 600 --output-on-failure ${KOLLECTIVE_GPU_TESTS:+-R "$KOLLECTIVE_GPU_TESTS"}) \
+  >"$out/tests.log" 2>&1
 tests_status=$?
 grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/tests.log" | head -n 20
 
 summary=()
+run_config() {  # run_config CONFIG NAME [LAUNCHER...]
+  local config=$1 name=$2; shift 2
+  log "running $config ${*:-}"
+  (cd "$root" && stdbuf -oL "$@" ./build/$preset/drivers/kollective run "$config" --out "$out/$name") \
+    >"$out/$name.log" 2>&1 || { tail -n 20 "$out/$name.log"; log "$config FAILED"; }
+  summary+=("$out/$name")
+}
 for config in "${configs[@]}"; do
   name=$(basename "$config" .yaml)
-  log "running $config"
-  (cd "$root" && stdbuf -oL ./build/cuda/drivers/kollective run "$config" --out "$out/$name") >"$out/$name.log" 2>&1 \
-    || { tail -n 20 "$out/$name.log"; log "$config FAILED"; }
-  summary+=("$out/$name")
+  if [ ${#rank_counts[@]} = 0 ]; then run_config "$config" "$name"; continue; fi
+  for ranks in "${rank_counts[@]}"; do
+    run_config "$config" "${name}_np$ranks" mpirun --allow-run-as-root -np "$ranks" -x NCCL_NVLS_ENABLE --bind-to none
+  done
 done
 [ "${KOLLECTIVE_GPU_BENCH:-0}" = 1 ] && (cd "$root" && ./build/cuda/perf/kollective_bench --benchmark_min_time=1 \
   --benchmark_out="$out/bench.json" --benchmark_out_format=json) >"$out/bench.log" 2>&1
 
 echo
-echo "== CUDA tests: $([ $tests_status = 0 ] && echo passed || echo FAILED) =="
+echo "== $preset tests: $([ $tests_status = 0 ] && echo passed || echo FAILED) =="
 for dir in "${summary[@]}"; do
   for table in "$dir"/*.csv; do
     [ -f "$table" ] || continue
@@ -72,7 +86,8 @@ for r in csv.DictReader(open(sys.argv[1])):
               f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
     elif 'agents' in r:
         print(f"{r['run']:<28} n={r['agents']:>3} {r['method']:<4} {r['values']:<6} optimum={float(r['optimum']):.6f} "
-              f"{float(r['seconds']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s verified={r['verified']}")
+              f"{float(r['seconds']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s ranks={r.get('ranks', 1)} "
+              f"exchange={float(r.get('exchange_seconds', 0)):.4f}s verified={r['verified']}")
     elif 'method' in r:
         print(f"{r['run']:<28} n={r['alternatives']:>3} m={r['voters']:>5} {r['method']:<22} d={r['distance']:>8} "
               f"optima={r['optimal_rankings']:>4} {float(r['seconds']):9.4f}s verified={r['verified']}")

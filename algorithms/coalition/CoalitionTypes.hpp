@@ -29,13 +29,18 @@ const char* to_string(Method method);
 
 struct Options {
   Method method = Method::idp;
+  /// Every rank of the run solves this game together: each layer's blocks are split over the
+  /// ranks and the layer is then gathered on every rank. False: this rank alone.
+  bool across_ranks = false;
 };
 
 struct Result {
   double value = 0;     ///< f(grand coalition)
   Structure structure;  ///< an optimal structure (its value equals `value`)
   std::string method;
-  double splits = 0;  ///< splits the solver evaluated (evaluated_splits(n, method))
+  double splits = 0;            ///< splits the solver evaluated (evaluated_splits(n, method))
+  int ranks = 1;                ///< ranks that solved it together
+  double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
 };
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).

@@ -8,6 +8,11 @@
 #ifdef KOLLECTIVE_HAVE_MPI
 #include <mpi.h>
 #endif
+#ifdef KOLLECTIVE_HAVE_NCCL
+#include <cuda_runtime.h>
+#include <nccl.h>
+#endif
+#include <climits>
 
 namespace kollective::comm {
 
@@ -50,6 +55,42 @@ std::vector<std::string> gather_bytes(const std::string& bytes) {
   return parts;
 }
 
+#ifdef KOLLECTIVE_HAVE_NCCL
+ncclComm_t nccl_comm = nullptr;
+
+void check_nccl(ncclResult_t status, const char* call) {
+  if (status != ncclSuccess) abort_all(std::string(call) + " failed: " + ncclGetErrorString(status));
+}
+
+/// The NCCL communicator over every rank's GPU, made at the first device collective (after
+/// Kokkos has chosen the device): rank 0's unique id reaches the others through MPI.
+ncclComm_t device_comm() {
+  if (!nccl_comm) {
+    ncclUniqueId id{};
+    if (rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    check(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    check_nccl(ncclCommInitRank(&nccl_comm, size(), id, rank()), "ncclCommInitRank");
+  }
+  return nccl_comm;
+}
+#endif
+
+void allgather_host(char* data, std::size_t part_bytes) {
+  // MPI counts are ints: move the parts in units of up to 1 MiB that divide them.
+  std::size_t unit = 1;
+  while (unit < (std::size_t{1} << 20) && part_bytes % (unit * 2) == 0) unit *= 2;
+  if (part_bytes / unit > static_cast<std::size_t>(INT_MAX)) {
+    abort_all("comm::allgather_in_place: parts of " + std::to_string(part_bytes) + " bytes are too large for MPI");
+  }
+  MPI_Datatype type;
+  check(MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type), "MPI_Type_contiguous");
+  check(MPI_Type_commit(&type), "MPI_Type_commit");
+  check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, static_cast<int>(part_bytes / unit), type,
+                      MPI_COMM_WORLD),
+        "MPI_Allgather");
+  MPI_Type_free(&type);
+}
+
 }  // namespace
 
 Session::Session(int& argc, char**& argv) {
@@ -58,6 +99,9 @@ Session::Session(int& argc, char**& argv) {
 }
 
 Session::~Session() {
+#ifdef KOLLECTIVE_HAVE_NCCL
+  if (nccl_comm) ncclCommDestroy(nccl_comm);
+#endif
   if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
   MPI_Finalize();
 }
@@ -125,6 +169,20 @@ void allreduce_max(std::vector<std::int64_t>& values) {
 
 std::vector<std::string> allgather(const std::string& text) { return gather_bytes(text); }
 
+void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream) {
+  if (size() == 1 || part_bytes == 0) return;
+  char* const parts = static_cast<char*>(data);
+  if (!on_device) return allgather_host(parts, part_bytes);
+#ifdef KOLLECTIVE_HAVE_NCCL
+  check_nccl(ncclAllGather(parts + rank() * part_bytes, parts, part_bytes, ncclChar, device_comm(),
+                           static_cast<cudaStream_t>(stream)),
+             "ncclAllGather");
+#else
+  (void)stream;
+  abort_all("comm::allgather_in_place: device memory, but this build has no NCCL");
+#endif
+}
+
 void abort_all(const std::string& message, int exit_code) {
   std::fprintf(stderr, "rank %d: %s\n", rank(), message.c_str());
   std::fflush(stderr);
@@ -147,6 +205,7 @@ void allreduce_sum(std::vector<std::int64_t>&) {}
 void allreduce_sum(std::vector<double>&) {}
 void allreduce_max(std::vector<std::int64_t>&) {}
 std::vector<std::string> allgather(const std::string& text) { return {text}; }
+void allgather_in_place(void*, std::size_t, bool, void*) {}
 
 void abort_all(const std::string& message, int exit_code) {
   std::fprintf(stderr, "%s\n", message.c_str());

@@ -8,8 +8,11 @@
 /// Collectives here move host memory; MPI is never handed device pointers.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/Error.hpp"
 
 namespace kollective::comm {
 
@@ -43,9 +46,41 @@ void allreduce_max(std::vector<std::int64_t>& values);
 /// Every rank's text, in rank order, on every rank.
 std::vector<std::string> allgather(const std::string& text);
 
+/// In place: `data` holds size() parts of `part_bytes` each, and rank r's part (at r *
+/// part_bytes) reaches every rank. Device memory (`on_device`) goes through NCCL on the CUDA
+/// stream `stream`, ordered with the work queued on it; host memory through MPI, once the work
+/// writing it has finished. Use comm::allgather_parts (ViewCollectives.hpp) rather than this.
+void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream);
+
 /// Ends every rank with this rank's message (used when one rank fails and the others could wait
 /// for it forever); prints "rank R: message" to stderr first.
 [[noreturn]] void abort_all(const std::string& message, int exit_code = 1);
+
+/// An error raised on every rank together, with the same message: the driver prints it once.
+class SharedError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Runs `step` (which must not call collectives) on every rank and returns its result. When it
+/// throws an Error on any rank, it throws a SharedError on every rank, with the message of the
+/// first rank that failed ("rank R: ..." when there are several), so no rank goes on alone.
+template <class Step>
+auto on_every_rank(Step&& step) {
+  std::optional<decltype(step())> result;
+  std::string error;
+  try {
+    result.emplace(step());
+  } catch (const Error& e) {
+    error = e.what();
+    if (error.empty()) error = "failed";
+  }
+  const std::vector<std::string> errors = allgather(error);
+  for (int r = 0; r < size(); ++r) {
+    if (!errors[r].empty()) throw SharedError(size() == 1 ? errors[r] : "rank " + std::to_string(r) + ": " + errors[r]);
+  }
+  return std::move(*result);
+}
 
 }  // namespace kollective::comm
 

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "algorithms/coalition/CoalitionTypes.hpp"
+#include "core/comm/ViewCollectives.hpp"
 #include "core/kokkos_ext/Atomics.hpp"
 #include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
@@ -261,29 +262,32 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
       });
 }
 
-/// A layer's high splits, in launches of at most 2^30 threads (with Kokkos 3.4, a CUDA range
-/// launch slowed down 4x to 10x past 2^32 iterations: n = 30 took 199 s in one launch per layer,
-/// 45 s in batches; batches cost nothing measurable). In float, the kernel is held to 128 registers so that twice as
-/// many warps hide the L1 latency of the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
+/// The high splits of a layer's blocks [begin, end) (colex ranks), in launches of at most 2^30
+/// threads (with Kokkos 3.4, a CUDA range launch slowed down 4x to 10x past 2^32 iterations: n =
+/// 30 took 199 s in one launch per layer, 45 s in batches; batches cost nothing measurable). In
+/// float, the kernel is held to 128 registers so that twice as many warps hide the L1 latency of
+/// the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
 template <class Value, class ExecSpace, class Binomials>
-void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, int high_agents,
-                     const Binomials& binomial) {
+void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, std::uint64_t begin, std::uint64_t end,
+                     int high_agents, const Binomials& binomial) {
   using Bounds = Kokkos::LaunchBounds<128, sizeof(Value) == 4 ? 4 : 1>;
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>;
   const std::uint64_t blocks_per_launch = Kokkos::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
-  for (std::uint64_t first = 0; first < layer.blocks; first += blocks_per_launch) {
-    const std::uint64_t blocks = Kokkos::min(blocks_per_launch, layer.blocks - first);
+  for (std::uint64_t first = begin; first < end; first += blocks_per_launch) {
+    const std::uint64_t blocks = Kokkos::min(blocks_per_launch, end - first);
     launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, first,
                        high_agents, binomial);
   }
 }
 
+/// The local splits of blocks [begin, end) of layer h.
 template <class Value, class ExecSpace, class Binomials>
-void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t blocks, int high_agents,
-                      const Binomials& binomial) {
+void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t begin, std::uint64_t end,
+                      int high_agents, const Binomials& binomial) {
   Kokkos::parallel_for(
       "Kollective::Coalition::local_splits",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(blocks)),
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, static_cast<std::int64_t>(begin),
+                                                                      static_cast<std::int64_t>(end)),
       KOKKOS_LAMBDA(const std::int64_t rank) {
         const std::uint64_t high = subsets::unrank_colex(static_cast<std::uint64_t>(rank), h, high_agents, binomial);
         Value low[block_size], acc[block_size];
@@ -293,6 +297,59 @@ void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t
         local_splits(acc, low, std::make_index_sequence<block_size>{});
         for (int k = 0; k < block_size; ++k) block[k] = acc[k];
       });
+}
+
+/// Copies blocks [begin, begin + count) of layer h between the table and consecutive blocks
+/// of `packed` (to_table: from packed into the table).
+template <class Value, class ExecSpace, class Binomials>
+void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int h, std::uint64_t begin,
+                       std::uint64_t count, bool to_table, int high_agents, const Binomials& binomial) {
+  Kokkos::parallel_for(
+      "Kollective::Coalition::copy_layer_blocks",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(count)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::uint64_t high = subsets::unrank_colex(begin + i, h, high_agents, binomial);
+        Value* in_table = table + (high << low_agents);
+        Value* in_packed = packed + i * block_size;
+        for (int k = 0; k < block_size; ++k) {
+          if (to_table) {
+            in_table[k] = in_packed[k];
+          } else {
+            in_packed[k] = in_table[k];
+          }
+        }
+      });
+}
+
+/// The blocks of a layer that each rank computes: consecutive colex ranks, `share` per rank.
+struct LayerShare {
+  std::uint64_t share, begin, end;
+  LayerShare(std::uint64_t blocks, int rank, int ranks)
+      : share((blocks + ranks - 1) / ranks),
+        begin(Kokkos::min(blocks, share * rank)),
+        end(Kokkos::min(blocks, begin + share)) {}
+};
+
+/// Every rank's blocks of layer h, from `exchange` (ranks x share blocks), written into every
+/// rank's table; returns the fenced seconds it took.
+template <class Value, class ExecSpace, class Binomials>
+double gather_layer(const ExecSpace& space, Value* table, Value* exchange, int h, std::uint64_t blocks, int high_agents,
+                    const Binomials& binomial) {
+  space.fence();  // the layer's own work is not exchange time
+  Kokkos::Timer timer;
+  const int ranks = comm::size();
+  const LayerShare mine(blocks, comm::rank(), ranks);
+  Value* own = exchange + comm::rank() * mine.share * block_size;
+  copy_layer_blocks(space, table, own, h, mine.begin, mine.end - mine.begin, false, high_agents, binomial);
+  comm::allgather_parts(space, exchange, mine.share * block_size);
+  for (int r = 0; r < ranks; ++r) {
+    const LayerShare theirs(blocks, r, ranks);
+    if (r == comm::rank() || theirs.end == theirs.begin) continue;
+    copy_layer_blocks(space, table, exchange + r * mine.share * block_size, h, theirs.begin, theirs.end - theirs.begin,
+                      true, high_agents, binomial);
+  }
+  space.fence();
+  return timer.seconds();
 }
 
 /// A split {part, set \ part} whose f values add up to f(set) exactly (the first in submask
@@ -329,9 +386,17 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   const int high_agents = n > low_agents ? n - low_agents : 0;
   const std::uint64_t coalitions = std::uint64_t{1} << n;
   const std::uint64_t entries = std::uint64_t{1} << (high_agents + low_agents);  // at least one block
-  require_device_memory(static_cast<std::int64_t>(entries) * static_cast<std::int64_t>(sizeof(Value)),
-                        "the coalition value table of " + std::to_string(n) + " agents");
-
+  // Across ranks, every rank holds the whole table, plus room to gather its largest layer.
+  const int ranks = options.across_ranks ? comm::size() : 1;
+  const std::uint64_t exchange_blocks =
+      ranks > 1 ? LayerShare(plan_layer(n, high_agents, high_agents / 2, idp).blocks, 0, ranks).share * ranks : 0;
+  require_device_memory(
+      static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value)),
+      "the coalition value table of " + std::to_string(n) + " agents" +
+          (ranks > 1 ? " and its largest layer, gathered from " + std::to_string(ranks) + " ranks" : std::string()));
+  Kokkos::View<Value*, Memory> exchange(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::exchange"),
+      exchange_blocks * block_size);
   Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"),
                                  entries);
   {
@@ -346,10 +411,14 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   Progress progress("Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")",
                     high_agents + 1);
   run_block_zero(space, table);
+  double exchange_seconds = 0;
   for (int h = 1; h <= high_agents; ++h) {
     const Layer layer = plan_layer(n, high_agents, h, idp);
-    if (layer.chunks != 0) run_high_splits(space, table, layer, high_agents, binomial);
-    run_local_splits(space, table, h, layer.blocks, high_agents, binomial);
+    const LayerShare mine(layer.blocks, ranks > 1 ? comm::rank() : 0, ranks);
+    if (layer.chunks != 0) run_high_splits(space, table, layer, mine.begin, mine.end, high_agents, binomial);
+    run_local_splits(space, table, h, mine.begin, mine.end, high_agents, binomial);
+    if (ranks > 1)
+      exchange_seconds += gather_layer(space, table, exchange.data(), h, layer.blocks, high_agents, binomial);
     space.fence();
     progress.update(h + 1);
   }
@@ -360,6 +429,8 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   Result result;
   result.method = to_string(options.method);
   result.splits = evaluated_splits(n, idp);
+  result.ranks = ranks;
+  result.exchange_seconds = exchange_seconds;
   auto value_of = [&](std::uint64_t set) {
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, set))();
   };

@@ -1,0 +1,338 @@
+#include "drivers/ConfigRun.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "core/Bytes.hpp"
+#include "core/comm/Communicator.hpp"
+#include "core/Config.hpp"
+#include "core/Error.hpp"
+#include "core/ResultFiles.hpp"
+#include "core/RuntimeInfo.hpp"
+#include "core/Tables.hpp"
+#include "core/TextInput.hpp"
+#include "drivers/Runner.hpp"
+
+namespace kollective::driver {
+
+namespace {
+
+/// A run of the config, checked and ready to start.
+struct PlannedRun {
+  std::shared_ptr<const Job> job;
+  std::string name;
+  std::vector<double> point_seconds;
+  bool across_ranks = false;
+};
+
+/// The run's name: given (a safe file name, unique) or <algorithm>_<k>.
+std::string run_name(const ConfigNode& entry, const std::string& algorithm, std::size_t index,
+                     const std::vector<PlannedRun>& earlier) {
+  const std::string name = entry.get_string("name", algorithm + "_" + std::to_string(index + 1));
+  const ConfigNode where = entry.has("name") ? entry.required("name") : entry;
+  if (!is_safe_file_name(name)) {
+    where.error("run name '" + name +
+                "' is not allowed: it names the result files, so use letters, digits, '.', '_' and '-', starting "
+                "with a letter or digit, at most 100 characters");
+  }
+  for (const auto& other : earlier) {
+    if (other.name == name) where.error("duplicate run name '" + name + "'");
+    for (const auto& [a, b] : {std::pair(other.name, name), std::pair(name, other.name)}) {
+      if (result_names_may_collide(a, b)) {
+        where.error("run names '" + a + "' and '" + b + "' can give two result files the same name ('" + a +
+                    "' writes files named '" + a + "_...'): rename one");
+      }
+    }
+  }
+  return name;
+}
+
+/// Checks every run (config, inputs, sizes) before any starts.
+std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& out_dir, const std::string& config_dir) {
+  std::vector<PlannedRun> plan;
+  const ConfigNode runs = config.required("runs");
+  if (!runs.is_sequence()) runs.error("expected a list of runs");
+  for (const auto& entry : runs.elements()) {
+    entry.expect_map();
+    const std::string algorithm = entry.required("algorithm").as_string();
+    const Runner* runner = find_runner(algorithm);
+    if (!runner) {
+      std::string known;
+      for (const auto& name : algorithm_names()) known += " " + name;
+      entry.required("algorithm").error("unknown algorithm '" + algorithm + "' (available:" + known + ")");
+    }
+    const std::string name = run_name(entry, algorithm, plan.size(), plan);
+    const RunContext context{out_dir, config_dir, name};
+    with_context("run '" + name + "'", [&] {
+      std::shared_ptr<const Job> job = runner->parse(entry, context);
+      job->validate(context);
+      plan.push_back({job, name, job->point_seconds(), job->solves_across_ranks()});
+    });
+  }
+  if (plan.empty()) runs.error("no runs");
+  return plan;
+}
+
+/// The config file's text, for check_same_config.
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Fails on every rank unless every rank read the same config and was given the same options.
+void check_same_config(const std::string& config_path, const std::string& text, const std::string& out_dir,
+                       bool keep_going) {
+  const std::string signature =
+      std::to_string(std::hash<std::string>{}(text)) + " " + std::to_string(keep_going) + " " + out_dir;
+  const std::vector<std::string> signatures = comm::allgather(signature);
+  for (int r = 1; r < comm::size(); ++r) {
+    if (signatures[r] != signatures[0]) {
+      throw comm::SharedError("rank " + std::to_string(r) + " read a different '" + config_path +
+                              "' or was given other options (--out, --keep-going) than rank 0: every rank must run "
+                              "the same config");
+    }
+  }
+}
+
+constexpr int all_ranks = -1;
+
+/// Which rank runs each point of each run: all_ranks for runs solved together; the other points
+/// longest first onto the least loaded rank (lowest rank on ties), so that a sweep whose sizes
+/// grow fast still balances.
+std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan, int ranks) {
+  struct Point {
+    double seconds;
+    std::size_t run, point;
+  };
+  std::vector<std::vector<int>> owner(plan.size());
+  std::vector<Point> points;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    owner[i].assign(plan[i].point_seconds.size(), all_ranks);
+    if (plan[i].across_ranks) continue;
+    for (std::size_t k = 0; k < plan[i].point_seconds.size(); ++k) points.push_back({plan[i].point_seconds[k], i, k});
+  }
+  std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.seconds > b.seconds; });
+  std::vector<double> load(ranks, 0.0);
+  for (const Point& point : points) {
+    const int rank = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    owner[point.run][point.point] = rank;
+    load[rank] += point.seconds;
+  }
+  return owner;
+}
+
+/// What one rank did for one run.
+struct RankRun {
+  enum Status : std::uint8_t { completed, failed, skipped };
+  Status status = completed;
+  std::vector<std::pair<std::size_t, std::vector<Row>>> points;  ///< rows of each point it ran
+  std::unique_ptr<ResultFiles> files;                            ///< the result files of its points
+  std::unique_ptr<ResultFiles> discard;  ///< files of points solved together, kept by rank 0 only
+};
+
+std::string encode(const std::vector<RankRun>& runs) {
+  ByteWriter out;
+  for (const RankRun& run : runs) {
+    out.raw(run.status);
+    out.count(run.points.size());
+    for (const auto& [point, rows] : run.points) {
+      out.count(point);
+      out.text(encode_rows(rows));
+    }
+  }
+  return out.bytes();
+}
+
+/// Decodes another rank's encode() into `runs` (no files).
+std::vector<RankRun> decode(const std::string& bytes, std::size_t run_count) {
+  ByteReader in(bytes);
+  std::vector<RankRun> runs(run_count);
+  for (RankRun& run : runs) {
+    run.status = in.raw<RankRun::Status>();
+    run.points.resize(in.count());
+    for (auto& [point, rows] : run.points) {
+      point = in.raw<std::uint64_t>();
+      rows = decode_rows(in.text());
+    }
+  }
+  if (!in.done()) fail("internal: trailing bytes in the runs of another rank");
+  return runs;
+}
+
+class ConfigRunner {
+ public:
+  ConfigRunner(std::vector<PlannedRun> plan, std::string out_dir, std::string config_dir, bool keep_going)
+      : plan_(std::move(plan)),
+        out_dir_(std::move(out_dir)),
+        config_dir_(std::move(config_dir)),
+        keep_going_(keep_going),
+        owner_(assign_points(plan_, comm::size())),
+        mine_(plan_.size()) {}
+
+  /// Runs this rank's points; with one rank each run is finished (its files committed) as soon
+  /// as it has run, with several once every rank has run all its points. Returns the exit status.
+  int run() {
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      run_points(i);
+      if (comm::size() == 1) finish({mine_[i].status}, i);
+    }
+    if (comm::size() > 1) finish_all();
+    return report();
+  }
+
+ private:
+  void run_points(std::size_t i) {
+    bool ran = false;
+    const PlannedRun& planned = plan_[i];
+    RankRun& run = mine_[i];
+    run.files = std::make_unique<ResultFiles>(out_dir_, &written_);
+    run.discard = std::make_unique<ResultFiles>(out_dir_);
+    for (std::size_t k = 0; k < owner_[i].size(); ++k) {
+      const bool together = owner_[i][k] == all_ranks;
+      if (!together && owner_[i][k] != comm::rank()) continue;
+      if (together && comm::size() > 1) {  // every rank must agree to start a point solved together
+        std::vector<std::int64_t> stop = {stopped_};
+        comm::allreduce_max(stop);
+        stopped_ = stop[0] != 0;
+      }
+      if (stopped_) {
+        if (run.status == RankRun::completed) run.status = RankRun::skipped;
+        continue;
+      }
+      ResultFiles* files = together && comm::rank() != 0 ? run.discard.get() : run.files.get();
+      RunContext context{out_dir_, config_dir_, planned.name, files};
+      Table table(planned.name);
+      ran = true;
+      try {
+        with_context("run '" + planned.name + "'", [&] { planned.job->run_point(k, context, table); });
+        run.points.emplace_back(k, table.rows());
+      } catch (const Error& e) {
+        // The other ranks may be waiting inside this point's collectives: end them all.
+        if (together && comm::size() > 1) comm::abort_all(e.what());
+        std::cerr << "kollective: error: " << (comm::size() > 1 ? "rank " + std::to_string(comm::rank()) + ": " : "")
+                  << e.what() << "\n";
+        run.status = RankRun::failed;
+        stopped_ = !keep_going_;
+      }
+    }
+    if (ran && comm::rank() == 0) std::cout << "\n";
+  }
+
+  void finish_all() {
+    const std::vector<std::string> encoded = comm::allgather(encode(mine_));
+    std::vector<std::vector<RankRun>> all;
+    for (int r = 0; r < comm::size(); ++r) {
+      all.push_back(r == comm::rank() ? std::vector<RankRun>() : decode(encoded[r], plan_.size()));
+    }
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      std::vector<RankRun::Status> statuses;
+      for (int r = 0; r < comm::size(); ++r) statuses.push_back(r == comm::rank() ? mine_[i].status : all[r][i].status);
+      if (comm::rank() == 0) {
+        for (int r = 1; r < comm::size(); ++r) {
+          for (auto& point : all[r][i].points) {
+            if (owner_[i][point.first] != all_ranks) mine_[i].points.push_back(std::move(point));
+          }
+        }
+      }
+      finish(statuses, i);
+    }
+  }
+
+  /// Commits run i's files on every rank when it completed everywhere (rank 0 adds its table,
+  /// rows in point order); otherwise its files go.
+  void finish(const std::vector<RankRun::Status>& statuses, std::size_t i) {
+    RankRun& run = mine_[i];
+    const auto worst = *std::max_element(statuses.begin(), statuses.end());
+    status_.push_back(worst);
+    if (worst != RankRun::completed) {
+      run.files.reset();
+      return;
+    }
+    if (comm::rank() == 0) {
+      std::stable_sort(run.points.begin(), run.points.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      Table table(plan_[i].name);
+      for (auto& [point, rows] : run.points) {
+        const int ranks = owner_[i][point] == all_ranks ? comm::size() : 1;
+        for (Row& row : rows) table.add_complete(std::move(row.set("ranks", ranks)));
+      }
+      with_context("run '" + plan_[i].name + "'", [&] { table.write(*run.files); });
+    }
+    with_context("run '" + plan_[i].name + "'", [&] { run.files->commit(); });
+  }
+
+  int report() const {
+    std::vector<std::string> completed, failed;
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+      if (status_[i] == RankRun::completed) completed.push_back(plan_[i].name);
+      if (status_[i] == RankRun::failed) failed.push_back(plan_[i].name);
+    }
+    if (failed.empty() && completed.size() == plan_.size()) {
+      if (comm::rank() == 0) std::cout << "tables written to " << out_dir_ << "/\n";
+      return 0;
+    }
+    if (comm::rank() != 0) return 1;
+    auto list = [](const std::vector<std::string>& names) {
+      std::string text;
+      for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+      return text;
+    };
+    const std::size_t not_started = plan_.size() - completed.size() - failed.size();
+    std::cerr << "kollective: " << completed.size() << " of " << plan_.size() << " runs completed"
+              << (completed.empty() ? "" : " (" + list(completed) + "), their tables are in " + out_dir_ + "/")
+              << "; failed: " << list(failed);
+    if (not_started) std::cerr << "; not started: " << not_started << " (--keep-going runs the rest)";
+    std::cerr << "\n";
+    return 1;
+  }
+
+  std::vector<PlannedRun> plan_;
+  std::string out_dir_, config_dir_;
+  bool keep_going_;
+  std::vector<std::vector<int>> owner_;
+  std::vector<RankRun> mine_;
+  std::vector<RankRun::Status> status_;  ///< of each finished run, over all ranks
+  std::set<std::string> written_;        ///< files committed by earlier runs
+  bool stopped_ = false;                 ///< a run failed and keep_going is off
+};
+
+}  // namespace
+
+int run_config(const std::string& config_path, std::string out_dir, bool keep_going) {
+  const std::string text = comm::on_every_rank([&] {
+    check_input_file(config_path, "config");
+    return read_text(config_path);
+  });
+  check_same_config(config_path, text, out_dir, keep_going);
+  const ConfigNode config = comm::on_every_rank([&] { return ConfigNode::load_file(config_path); });
+  std::string config_dir;
+  std::vector<PlannedRun> plan = comm::on_every_rank([&] {
+    config.expect_keys({"title", "output", "keep_going", "runs"});
+    const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
+    if (out_dir.empty()) out_dir = configured_out;
+    keep_going = keep_going || config.get_bool("keep_going", false);
+    config_dir = std::filesystem::path(config_path).parent_path().string();
+    std::vector<PlannedRun> runs = plan_runs(config, out_dir, config_dir);
+    prepare_output_folder(out_dir);
+    return runs;
+  });
+  if (comm::rank() == 0) {
+    if (config.has("title")) std::cout << config.required("title").as_string() << "\n";
+    std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device;
+    if (comm::size() > 1) std::cout << ", " << comm::size() << " ranks";
+    std::cout << ", output in " << out_dir << "\n\n";
+  }
+  return ConfigRunner(std::move(plan), out_dir, config_dir, keep_going).run();
+}
+
+}  // namespace kollective::driver

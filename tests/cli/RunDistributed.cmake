@@ -1,0 +1,102 @@
+# `mpirun -np RANKS kollective run distributed.yaml` writes the same tables as one rank (but for
+# times, device and the ranks column) and the same result files, byte for byte. Each rank runs
+# one thread, so floating-point sums are the same. Then a run that fails on one rank ends with
+# its message, and ranks given different configs refuse to start.
+function(expect message)
+  if(NOT (${ARGN}))
+    message(FATAL_ERROR "${message}")
+  endif()
+endfunction()
+
+set(ENV{OMP_NUM_THREADS} 1)
+set(launch ${MPIEXEC} -n ${RANKS} --oversubscribe)
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK}/one --quiet
+                RESULT_VARIABLE status ERROR_VARIABLE stderr)
+expect("one rank: exit status ${status}:\n${stderr}" status EQUAL 0)
+execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK}/many --quiet
+                RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+expect("${RANKS} ranks: exit status ${status}:\n${stderr}" status EQUAL 0)
+string(REGEX MATCHALL "tables written" summaries "${stdout}")
+list(LENGTH summaries count)
+expect("${RANKS} ranks: the summary came ${count} times, not once (rank 0 only):\n${stdout}" count EQUAL 1)
+
+file(GLOB one RELATIVE ${WORK}/one ${WORK}/one/*)
+file(GLOB many RELATIVE ${WORK}/many ${WORK}/many/*)
+expect("${RANKS} ranks wrote other files:\n${one}\n${many}" one STREQUAL many)
+set(varying "^(device|ranks)$|second|_s$|_s_min$|_per_s$")
+foreach(file ${one})
+  if(file MATCHES "\\.(csv|md)$" AND EXISTS ${WORK}/one/${file}.json)
+    continue()  # written from the same rows as its .json
+  endif()
+  string(REGEX REPLACE "\\.(csv|md)$" ".json" table ${file})
+  if(NOT file MATCHES "\\.json$")
+    string(REGEX REPLACE "\\.(csv|md)$" "" stem ${file})
+    if(NOT EXISTS ${WORK}/one/${stem}.json)
+      file(SHA256 ${WORK}/one/${file} a)
+      file(SHA256 ${WORK}/many/${file} b)
+      expect("${file} differs between one rank and ${RANKS}" a STREQUAL b)
+    endif()
+    continue()
+  endif()
+  file(READ ${WORK}/one/${file} a)
+  file(READ ${WORK}/many/${file} b)
+  string(JSON rows_a LENGTH "${a}" rows)
+  string(JSON rows_b LENGTH "${b}" rows)
+  expect("${file}: ${rows_a} rows from one rank, ${rows_b} from ${RANKS}" rows_a EQUAL rows_b)
+  math(EXPR last "${rows_a} - 1")
+  foreach(i RANGE ${last})
+    string(JSON columns LENGTH "${a}" rows ${i})
+    math(EXPR last_column "${columns} - 1")
+    foreach(j RANGE ${last_column})
+      string(JSON column MEMBER "${a}" rows ${i} ${j})
+      string(JSON value_b ERROR_VARIABLE missing GET "${b}" rows ${i} ${column})
+      expect("${file} row ${i}: column ${column} missing with ${RANKS} ranks" NOT missing)
+      if(column MATCHES "${varying}")
+        continue()
+      endif()
+      string(JSON value_a GET "${a}" rows ${i} ${column})
+      expect("${file} row ${i} ${column}: '${value_a}' from one rank, '${value_b}' from ${RANKS}"
+             value_a STREQUAL value_b)
+    endforeach()
+    string(JSON ranks GET "${b}" rows ${i} ranks)
+    string(JSON run GET "${b}" rows ${i} run)
+    set(expected 1)
+    if(run MATCHES "together")
+      set(expected ${RANKS})
+    endif()
+    expect("${file} row ${i}: ranks ${ranks}, expected ${expected}" ranks EQUAL expected)
+  endforeach()
+endforeach()
+
+# A point that fails on whichever rank runs it: the run is named, its files are gone, the
+# other runs are written (--keep-going).
+execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/keep_going.yaml --out ${WORK}/failing --quiet --keep-going
+                RESULT_VARIABLE status ERROR_VARIABLE stderr)
+expect("a failed run: exit status 0 with ${RANKS} ranks" NOT status EQUAL 0)
+string(FIND "${stderr}" "run 'fails_while_running': verify: true, but no independent check applies" found)
+expect("a failed run on ${RANKS} ranks is not named:\n${stderr}" NOT found EQUAL -1)
+expect("3 of 4 runs are not reported:\n${stderr}" stderr MATCHES "3 of 4 runs completed")
+file(GLOB failed_files ${WORK}/failing/fails_while_running* ${WORK}/failing/.*)
+expect("the failed run left files: ${failed_files}" NOT failed_files)
+foreach(file first.json heuristic_closes_gap.json last.json)
+  expect("${file} of a completed run is missing" EXISTS ${WORK}/failing/${file})
+endforeach()
+
+# A run solved by every rank together that fails ends every rank with the message.
+execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/distributed_fails.yaml --out ${WORK}/together --quiet
+                RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
+expect("a failed shared solve: exit status 0" NOT status EQUAL 0)
+expect("a failed shared solve is not named:\n${stderr}" stderr MATCHES "verify: true needs n <= 12")
+file(GLOB left ${WORK}/together/*.json)
+expect("a failed shared solve left tables: ${left}" NOT left)
+
+# Ranks given different configs refuse before any run.
+if(RANKS GREATER 1)
+  execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK}/mixed
+                          : -n 1 ${KOLLECTIVE} run ${CASES}/keep_going.yaml --out ${WORK}/mixed
+                  RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
+  expect("different configs: exit status 0" NOT status EQUAL 0)
+  expect("different configs are not refused:\n${stderr}" stderr MATCHES "rank 1 read a different")
+  expect("different configs: rank 0 started anyway" NOT EXISTS ${WORK}/mixed/schulze_sweep.json)
+endif()
