@@ -19,12 +19,17 @@ namespace comm = kollective::comm;
 namespace coalition = kollective::coalition;
 using Space = Kokkos::DefaultExecutionSpace;
 
-TEST(distributed, allgather_parts_of_a_view) {
-  const std::size_t part = 1000;
-  Kokkos::View<std::int64_t*, Space::memory_space> parts("parts", part * comm::size());
+/// Fills this rank's part (a device lambda cannot live in a test body under nvcc).
+void fill_own_part(const Kokkos::View<std::int64_t*, Space::memory_space>& parts, std::size_t part) {
   const std::int64_t rank = comm::rank();
   Kokkos::parallel_for(
       Kokkos::RangePolicy<Space>(0, part), KOKKOS_LAMBDA(const int i) { parts(rank * part + i) = rank * 7919 + i; });
+}
+
+TEST(distributed, allgather_parts_of_a_view) {
+  const std::size_t part = 1000;
+  Kokkos::View<std::int64_t*, Space::memory_space> parts("parts", part * comm::size());
+  fill_own_part(parts, part);
   comm::allgather_parts(Space(), parts.data(), part);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts);
   for (int r = 0; r < comm::size(); ++r) {
