@@ -18,6 +18,13 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An error raised on every rank of a run together, with the same message (comm::on_every_rank
+/// makes them): the driver prints it once, and no rank is left waiting for another.
+class SharedError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Builds a message from streamable parts: fail("n = ", n, " is too large").
 template <class... Parts>
 [[noreturn]] void fail(Parts&&... parts) {
@@ -41,6 +48,8 @@ template <class F>
 auto with_context(const std::string& context, F&& f) -> decltype(f()) {
   try {
     return f();
+  } catch (const SharedError& e) {
+    throw SharedError(context + ": " + e.what());
   } catch (const Error& e) {
     throw Error(context + ": " + e.what());
   }

@@ -97,9 +97,9 @@ void check_same_config(const std::string& config_path, const std::string& text, 
   const std::vector<std::string> signatures = comm::allgather(signature);
   for (int r = 1; r < comm::size(); ++r) {
     if (signatures[r] != signatures[0]) {
-      throw comm::SharedError("rank " + std::to_string(r) + " read a different '" + config_path +
-                              "' or was given other options (--out, --keep-going) than rank 0: every rank must run "
-                              "the same config");
+      throw SharedError("rank " + std::to_string(r) + " read a different '" + config_path +
+                        "' or was given other options (--out, --keep-going) than rank 0: every rank must run "
+                        "the same config");
     }
   }
 }
@@ -216,6 +216,10 @@ class ConfigRunner {
       try {
         with_context("run '" + planned.name + "'", [&] { planned.job->run_point(k, context, table); });
         run.points.emplace_back(k, table.rows());
+      } catch (const SharedError& e) {  // every rank failed alike: no rank waits
+        if (comm::rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
+        run.status = RankRun::failed;
+        stopped_ = !keep_going_;
       } catch (const Error& e) {
         // The other ranks may be waiting inside this point's collectives: end them all.
         if (together && comm::size() > 1) comm::abort_all(e.what());

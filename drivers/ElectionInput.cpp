@@ -122,8 +122,8 @@ HostElection load_host_election(const ElectionInput& input) {
 }
 
 ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys(
-      {"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write", "max_seconds"});
+  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write",
+                   "max_seconds", "distribute"});
   const ElectionInput input = parse_election_input(run.required("input"), context);
   if (run.has("sweep") && input.kind != ElectionInput::Kind::generator) {
     run.required("sweep").error("a sweep needs a generator input");

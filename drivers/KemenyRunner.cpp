@@ -9,6 +9,7 @@
 
 #include "algorithms/kemeny/Kemeny.hpp"
 #include "algorithms/kemeny/KemenyIO.hpp"
+#include "core/comm/Communicator.hpp"
 #include "core/Csv.hpp"
 #include "core/Memory.hpp"
 #include "core/Timer.hpp"
@@ -41,6 +42,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
   }
+  settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
@@ -87,7 +89,9 @@ class KemenyJob : public ElectionJob {
         fail("the Kemeny subset DP is limited to ", kemeny::dp_max_alternatives, " alternatives; ", input.describe(),
              " has ", n, " (use method auto or heuristic)");
       }
-      if (method == kemeny::Method::dp) {
+      if (method == kemeny::Method::dp && settings_.options.across_ranks && comm::size() > 1) {
+        kemeny::require_shared_dp_memory(n, comm::size(), 4, " of " + input.describe());
+      } else if (method == kemeny::Method::dp) {
         require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +
                                                           " alternatives of " + input.describe());
       }
@@ -97,6 +101,8 @@ class KemenyJob : public ElectionJob {
       }
     }
   }
+
+  bool solves_across_ranks() const override { return settings_.options.across_ranks; }
 
  private:
   /// The subset DP's time for DP-sized inputs (auto may do far less after decomposition).
@@ -152,8 +158,11 @@ class KemenyJob : public ElectionJob {
         .set("largest_component", *std::max_element(result.component_sizes.begin(), result.component_sizes.end()))
         .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
-        .set("seconds_min", times.min())
-        .set("verified", verified);
+        .set("seconds_min", times.min());
+    if (settings_.options.across_ranks) {  // of the last repetition
+      row.set("dp_ranks", result.ranks).set("exchange_seconds", result.exchange_seconds);
+    }
+    row.set("verified", verified);
     table.add(row);
 
     std::cout << context.run_name << ": Kemeny (" << result.method << ") on " << o.alternatives << " alternatives";

@@ -50,6 +50,9 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
           schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
     }
   }
+  if (parse_distribute(run)) {
+    run.required("distribute").error("Schulze runs are not solved across ranks yet: use distribute: points");
+  }
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");

@@ -123,10 +123,9 @@ int command_line(std::vector<std::string> args) {
 
 /// Prints an error: a shared one once (rank 0), any other from the rank that raised it.
 void print_error(const std::exception& e, const char* kind) {
-  if (dynamic_cast<const comm::SharedError*>(&e) && comm::rank() != 0) return;
-  const std::string rank = comm::size() > 1 && !dynamic_cast<const comm::SharedError*>(&e)
-                               ? "rank " + std::to_string(comm::rank()) + ": "
-                               : "";
+  if (dynamic_cast<const SharedError*>(&e) && comm::rank() != 0) return;
+  const std::string rank =
+      comm::size() > 1 && !dynamic_cast<const SharedError*>(&e) ? "rank " + std::to_string(comm::rank()) + ": " : "";
   std::cerr << "kollective: " << kind << ": " << rank << e.what() << "\n";
 }
 

@@ -16,6 +16,14 @@
 
 namespace kollective::kemeny {
 
+/// Fails unless this rank's share of the subset DP of n alternatives, shared by `ranks` ranks
+/// (options.across_ranks), fits in device memory: names the bytes, and how many ranks would fit.
+/// `of` names the input (" of ...").
+inline void require_shared_dp_memory(int n, int ranks, int distance_bytes, const std::string& of) {
+  const Impl::Hypercube cube = Impl::hypercube(n, ranks, comm::rank());
+  if (cube.takes_part) Impl::require_rank_memory(n, cube, distance_bytes, of);
+}
+
 /// Exact Kemeny by the subset DP on the whole profile (no decomposition).
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options = {}) {

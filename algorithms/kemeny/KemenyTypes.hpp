@@ -26,6 +26,8 @@ struct Options {
   Method method = Method::automatic;
   int list_limit = 100;    ///< optimal rankings listed at most (the count is always exact)
   std::uint64_t seed = 1;  ///< for KwikSort
+  /// The subset DP is shared by every rank (each holds a share of its tables); false: this rank alone.
+  bool across_ranks = false;
 };
 
 struct Result {
@@ -39,6 +41,8 @@ struct Result {
   bool count_saturated = false;      ///< true when the count exceeds 2^64 - 1
   std::vector<int> component_sizes;  ///< Condorcet components, in ranking order
   std::string method;                ///< what ran, e.g. "decomposition+dp"
+  int ranks = 1;                     ///< ranks that shared the largest subset DP
+  double exchange_seconds = 0;       ///< of the subset DPs, spent exchanging layers between ranks
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).

@@ -13,6 +13,7 @@
 #include <nccl.h>
 #endif
 #include <climits>
+#include <utility>
 
 namespace kollective::comm {
 
@@ -75,20 +76,46 @@ ncclComm_t device_comm() {
 }
 #endif
 
-void allgather_host(char* data, std::size_t part_bytes) {
-  // MPI counts are ints: move the parts in units of up to 1 MiB that divide them.
+/// An MPI datatype of contiguous bytes and a count of it that together make `bytes` (MPI counts
+/// are ints: units of up to 1 MiB that divide `bytes`). Free the type after use.
+std::pair<MPI_Datatype, int> byte_units(std::size_t bytes) {
   std::size_t unit = 1;
-  while (unit < (std::size_t{1} << 20) && part_bytes % (unit * 2) == 0) unit *= 2;
-  if (part_bytes / unit > static_cast<std::size_t>(INT_MAX)) {
-    abort_all("comm::allgather_in_place: parts of " + std::to_string(part_bytes) + " bytes are too large for MPI");
+  while (unit < (std::size_t{1} << 20) && bytes % (unit * 2) == 0) unit *= 2;
+  if (bytes / unit > static_cast<std::size_t>(INT_MAX)) {
+    abort_all("comm: a message of " + std::to_string(bytes) + " bytes is too large for MPI");
   }
   MPI_Datatype type;
   check(MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type), "MPI_Type_contiguous");
   check(MPI_Type_commit(&type), "MPI_Type_commit");
-  check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, static_cast<int>(part_bytes / unit), type,
-                      MPI_COMM_WORLD),
-        "MPI_Allgather");
+  return {type, static_cast<int>(bytes / unit)};
+}
+
+void allgather_host(char* data, std::size_t part_bytes) {
+  auto [type, count] = byte_units(part_bytes);
+  check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, count, type, MPI_COMM_WORLD), "MPI_Allgather");
   MPI_Type_free(&type);
+}
+
+void exchange_host(const char* send, std::size_t send_bytes, const std::vector<int>& to, char* receive,
+                   std::size_t receive_bytes, const std::vector<int>& from) {
+  std::vector<MPI_Request> requests;
+  std::vector<MPI_Datatype> types;
+  for (std::size_t i = 0; i < from.size() && receive_bytes > 0; ++i) {
+    auto [type, count] = byte_units(receive_bytes);
+    types.push_back(type);
+    requests.emplace_back();
+    check(MPI_Irecv(receive + i * receive_bytes, count, type, from[i], 0, MPI_COMM_WORLD, &requests.back()),
+          "MPI_Irecv");
+  }
+  for (const int rank : to) {
+    if (send_bytes == 0) break;
+    auto [type, count] = byte_units(send_bytes);
+    types.push_back(type);
+    requests.emplace_back();
+    check(MPI_Isend(send, count, type, rank, 0, MPI_COMM_WORLD, &requests.back()), "MPI_Isend");
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  for (MPI_Datatype& type : types) MPI_Type_free(&type);
 }
 
 }  // namespace
@@ -169,6 +196,12 @@ void allreduce_max(std::vector<std::int64_t>& values) {
 
 std::vector<std::string> allgather(const std::string& text) { return gather_bytes(text); }
 
+void prepare_device_collectives() {
+#ifdef KOLLECTIVE_HAVE_NCCL
+  if (size() > 1) device_comm();
+#endif
+}
+
 void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream) {
   if (size() == 1 || part_bytes == 0) return;
   char* const parts = static_cast<char*>(data);
@@ -190,6 +223,28 @@ void abort_all(const std::string& message, int exit_code) {
   std::exit(exit_code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
 }
 
+void exchange(const void* send, std::size_t send_bytes, const std::vector<int>& to, void* receive,
+              std::size_t receive_bytes, const std::vector<int>& from, bool on_device, void* stream) {
+  const char* const out = static_cast<const char*>(send);
+  char* const in = static_cast<char*>(receive);
+  if (!on_device) return exchange_host(out, send_bytes, to, in, receive_bytes, from);
+#ifdef KOLLECTIVE_HAVE_NCCL
+  ncclComm_t comm = device_comm();
+  const cudaStream_t cuda_stream = static_cast<cudaStream_t>(stream);
+  check_nccl(ncclGroupStart(), "ncclGroupStart");
+  for (std::size_t i = 0; i < from.size() && receive_bytes > 0; ++i) {
+    check_nccl(ncclRecv(in + i * receive_bytes, receive_bytes, ncclChar, from[i], comm, cuda_stream), "ncclRecv");
+  }
+  for (const int rank : to) {
+    if (send_bytes > 0) check_nccl(ncclSend(out, send_bytes, ncclChar, rank, comm, cuda_stream), "ncclSend");
+  }
+  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+#else
+  (void)stream;
+  abort_all("comm::exchange: device memory, but this build has no NCCL");
+#endif
+}
+
 #else  // one rank
 
 Session::Session(int&, char**&) {}
@@ -205,7 +260,12 @@ void allreduce_sum(std::vector<std::int64_t>&) {}
 void allreduce_sum(std::vector<double>&) {}
 void allreduce_max(std::vector<std::int64_t>&) {}
 std::vector<std::string> allgather(const std::string& text) { return {text}; }
+void prepare_device_collectives() {}
 void allgather_in_place(void*, std::size_t, bool, void*) {}
+void exchange(const void*, std::size_t, const std::vector<int>& to, void*, std::size_t, const std::vector<int>& from,
+              bool, void*) {
+  if (!to.empty() || !from.empty()) abort_all("comm::exchange: a single rank has no partners");
+}
 
 void abort_all(const std::string& message, int exit_code) {
   std::fprintf(stderr, "%s\n", message.c_str());

@@ -46,21 +46,27 @@ void allreduce_max(std::vector<std::int64_t>& values);
 /// Every rank's text, in rank order, on every rank.
 std::vector<std::string> allgather(const std::string& text);
 
+/// Sets up device collectives (NCCL's communicator) now, on every rank together; later device
+/// collectives and exchanges would otherwise set them up at their first call, which must then
+/// be made by every rank. Nothing to do without NCCL or with one rank.
+void prepare_device_collectives();
+
 /// In place: `data` holds size() parts of `part_bytes` each, and rank r's part (at r *
 /// part_bytes) reaches every rank. Device memory (`on_device`) goes through NCCL on the CUDA
 /// stream `stream`, ordered with the work queued on it; host memory through MPI, once the work
 /// writing it has finished. Use comm::allgather_parts (ViewCollectives.hpp) rather than this.
 void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream);
 
+/// Point to point among neighbours: sends the `send_bytes` at `send` to each rank of `to`, and
+/// receives `receive_bytes` from each rank of `from` into `receive` + i * receive_bytes (i its
+/// index in `from`). Partners must post matching transfers. Device memory through NCCL (one
+/// group, on `stream`), host memory through MPI. Use comm::exchange_parts (ViewCollectives.hpp).
+void exchange(const void* send, std::size_t send_bytes, const std::vector<int>& to, void* receive,
+              std::size_t receive_bytes, const std::vector<int>& from, bool on_device, void* stream);
+
 /// Ends every rank with this rank's message (used when one rank fails and the others could wait
 /// for it forever); prints "rank R: message" to stderr first.
 [[noreturn]] void abort_all(const std::string& message, int exit_code = 1);
-
-/// An error raised on every rank together, with the same message: the driver prints it once.
-class SharedError : public Error {
- public:
-  using Error::Error;
-};
 
 /// Runs `step` (which must not call collectives) on every rank and returns its result. When it
 /// throws an Error on any rank, it throws a SharedError on every rank, with the message of the

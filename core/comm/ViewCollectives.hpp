@@ -8,27 +8,52 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <vector>
 
 #include "core/comm/Communicator.hpp"
 
 namespace kollective::comm {
+
+namespace Impl {
+/// Whether the space's memory is host memory (MPI) rather than device memory (NCCL).
+template <class ExecSpace>
+constexpr bool on_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+/// The CUDA stream that device collectives queue on; for host memory, waits for the space's
+/// work instead (MPI reads the memory at once) and returns null.
+template <class ExecSpace>
+void* stream_for(const ExecSpace& space) {
+  if constexpr (on_host<ExecSpace>()) {
+    space.fence("Kollective::comm: host memory before MPI");
+    return nullptr;
+  } else {
+#ifdef KOKKOS_ENABLE_CUDA
+    return space.cuda_stream();
+#else
+    return nullptr;
+#endif
+  }
+}
+}  // namespace Impl
 
 /// `data` holds size() parts of `part_elements` each; afterwards every rank has every rank's
 /// part (rank r's at r * part_elements). Later work on `space` sees the result.
 template <class ExecSpace, class T>
 void allgather_parts(const ExecSpace& space, T* data, std::size_t part_elements) {
   if (size() == 1) return;
-  using Memory = typename ExecSpace::memory_space;
-  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
-  void* stream = nullptr;
-  if constexpr (on_host) {
-    space.fence("Kollective::comm::allgather_parts");
-  } else {
-#ifdef KOKKOS_ENABLE_CUDA
-    stream = space.cuda_stream();
-#endif
-  }
-  allgather_in_place(data, part_elements * sizeof(T), !on_host, stream);
+  allgather_in_place(data, part_elements * sizeof(T), !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
+}
+
+/// Sends `send_elements` at `send` to each rank of `to` and receives `receive_elements` from
+/// each rank of `from`, into consecutive parts of `receive` (see comm::exchange). Later work on
+/// `space` sees what arrived.
+template <class ExecSpace, class T>
+void exchange_parts(const ExecSpace& space, const T* send, std::size_t send_elements, const std::vector<int>& to,
+                    T* receive, std::size_t receive_elements, const std::vector<int>& from) {
+  if (to.empty() && from.empty()) return;
+  exchange(send, send_elements * sizeof(T), to, receive, receive_elements * sizeof(T), from,
+           !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
 }  // namespace kollective::comm

@@ -24,7 +24,7 @@ expect("${RANKS} ranks: the summary came ${count} times, not once (rank 0 only):
 file(GLOB one RELATIVE ${WORK}/one ${WORK}/one/*)
 file(GLOB many RELATIVE ${WORK}/many ${WORK}/many/*)
 expect("${RANKS} ranks wrote other files:\n${one}\n${many}" one STREQUAL many)
-set(varying "^(device|ranks)$|second|_s$|_s_min$|_per_s$")
+set(varying "^(device|ranks|dp_ranks)$|second|_s$|_s_min$|_per_s$")
 foreach(file ${one})
   if(file MATCHES "\\.(csv|md)$" AND EXISTS ${WORK}/one/${file}.json)
     continue()  # written from the same rows as its .json
@@ -90,6 +90,21 @@ expect("a failed shared solve: exit status 0" NOT status EQUAL 0)
 expect("a failed shared solve is not named:\n${stderr}" stderr MATCHES "verify: true needs n <= 12")
 file(GLOB left ${WORK}/together/*.json)
 expect("a failed shared solve left tables: ${left}" NOT left)
+
+# A rank whose memory cannot hold its share of a Kemeny DP stops every rank before any run,
+# naming the bytes and the ranks that would fit.
+if(RANKS GREATER 1)
+  execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed_memory.yaml
+                          --out ${WORK}/memory : -n 1 env KOLLECTIVE_MEMORY_LIMIT=100000000 ${KOLLECTIVE} run
+                          ${CASES}/distributed_memory.yaml --out ${WORK}/memory
+                  RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
+  expect("a share too large for rank 1: exit status 0" NOT status EQUAL 0)
+  expect("a share too large for rank 1 is not reported:\n${stderr}"
+         stderr MATCHES "rank 1: run 'kemeny_too_large': this rank's share of the Kemeny subset DP over 27")
+  expect("a share too large for rank 1: the rank counts are not named:\n${stderr}" stderr MATCHES "on 2 ranks")
+  file(GLOB left ${WORK}/memory/*.json)
+  expect("a share too large for rank 1 left tables: ${left}" NOT left)
+endif()
 
 # Ranks given different configs refuse before any run.
 if(RANKS GREATER 1)

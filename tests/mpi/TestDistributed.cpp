@@ -3,20 +3,28 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "algorithms/coalition/Coalition.hpp"
 #include "algorithms/coalition/CoalitionGenerators.hpp"
 #include "algorithms/coalition/CoalitionMetrics.hpp"
 #include "algorithms/coalition/CoalitionReference.hpp"
+#include "algorithms/kemeny/Kemeny.hpp"
+#include "algorithms/kemeny/KemenyReference.hpp"
 #include "core/comm/Communicator.hpp"
+#include "core/preferences/Generators.hpp"
+#include "core/preferences/Pairwise.hpp"
 #include "core/comm/ViewCollectives.hpp"
 
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): solves shared by every rank must equal the
 // single-rank solve bit for bit, and the serial references.
 namespace comm = kollective::comm;
 namespace coalition = kollective::coalition;
+namespace kemeny = kollective::kemeny;
+namespace preferences = kollective::preferences;
 using Space = Kokkos::DefaultExecutionSpace;
 
 /// Fills this rank's part (a device lambda cannot live in a test body under nvcc).
@@ -61,6 +69,60 @@ TEST(distributed, coalition_layers_shared_by_every_rank_equal_one_rank) {
       expect_shared_equals_alone<double>(coalition::uniform_game(n, 300 + n), method);
       expect_shared_equals_alone<float>(coalition::idpg_benchmark(n, 1234), method);
     }
+  }
+}
+
+/// The ranks the hypercube uses: the largest power of two <= P, below 2^n.
+int hypercube_ranks(int n) {
+  int ranks = 1;
+  while (ranks * 2 <= comm::size() && ranks * 2 < (1 << n)) ranks *= 2;
+  return ranks;
+}
+
+void expect_same_kemeny(const kemeny::Counts& o, kemeny::Method method, const std::string& what) {
+  kemeny::Options alone;
+  alone.method = method;
+  alone.list_limit = 1000;
+  kemeny::Options shared = alone;
+  shared.across_ranks = true;
+  const kemeny::Result a = kemeny::solve(Space(), o, alone);
+  const kemeny::Result b = kemeny::solve(Space(), o, shared);
+  EXPECT_EQ(b.distance, a.distance) << what;
+  EXPECT_EQ(b.count, a.count) << what;
+  EXPECT_EQ(b.count_saturated, a.count_saturated) << what;
+  EXPECT_EQ(b.optima, a.optima) << what;  // listed in the same order
+  EXPECT_EQ(b.method, a.method) << what;
+}
+
+TEST(distributed, kemeny_dp_shared_by_every_rank_equals_one_rank) {
+  // Few voters: many tied pairs, so many optimal rankings to count and list.
+  for (const int n : {1, 2, 3, 5, 8, 10, 13, 16}) {
+    for (const std::int64_t voters : {2, 5}) {
+      const auto o = preferences::pairwise_reference(preferences::impartial_culture(n, voters, 17 * n + voters));
+      const std::string what = "n=" + std::to_string(n) + " voters=" + std::to_string(voters);
+      expect_same_kemeny(o, kemeny::Method::dp, what);
+      kemeny::Options shared;
+      shared.method = kemeny::Method::dp;
+      shared.across_ranks = true;
+      shared.list_limit = 1000000;
+      const kemeny::Result result = kemeny::solve(Space(), o, shared);
+      EXPECT_EQ(result.ranks, comm::size() == 1 ? 1 : hypercube_ranks(n)) << what;
+      if (n <= kemeny::brute_force_max_alternatives) {  // the serial reference
+        const kemeny::BruteForceResult brute = kemeny::brute_force(o);
+        EXPECT_EQ(result.distance, brute.distance) << what;
+        EXPECT_EQ(result.count, brute.optima.size()) << what;
+        auto listed = result.optima;
+        std::sort(listed.begin(), listed.end());
+        EXPECT_EQ(listed, brute.optima) << what;
+      }
+    }
+  }
+}
+
+TEST(distributed, kemeny_auto_shares_each_component_dp) {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const auto o = preferences::pairwise_reference(preferences::mallows(30, 15, 0.6, seed));
+    expect_same_kemeny(o, kemeny::Method::automatic, "mallows n=30 seed=" + std::to_string(seed));
   }
 }
 

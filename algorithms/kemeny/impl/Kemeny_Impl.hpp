@@ -21,7 +21,9 @@
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
 #include "algorithms/kemeny/KemenyTypes.hpp"
+#include "algorithms/kemeny/impl/KemenyDistributed_Impl.hpp"
 #include "algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
+#include "algorithms/kemeny/impl/KemenyTables_Impl.hpp"
 #include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
@@ -33,55 +35,13 @@ namespace kollective::kemeny::Impl {
 using subsets::saturating_add;
 using subsets::unrank_colex;
 
-/// The DP tables of one profile on a memory space.
-template <class Distance, class MemorySpace>
-struct SubsetTables {
-  int n = 0, half = 0;
-  Kokkos::View<Distance**, Kokkos::LayoutRight, MemorySpace> low, high;  ///< cost tables
-  Kokkos::View<Distance*, MemorySpace> best;                             ///< 2^n entries
-  Kokkos::View<std::uint64_t*, MemorySpace> ways;                        ///< 2^n entries
-
-  KOKKOS_INLINE_FUNCTION Distance cost(int c, std::uint64_t set) const {
-    const std::uint64_t low_mask = (std::uint64_t{1} << half) - 1;
-    return low(c, set & low_mask) + high(c, set >> half);
-  }
-};
-
 template <class Distance, class ExecSpace>
 SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o) {
   using Memory = typename ExecSpace::memory_space;
-  const int n = o.alternatives;
-  SubsetTables<Distance, Memory> t;
-  t.n = n;
-  t.half = n / 2;
-  const int high_bits = n - t.half;
-  const std::uint64_t subsets = std::uint64_t{1} << n;
-
-  const auto outranking = preferences::to_device(space, o);
-  t.low = decltype(t.low)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::low"), n,
-                          std::size_t{1} << t.half);
-  t.high = decltype(t.high)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::high"), n,
-                            std::size_t{1} << high_bits);
-  const auto low = t.low, high = t.high;
-  const int half = t.half;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for(
-      "Kollective::Kemeny::cost_tables", Range(space, 0, static_cast<std::int64_t>(n) << high_bits),
-      KOKKOS_LAMBDA(const std::int64_t item) {
-        const int c = static_cast<int>(item >> high_bits);
-        const std::uint64_t set = static_cast<std::uint64_t>(item) & ((std::uint64_t{1} << high_bits) - 1);
-        Distance high_sum = 0, low_sum = 0;
-        for (int b = 0; b < high_bits; ++b) {
-          if (set >> b & 1) high_sum += outranking(c, half + b);
-        }
-        high(c, set) = high_sum;
-        if (set < (std::uint64_t{1} << half)) {
-          for (int b = 0; b < half; ++b) {
-            if (set >> b & 1) low_sum += outranking(c, b);
-          }
-          low(c, set) = low_sum;
-        }
-      });
+  const int n = o.alternatives;
+  SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
+  const std::uint64_t subsets = std::uint64_t{1} << n;
 
   const auto binomial = subsets::binomial_table<Memory>(space, n);
   const auto binomial_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial);
@@ -189,6 +149,10 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options)
          " (2^n table entries); use method auto or heuristic");
   }
   const bool narrow = distances_fit_32(o);
+  if (options.across_ranks && comm::size() > 1) {
+    return narrow ? solve_shared_dp_with<std::uint32_t>(space, o, options)
+                  : solve_shared_dp_with<std::uint64_t>(space, o, options);
+  }
   require_device_memory(dp_bytes(n, narrow ? 4 : 8),
                         "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
   return narrow ? solve_dp_with<std::uint32_t>(space, o, options) : solve_dp_with<std::uint64_t>(space, o, options);
@@ -306,10 +270,18 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
   return result;
 }
 
-/// Whether the DP for this component fits in the memory available now.
-inline bool dp_fits(const Counts& o) {
-  return o.alternatives <= dp_max_alternatives &&
-         dp_bytes(o.alternatives, distances_fit_32(o) ? 4 : 8) <= available_device_bytes() * 9 / 10;
+/// Whether the DP for this component fits in the memory available now (on every rank's share
+/// when the ranks share it, and then on every rank, so that all choose alike).
+inline bool dp_fits(const Counts& o, const Options& options) {
+  const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
+  const std::int64_t needed = options.across_ranks && comm::size() > 1
+                                  ? dp_rank_bytes(n, hypercube(n, comm::size(), 0).dimensions, bytes)
+                                  : dp_bytes(n, bytes);
+  const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
+  if (!options.across_ranks || comm::size() == 1) return fits;
+  std::vector<std::int64_t> too_large = {fits ? 0 : 1};  // every rank must choose alike
+  comm::allreduce_max(too_large);
+  return too_large[0] == 0;
 }
 
 template <class ExecSpace>
@@ -343,11 +315,13 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       local = {{0}};
       if (component.size() == 2) local = {{0, 1}, {1, 0}};
       local_count = local.size();
-    } else if (dp_fits(sub)) {
+    } else if (dp_fits(sub, options)) {
       const Result exact = Impl::solve_dp(space, sub, options);
       local = exact.optima;
       local_count = exact.count;
       local_saturated = exact.count_saturated;
+      result.ranks = std::max(result.ranks, exact.ranks);
+      result.exchange_seconds += exact.exchange_seconds;
       methods += methods.find("dp") == std::string::npos ? "+dp" : "";
     } else {
       local = {best_heuristic(sub, options.seed)};
