@@ -11,6 +11,7 @@
 #include "algorithms/coalition/CoalitionIO.hpp"
 #include "algorithms/coalition/CoalitionMetrics.hpp"
 #include "algorithms/coalition/CoalitionReference.hpp"
+#include "core/comm/Communicator.hpp"
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
@@ -188,7 +189,8 @@ class CoalitionJob : public Job {
     const Measurement& measurement = settings.measurement;
     const coalition::Game game = make_game(settings, agents);
     const int n = game.agents;
-    check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method),
+    const int ranks = settings.options.across_ranks ? comm::size() : 1;  // share each layer
+    check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method) / ranks,
                std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " +
                    std::to_string(n) + " agents");
     Timing times;

@@ -120,8 +120,9 @@ class KemenyJob : public ElectionJob {
     const std::string n = std::to_string(o.alternatives);
     if (work.rankings > 0)
       check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");
+    const int ranks = settings_.options.across_ranks ? comm::size() : 1;  // share the DP's steps
     if (work.dp_steps > 0)
-      check_work(measurement, Work::kemeny_dp_steps, work.dp_steps, "the subset DP of " + n + " alternatives");
+      check_work(measurement, Work::kemeny_dp_steps, work.dp_steps / ranks, "the subset DP of " + n + " alternatives");
     Timing times;
     const kemeny::Result result =
         measure(space, measurement, times, [&] { return kemeny::solve(space, o, settings_.options); });

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,10 @@ Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Optio
     return 0;
   });
   comm::prepare_device_collectives();
+  if ((1 << cube.dimensions) < comm::size() && comm::rank() == 0) {
+    std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << cube.dimensions) << " of " << comm::size()
+              << " ranks take part (a power of two, below 2^n); the others wait\n";
+  }
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
