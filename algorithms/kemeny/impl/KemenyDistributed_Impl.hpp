@@ -58,21 +58,23 @@ inline double binomial(int a, int b) {
   return value;
 }
 
-/// Bytes one rank needs for the DP of n alternatives over 2^d ranks: its share of best and ways,
-/// the cost tables, and a packed layer to send plus one from each of up to d neighbours.
-inline std::int64_t dp_rank_bytes(int n, int dimensions, int distance_bytes) {
+/// Bytes rank `rank` of 2^d needs for the DP of n alternatives: its share of best and ways, the
+/// cost tables, and the largest layer once per neighbour it sends to (it packs one layer for
+/// all of them) or receives from. rank < 0: the most any rank needs (d layers).
+inline std::int64_t dp_rank_bytes(int n, int dimensions, int distance_bytes, int rank = -1) {
   const int m = n - dimensions;
+  const int all = (1 << dimensions) - 1;
+  const int layers = rank < 0 ? dimensions : (rank != all ? 1 : 0) + Kokkos::popcount(static_cast<unsigned>(rank));
   const double entry = distance_bytes + 8;
-  const double layer = binomial(m, m / 2);
   const double tables = static_cast<double>(n) * (std::ldexp(1.0, n / 2) + std::ldexp(1.0, n - n / 2));
   return static_cast<std::int64_t>(std::ldexp(entry, m) + tables * distance_bytes +
-                                   (dimensions > 0 ? (dimensions + 1) * layer * entry : 0.0));
+                                   (dimensions > 0 ? layers * binomial(m, m / 2) * entry : 0.0));
 }
 
 /// Fails before allocating unless this rank's share fits, naming the bytes and the ranks that
 /// would fit; `of` names the input.
 inline void require_rank_memory(int n, const Hypercube& cube, int distance_bytes, const std::string& of) {
-  const std::int64_t needed = dp_rank_bytes(n, cube.dimensions, distance_bytes);
+  const std::int64_t needed = dp_rank_bytes(n, cube.dimensions, distance_bytes, cube.rank);
   const std::string what = "this rank's share of the Kemeny subset DP over " + std::to_string(n) + " alternatives" +
                            of + " on " + std::to_string(1 << cube.dimensions) + " ranks";
   const std::int64_t available = available_device_bytes();

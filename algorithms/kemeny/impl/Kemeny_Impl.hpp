@@ -275,7 +275,7 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
 inline bool dp_fits(const Counts& o, const Options& options) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
   const std::int64_t needed = options.across_ranks && comm::size() > 1
-                                  ? dp_rank_bytes(n, hypercube(n, comm::size(), 0).dimensions, bytes)
+                                  ? dp_rank_bytes(n, hypercube(n, comm::size(), 0).dimensions, bytes, -1)
                                   : dp_bytes(n, bytes);
   const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
   if (!options.across_ranks || comm::size() == 1) return fits;
