@@ -89,7 +89,7 @@ class KemenyJob : public ElectionJob {
         fail("the Kemeny subset DP is limited to ", kemeny::dp_max_alternatives, " alternatives; ", input.describe(),
              " has ", n, " (use method auto or heuristic)");
       }
-      if (method == kemeny::Method::dp && settings_.options.across_ranks && comm::size() > 1) {
+      if (method == kemeny::Method::dp && settings_.options.across_ranks) {
         kemeny::require_shared_dp_memory(n, comm::size(), 4, " of " + input.describe());
       } else if (method == kemeny::Method::dp) {
         require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +

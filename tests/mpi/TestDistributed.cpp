@@ -106,7 +106,7 @@ TEST(distributed, kemeny_dp_shared_by_every_rank_equals_one_rank) {
       shared.across_ranks = true;
       shared.list_limit = 1000000;
       const kemeny::Result result = kemeny::solve(Space(), o, shared);
-      EXPECT_EQ(result.ranks, comm::size() == 1 ? 1 : hypercube_ranks(n)) << what;
+      EXPECT_EQ(result.ranks, hypercube_ranks(n)) << what;
       if (n <= kemeny::brute_force_max_alternatives) {  // the serial reference
         const kemeny::BruteForceResult brute = kemeny::brute_force(o);
         EXPECT_EQ(result.distance, brute.distance) << what;

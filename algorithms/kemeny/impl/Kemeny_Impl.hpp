@@ -149,7 +149,7 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options)
          " (2^n table entries); use method auto or heuristic");
   }
   const bool narrow = distances_fit_32(o);
-  if (options.across_ranks && comm::size() > 1) {
+  if (options.across_ranks) {  // also with one rank: the same kernels, without exchanges
     return narrow ? solve_shared_dp_with<std::uint32_t>(space, o, options)
                   : solve_shared_dp_with<std::uint64_t>(space, o, options);
   }
@@ -274,11 +274,10 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
 /// when the ranks share it, and then on every rank, so that all choose alike).
 inline bool dp_fits(const Counts& o, const Options& options) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
-  const std::int64_t needed = options.across_ranks && comm::size() > 1
-                                  ? dp_rank_bytes(n, hypercube(n, comm::size(), 0).dimensions, bytes, -1)
-                                  : dp_bytes(n, bytes);
+  const std::int64_t needed =
+      options.across_ranks ? dp_rank_bytes(n, hypercube(n, comm::size(), 0).dimensions, bytes, -1) : dp_bytes(n, bytes);
   const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
-  if (!options.across_ranks || comm::size() == 1) return fits;
+  if (!options.across_ranks) return fits;
   std::vector<std::int64_t> too_large = {fits ? 0 : 1};  // every rank must choose alike
   comm::allreduce_max(too_large);
   return too_large[0] == 0;
