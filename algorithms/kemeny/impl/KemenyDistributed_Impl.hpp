@@ -179,20 +179,42 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const Exe
   return t;
 }
 
-/// Reads best and ways of `sets` wherever they live: each rank adds what it owns, so every rank
-/// gets all of them (values[2 i] = best, values[2 i + 1] = ways).
-template <class Distance, class MemorySpace>
-std::vector<std::int64_t> read_shared(const SubsetTables<Distance, MemorySpace>& t, const Hypercube& cube,
-                                      const std::vector<std::uint64_t>& sets) {
+/// Reads best and ways of `sets` wherever they live: each rank gathers those it owns (one
+/// kernel, one copy) and the ranks add up, so every rank gets all of them (values[2 i] = best,
+/// values[2 i + 1] = ways).
+template <class Distance, class ExecSpace>
+std::vector<std::int64_t> read_shared(const ExecSpace& space,
+                                      const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
+                                      const Hypercube& cube, const std::vector<std::uint64_t>& sets) {
+  using Memory = typename ExecSpace::memory_space;
   const int m = t.n - cube.dimensions;
   std::vector<std::int64_t> values(2 * sets.size(), 0);
+  std::vector<std::uint64_t> owned;  // low parts of the sets this rank holds
+  std::vector<std::size_t> slot;     // their places in `sets`
   for (std::size_t i = 0; i < sets.size() && cube.takes_part; ++i) {
     if (static_cast<int>(sets[i] >> m) != cube.rank) continue;
-    const std::uint64_t low_part = sets[i] & ((std::uint64_t{1} << m) - 1);
-    values[2 * i] = static_cast<std::int64_t>(
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.best, low_part))());
-    values[2 * i + 1] = static_cast<std::int64_t>(
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.ways, low_part))());
+    owned.push_back(sets[i] & ((std::uint64_t{1} << m) - 1));
+    slot.push_back(i);
+  }
+  if (!owned.empty()) {
+    Kokkos::View<std::uint64_t*, Memory> parts("Kollective::Kemeny::read_parts", owned.size());
+    Kokkos::deep_copy(
+        space, parts,
+        Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(owned.data(), owned.size()));
+    Kokkos::View<std::int64_t*, Memory> read("Kollective::Kemeny::read_values", 2 * owned.size());
+    const auto best = t.best;
+    const auto ways = t.ways;
+    Kokkos::parallel_for(
+        "Kollective::Kemeny::read_shared", Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<int>(owned.size())),
+        KOKKOS_LAMBDA(const int i) {
+          read(2 * i) = static_cast<std::int64_t>(best(parts(i)));
+          read(2 * i + 1) = static_cast<std::int64_t>(ways(parts(i)));
+        });
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), read);
+    for (std::size_t k = 0; k < slot.size(); ++k) {
+      values[2 * slot[k]] = host(2 * k);
+      values[2 * slot[k] + 1] = host(2 * k + 1);
+    }
   }
   comm::allreduce_sum(values);  // one owner per set: the others add zeros
   return values;
@@ -208,9 +230,10 @@ Distance host_cost(const Counts& o, int c, std::uint64_t set) {
 
 /// Lists up to `limit` optimal rankings, as list_optima does, reading the shared tables: every
 /// rank walks the same recursion.
-template <class Distance, class MemorySpace>
-void list_shared_optima(const SubsetTables<Distance, MemorySpace>& t, const Hypercube& cube, const Counts& o,
-                        std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out, int limit) {
+template <class Distance, class ExecSpace>
+void list_shared_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
+                        const Hypercube& cube, const Counts& o, std::uint64_t set, Ranking& suffix,
+                        std::vector<Ranking>& out, int limit) {
   if (static_cast<int>(out.size()) >= limit) return;
   if (set == 0) {
     out.emplace_back(suffix.rbegin(), suffix.rend());
@@ -218,14 +241,14 @@ void list_shared_optima(const SubsetTables<Distance, MemorySpace>& t, const Hype
   }
   std::vector<std::uint64_t> sets = {set};
   for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) sets.push_back(set ^ (rest & (~rest + 1)));
-  const std::vector<std::int64_t> values = read_shared(t, cube, sets);
+  const std::vector<std::int64_t> values = read_shared(space, t, cube, sets);
   const auto best = [&](std::size_t i) { return static_cast<Distance>(values[2 * i]); };
   std::size_t i = 1;
   for (std::uint64_t rest = set; rest != 0; rest &= rest - 1, ++i) {
     const int c = Kokkos::countr_zero(rest);
     if (static_cast<Distance>(best(i) + host_cost<Distance>(o, c, set)) != best(0)) continue;
     suffix.push_back(c);
-    list_shared_optima(t, cube, o, sets[i], suffix, out, limit);
+    list_shared_optima(space, t, cube, o, sets[i], suffix, out, limit);
     suffix.pop_back();
     if (static_cast<int>(out.size()) >= limit) return;
   }
@@ -250,7 +273,7 @@ Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Optio
   t.n = n;
   if (cube.takes_part) t = run_shared_dp<Distance>(space, o, cube, result.exchange_seconds);
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
-  const std::vector<std::int64_t> root = read_shared(t, cube, {full});
+  const std::vector<std::int64_t> root = read_shared(space, t, cube, {full});
   result.distance = static_cast<std::uint64_t>(root[0]);
   result.count = static_cast<std::uint64_t>(root[1]);
   result.count_saturated = result.count == ~std::uint64_t{0};
@@ -258,7 +281,7 @@ Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Optio
   result.count_known = true;
   result.lower_bound = result.distance;
   Ranking suffix;
-  list_shared_optima(t, cube, o, full, suffix, result.optima, std::max(1, options.list_limit));
+  list_shared_optima(space, t, cube, o, full, suffix, result.optima, std::max(1, options.list_limit));
   result.component_sizes = {n};
   result.method = "dp";
   result.ranks = 1 << cube.dimensions;
