@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/Error.hpp"
+#include "core/comm/Communicator.hpp"
 
 namespace kollective {
 
@@ -59,8 +60,10 @@ std::string ResultFiles::path(const std::string& file_name) {
     fail("the result file '", final_path,
          "' was already written by an earlier run of this config; rename one of the two runs");
   }
-  // Hidden, and named by the process, so that parallel runs into one folder do not collide.
-  const std::string temporary = folder_ + "/." + file_name + ".partial-" + std::to_string(::getpid());
+  // Hidden, and named by the rank and the process, so that parallel runs and the ranks of one run
+  // (on nodes sharing a file system, whose process ids can repeat) do not collide.
+  const std::string temporary =
+      folder_ + "/." + file_name + ".partial-" + std::to_string(comm::rank()) + "-" + std::to_string(::getpid());
   files_.emplace_back(final_path, temporary);
   return temporary;
 }

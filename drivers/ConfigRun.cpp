@@ -131,21 +131,35 @@ std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan,
   return owner;
 }
 
-/// What one rank did for one run.
+/// Rank 0's assignment on every rank (point costs come from estimates that can differ between
+/// ranks, e.g. with their thread counts).
+std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& plan) {
+  std::vector<std::vector<int>> owner = assign_points(plan, comm::size());
+  std::vector<std::int64_t> flat;
+  for (const auto& run : owner) flat.insert(flat.end(), run.begin(), run.end());
+  comm::broadcast(flat, 0);
+  std::size_t at = 0;
+  for (auto& run : owner) {
+    for (int& rank : run) rank = static_cast<int>(flat.at(at++));
+  }
+  return owner;
+}
+
+/// What one rank did for one run; over ranks, a run's status is the highest of theirs.
 struct RankRun {
-  enum Status : std::uint8_t { completed, failed, skipped };
+  enum Status : std::uint8_t { completed, skipped, failed };
   Status status = completed;
   std::vector<std::pair<std::size_t, std::vector<Row>>> points;  ///< rows of each point it ran
   std::unique_ptr<ResultFiles> files;                            ///< the result files of its points
   std::unique_ptr<ResultFiles> discard;  ///< files of points solved together, kept by rank 0 only
 };
 
-std::string encode(const std::vector<RankRun>& runs) {
+std::string encode(const std::vector<RankRun>& runs, std::size_t begin, std::size_t end) {
   ByteWriter out;
-  for (const RankRun& run : runs) {
-    out.raw(run.status);
-    out.count(run.points.size());
-    for (const auto& [point, rows] : run.points) {
+  for (std::size_t i = begin; i < end; ++i) {
+    out.raw(runs[i].status);
+    out.count(runs[i].points.size());
+    for (const auto& [point, rows] : runs[i].points) {
       out.count(point);
       out.text(encode_rows(rows));
     }
@@ -153,10 +167,10 @@ std::string encode(const std::vector<RankRun>& runs) {
   return out.bytes();
 }
 
-/// Decodes another rank's encode() into `runs` (no files).
-std::vector<RankRun> decode(const std::string& bytes, std::size_t run_count) {
+/// Decodes another rank's encode() of `count` runs (no files).
+std::vector<RankRun> decode(const std::string& bytes, std::size_t count) {
   ByteReader in(bytes);
-  std::vector<RankRun> runs(run_count);
+  std::vector<RankRun> runs(count);
   for (RankRun& run : runs) {
     run.status = in.raw<RankRun::Status>();
     run.points.resize(in.count());
@@ -176,17 +190,20 @@ class ConfigRunner {
         out_dir_(std::move(out_dir)),
         config_dir_(std::move(config_dir)),
         keep_going_(keep_going),
-        owner_(assign_points(plan_, comm::size())),
+        owner_(shared_assignment(plan_)),
         mine_(plan_.size()) {}
 
-  /// Runs this rank's points; with one rank each run is finished (its files committed) as soon
-  /// as it has run, with several once every rank has run all its points. Returns the exit status.
+  /// Runs this rank's points. Runs are finished (gathered, their files committed) with one rank
+  /// after each run; with several before each run solved together (every rank has then run
+  /// all the points before it, and an error that ends every rank loses only that run) and at
+  /// the end. Returns the exit status.
   int run() {
     for (std::size_t i = 0; i < plan_.size(); ++i) {
+      if (plan_[i].across_ranks) finish_until(i);
       run_points(i);
-      if (comm::size() == 1) finish({mine_[i].status}, i);
+      if (comm::size() == 1) finish_until(i + 1);
     }
-    if (comm::size() > 1) finish_all();
+    finish_until(plan_.size());
     return report();
   }
 
@@ -200,13 +217,8 @@ class ConfigRunner {
     for (std::size_t k = 0; k < owner_[i].size(); ++k) {
       const bool together = owner_[i][k] == all_ranks;
       if (!together && owner_[i][k] != comm::rank()) continue;
-      if (together && comm::size() > 1) {  // every rank must agree to start a point solved together
-        std::vector<std::int64_t> stop = {stopped_};
-        comm::allreduce_max(stop);
-        stopped_ = stop[0] != 0;
-      }
-      if (stopped_) {
-        if (run.status == RankRun::completed) run.status = RankRun::skipped;
+      if (stopped_) {  // the same on every rank at a point solved together (see finish_until)
+        run.status = std::max(run.status, RankRun::skipped);
         continue;
       }
       ResultFiles* files = together && comm::rank() != 0 ? run.discard.get() : run.files.get();
@@ -218,61 +230,84 @@ class ConfigRunner {
         run.points.emplace_back(k, table.rows());
       } catch (const SharedError& e) {  // every rank failed alike: no rank waits
         if (comm::rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
-        run.status = RankRun::failed;
-        stopped_ = !keep_going_;
-      } catch (const Error& e) {
-        // The other ranks may be waiting inside this point's collectives: end them all.
-        if (together && comm::size() > 1) comm::abort_all(e.what());
+        fail_run(run);
+      } catch (const std::exception& e) {
+        const std::string message = (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + std::string(e.what());
+        if (together && comm::size() > 1) {  // the other ranks may wait in this point's collectives
+          run.files.reset();
+          run.discard.reset();
+          comm::abort_all("kollective: error: " + message);
+        }
         std::cerr << "kollective: error: " << (comm::size() > 1 ? "rank " + std::to_string(comm::rank()) + ": " : "")
-                  << e.what() << "\n";
-        run.status = RankRun::failed;
-        stopped_ = !keep_going_;
+                  << message << "\n";
+        fail_run(run);
       }
     }
     if (ran && comm::rank() == 0) std::cout << "\n";
   }
 
-  void finish_all() {
-    const std::vector<std::string> encoded = comm::allgather(encode(mine_));
-    std::vector<std::vector<RankRun>> all;
+  void fail_run(RankRun& run) {
+    run.status = RankRun::failed;
+    stopped_ = stopped_ || !keep_going_;
+  }
+
+  /// Gathers runs [finished_, end) from every rank and finishes them. Every rank learns every
+  /// run's status, so after a failure (without keep_going) every rank stops alike.
+  void finish_until(std::size_t end) {
+    if (end <= finished_) return;
+    const std::vector<std::string> encoded = comm::allgather(encode(mine_, finished_, end));
+    std::vector<std::vector<RankRun>> theirs(comm::size());
     for (int r = 0; r < comm::size(); ++r) {
-      all.push_back(r == comm::rank() ? std::vector<RankRun>() : decode(encoded[r], plan_.size()));
+      if (r != comm::rank()) theirs[r] = decode(encoded[r], end - finished_);
     }
-    for (std::size_t i = 0; i < plan_.size(); ++i) {
-      std::vector<RankRun::Status> statuses;
-      for (int r = 0; r < comm::size(); ++r) statuses.push_back(r == comm::rank() ? mine_[i].status : all[r][i].status);
-      if (comm::rank() == 0) {
-        for (int r = 1; r < comm::size(); ++r) {
-          for (auto& point : all[r][i].points) {
-            if (owner_[i][point.first] != all_ranks) mine_[i].points.push_back(std::move(point));
-          }
+    for (std::size_t i = finished_; i < end; ++i) {
+      RankRun::Status status = mine_[i].status;
+      for (int r = 0; r < comm::size(); ++r) {
+        if (r == comm::rank()) continue;
+        RankRun& other = theirs[r][i - finished_];
+        status = std::max(status, other.status);
+        for (auto& point : other.points) {
+          if (comm::rank() == 0 && owner_[i][point.first] != all_ranks) mine_[i].points.push_back(std::move(point));
         }
       }
-      finish(statuses, i);
+      finish(status, i);
+      if (status_[i] == RankRun::failed && !keep_going_) stopped_ = true;
     }
+    finished_ = end;
   }
 
   /// Commits run i's files on every rank when it completed everywhere (rank 0 adds its table,
   /// rows in point order); otherwise its files go.
-  void finish(const std::vector<RankRun::Status>& statuses, std::size_t i) {
+  void finish(RankRun::Status status, std::size_t i) {
     RankRun& run = mine_[i];
-    const auto worst = *std::max_element(statuses.begin(), statuses.end());
-    status_.push_back(worst);
-    if (worst != RankRun::completed) {
-      run.files.reset();
-      return;
-    }
-    if (comm::rank() == 0) {
-      std::stable_sort(run.points.begin(), run.points.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
-      Table table(plan_[i].name);
-      for (auto& [point, rows] : run.points) {
-        const int ranks = owner_[i][point] == all_ranks ? comm::size() : 1;
-        for (Row& row : rows) table.add_complete(std::move(row.set("ranks", ranks)));
+    status_.push_back(status);
+    if (status == RankRun::completed) {
+      try {
+        with_context("run '" + plan_[i].name + "'", [&] {
+          if (comm::rank() == 0) table_of(i).write(*run.files);
+          run.files->commit();
+        });
+      } catch (const Error& e) {
+        std::cerr << "kollective: error: " << (comm::size() > 1 ? "rank " + std::to_string(comm::rank()) + ": " : "")
+                  << e.what() << "\n";
+        status_.back() = RankRun::failed;  // on this rank: its summary says so
       }
-      with_context("run '" + plan_[i].name + "'", [&] { table.write(*run.files); });
     }
-    with_context("run '" + plan_[i].name + "'", [&] { run.files->commit(); });
+    run.files.reset();
+    run.discard.reset();
+    run.points.clear();
+  }
+
+  /// Run i's rows from every rank, in point order, with the ranks that solved each point.
+  Table table_of(std::size_t i) {
+    auto& points = mine_[i].points;
+    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    Table table(plan_[i].name);
+    for (auto& [point, rows] : points) {
+      const int ranks = owner_[i][point] == all_ranks ? comm::size() : 1;
+      for (Row& row : rows) table.add_complete(std::move(row.set("ranks", ranks)));
+    }
+    return table;
   }
 
   int report() const {
@@ -306,6 +341,7 @@ class ConfigRunner {
   std::vector<std::vector<int>> owner_;
   std::vector<RankRun> mine_;
   std::vector<RankRun::Status> status_;  ///< of each finished run, over all ranks
+  std::size_t finished_ = 0;             ///< runs before it are finished
   std::set<std::string> written_;        ///< files committed by earlier runs
   bool stopped_ = false;                 ///< a run failed and keep_going is off
 };

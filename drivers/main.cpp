@@ -121,12 +121,13 @@ int command_line(std::vector<std::string> args) {
   return 2;
 }
 
-/// Prints an error: a shared one once (rank 0), any other from the rank that raised it.
-void print_error(const std::exception& e, const char* kind) {
-  if (dynamic_cast<const SharedError*>(&e) && comm::rank() != 0) return;
-  const std::string rank =
-      comm::size() > 1 && !dynamic_cast<const SharedError*>(&e) ? "rank " + std::to_string(comm::rank()) + ": " : "";
-  std::cerr << "kollective: " << kind << ": " << rank << e.what() << "\n";
+/// Reports an error and gives the exit status: a shared one once (rank 0); any other ends every
+/// rank with its message when there are several, since the others may wait for this one.
+int report_error(const std::exception& e, const char* kind, int status) {
+  const bool shared = dynamic_cast<const SharedError*>(&e) != nullptr;
+  if (!shared && comm::size() > 1) comm::abort_all(std::string("kollective: ") + kind + ": " + e.what(), status);
+  if (comm::rank() == 0) std::cerr << "kollective: " << kind << ": " << e.what() << "\n";
+  return status;
 }
 
 }  // namespace
@@ -141,18 +142,15 @@ int main(int argc, char* argv[]) {
       return 0;
     });
   } catch (const kollective::Error& e) {
-    print_error(e, "error");
-    return 2;
+    return report_error(e, "error", 2);
   }
   Kokkos::ScopeGuard guard(argc, argv);  // removes the Kokkos options it consumed
   quiet_other_ranks();
   try {
     return command_line(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const kollective::Error& e) {
-    print_error(e, "error");
-    return 1;
+    return report_error(e, "error", 1);
   } catch (const std::exception& e) {
-    print_error(e, "internal error");
-    return 1;
+    return report_error(e, "internal error", 1);
   }
 }

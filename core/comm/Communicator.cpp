@@ -70,24 +70,38 @@ ncclComm_t device_comm() {
     ncclUniqueId id{};
     if (rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
     check(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
-    check_nccl(ncclCommInitRank(&nccl_comm, size(), id, rank()), "ncclCommInitRank");
+    const ncclResult_t status = ncclCommInitRank(&nccl_comm, size(), id, rank());
+    if (status != ncclSuccess) {
+      abort_all(std::string("ncclCommInitRank failed: ") + ncclGetErrorString(status) +
+                " (NCCL needs one GPU per rank: are there more ranks on a node than GPUs?)");
+    }
   }
   return nccl_comm;
 }
 #endif
 
-/// An MPI datatype of contiguous bytes and a count of it that together make `bytes` (MPI counts
-/// are ints: units of up to 1 MiB that divide `bytes`). Free the type after use.
+/// An MPI datatype and a count of it that together make `bytes` contiguous bytes (MPI counts
+/// are ints): units of up to 1 MiB that divide `bytes`, or, past 2^31 units, one element made of
+/// whole MiB plus the rest. Free the type after use.
 std::pair<MPI_Datatype, int> byte_units(std::size_t bytes) {
-  std::size_t unit = 1;
-  while (unit < (std::size_t{1} << 20) && bytes % (unit * 2) == 0) unit *= 2;
-  if (bytes / unit > static_cast<std::size_t>(INT_MAX)) {
-    abort_all("comm: a message of " + std::to_string(bytes) + " bytes is too large for MPI");
-  }
+  constexpr std::size_t mib = std::size_t{1} << 20;
   MPI_Datatype type;
-  check(MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type), "MPI_Type_contiguous");
+  std::size_t unit = 1;
+  while (unit < mib && bytes % (unit * 2) == 0) unit *= 2;
+  if (bytes / unit <= static_cast<std::size_t>(INT_MAX)) {
+    check(MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&type), "MPI_Type_commit");
+    return {type, static_cast<int>(bytes / unit)};
+  }
+  MPI_Datatype whole;
+  check(MPI_Type_contiguous(static_cast<int>(mib), MPI_BYTE, &whole), "MPI_Type_contiguous");
+  int lengths[2] = {static_cast<int>(bytes / mib), static_cast<int>(bytes % mib)};
+  MPI_Aint offsets[2] = {0, static_cast<MPI_Aint>(bytes / mib * mib)};
+  MPI_Datatype parts[2] = {whole, MPI_BYTE};
+  check(MPI_Type_create_struct(2, lengths, offsets, parts, &type), "MPI_Type_create_struct");
   check(MPI_Type_commit(&type), "MPI_Type_commit");
-  return {type, static_cast<int>(bytes / unit)};
+  MPI_Type_free(&whole);
+  return {type, 1};
 }
 
 void allgather_host(char* data, std::size_t part_bytes) {
@@ -135,15 +149,25 @@ Session::~Session() {
 
 bool built_with_mpi() { return true; }
 
+namespace {
+/// Whether MPI runs (a program or test without a Session is one rank).
+bool mpi_running() {
+  int started = 0, finished = 0;
+  MPI_Initialized(&started);
+  MPI_Finalized(&finished);
+  return started && !finished;
+}
+}  // namespace
+
 int rank() {
   int value = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &value);
+  if (mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &value);
   return value;
 }
 
 int size() {
   int value = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &value);
+  if (mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &value);
   return value;
 }
 

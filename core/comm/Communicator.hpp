@@ -8,6 +8,7 @@
 /// Collectives here move host memory; MPI is never handed device pointers.
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ class Session {
 /// Whether this build runs several ranks (MPI) or one.
 bool built_with_mpi();
 
+/// This rank and the number of ranks (0 and 1 before a Session starts MPI or after it ends).
 int rank();
 int size();
 /// This rank's index among the ranks on its node (the GPU it uses).
@@ -69,7 +71,7 @@ void exchange(const void* send, std::size_t send_bytes, const std::vector<int>& 
 [[noreturn]] void abort_all(const std::string& message, int exit_code = 1);
 
 /// Runs `step` (which must not call collectives) on every rank and returns its result. When it
-/// throws an Error on any rank, it throws a SharedError on every rank, with the message of the
+/// throws on any rank, it throws a SharedError on every rank, with the message of the
 /// first rank that failed ("rank R: ..." when there are several), so no rank goes on alone.
 template <class Step>
 auto on_every_rank(Step&& step) {
@@ -80,6 +82,8 @@ auto on_every_rank(Step&& step) {
   } catch (const Error& e) {
     error = e.what();
     if (error.empty()) error = "failed";
+  } catch (const std::exception& e) {
+    error = std::string("internal error: ") + e.what();
   }
   const std::vector<std::string> errors = allgather(error);
   for (int r = 0; r < size(); ++r) {

@@ -15,7 +15,7 @@ execute_process(COMMAND ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK
                 RESULT_VARIABLE status ERROR_VARIABLE stderr)
 expect("one rank: exit status ${status}:\n${stderr}" status EQUAL 0)
 execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK}/many --quiet
-                RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+                RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr TIMEOUT 300)
 expect("${RANKS} ranks: exit status ${status}:\n${stderr}" status EQUAL 0)
 string(REGEX MATCHALL "tables written" summaries "${stdout}")
 list(LENGTH summaries count)
@@ -72,8 +72,8 @@ endforeach()
 # A point that fails on whichever rank runs it: the run is named, its files are gone, the
 # other runs are written (--keep-going).
 execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/keep_going.yaml --out ${WORK}/failing --quiet --keep-going
-                RESULT_VARIABLE status ERROR_VARIABLE stderr)
-expect("a failed run: exit status 0 with ${RANKS} ranks" NOT status EQUAL 0)
+                RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 300)
+expect("a failed run: exit status '${status}' with ${RANKS} ranks (a hang?)" status MATCHES "^[1-9][0-9]*$")
 string(FIND "${stderr}" "run 'fails_while_running': verify: true, but no independent check applies" found)
 expect("a failed run on ${RANKS} ranks is not named:\n${stderr}" NOT found EQUAL -1)
 expect("3 of 4 runs are not reported:\n${stderr}" stderr MATCHES "3 of 4 runs completed")
@@ -86,10 +86,11 @@ endforeach()
 # A run solved by every rank together that fails ends every rank with the message.
 execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/distributed_fails.yaml --out ${WORK}/together --quiet
                 RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
-expect("a failed shared solve: exit status 0" NOT status EQUAL 0)
+expect("a failed shared solve: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
 expect("a failed shared solve is not named:\n${stderr}" stderr MATCHES "verify: true needs n <= 12")
-file(GLOB left ${WORK}/together/*.json)
-expect("a failed shared solve left tables: ${left}" NOT left)
+file(GLOB left ${WORK}/together/together_fails*)
+expect("a failed shared solve left files: ${left}" NOT left)
+expect("the run before a failed shared solve lost its table" EXISTS ${WORK}/together/before.json)
 
 # A rank whose memory cannot hold its share of a Kemeny DP stops every rank before any run,
 # naming the bytes and the ranks that would fit.
@@ -98,7 +99,7 @@ if(RANKS GREATER 1)
                           --out ${WORK}/memory : -n 1 env KOLLECTIVE_MEMORY_LIMIT=100000000 ${KOLLECTIVE} run
                           ${CASES}/distributed_memory.yaml --out ${WORK}/memory
                   RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
-  expect("a share too large for rank 1: exit status 0" NOT status EQUAL 0)
+  expect("a share too large for rank 1: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
   expect("a share too large for rank 1 is not reported:\n${stderr}"
          stderr MATCHES "rank 1: run 'kemeny_too_large': this rank's share of the Kemeny subset DP over 27")
   expect("a share too large for rank 1: the rank counts are not named:\n${stderr}" stderr MATCHES "on 2 ranks")
@@ -111,7 +112,7 @@ if(RANKS GREATER 1)
   execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK}/mixed
                           : -n 1 ${KOLLECTIVE} run ${CASES}/keep_going.yaml --out ${WORK}/mixed
                   RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
-  expect("different configs: exit status 0" NOT status EQUAL 0)
+  expect("different configs: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
   expect("different configs are not refused:\n${stderr}" stderr MATCHES "rank 1 read a different")
   expect("different configs: rank 0 started anyway" NOT EXISTS ${WORK}/mixed/schulze_sweep.json)
 endif()

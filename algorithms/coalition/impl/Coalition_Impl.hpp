@@ -390,10 +390,18 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   const int ranks = options.across_ranks ? comm::size() : 1;
   const std::uint64_t exchange_blocks =
       ranks > 1 ? LayerShare(plan_layer(n, high_agents, high_agents / 2, idp).blocks, 0, ranks).share * ranks : 0;
-  require_device_memory(
-      static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value)),
-      "the coalition value table of " + std::to_string(n) + " agents" +
-          (ranks > 1 ? " and its largest layer, gathered from " + std::to_string(ranks) + " ranks" : std::string()));
+  auto check_memory = [&] {
+    require_device_memory(
+        static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value)),
+        "the coalition value table of " + std::to_string(n) + " agents" +
+            (ranks > 1 ? " and its largest layer, gathered from " + std::to_string(ranks) + " ranks" : std::string()));
+    return 0;
+  };
+  if (ranks > 1) {
+    comm::on_every_rank(check_memory);  // no rank allocates unless every rank's table fits
+  } else {
+    check_memory();
+  }
   Kokkos::View<Value*, Memory> exchange(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::exchange"),
       exchange_blocks * block_size);
