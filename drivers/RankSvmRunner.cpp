@@ -16,6 +16,7 @@
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
+#include "drivers/RunLoop.hpp"
 #include "drivers/Runner.hpp"
 
 namespace kollective::driver {
@@ -69,8 +70,9 @@ DataSource parse_source(const ConfigNode& node, const RunContext& context) {
 }
 
 RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "write"});
+  run.expect_keys({"name", "algorithm", "input", "options", "write", "distribute"});
   RankSvmRun settings;
+  settings.options.across_ranks = parse_distribute(run);
   const ConfigNode input = run.required("input");
   input.expect_keys({"train", "test", "model"});
   settings.train = parse_source(input.required("train"), context);
@@ -220,6 +222,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
         .set("read_x_twice_s", 2 * result.seconds_read_x)
         .set("copy_bytes_per_s", x_bytes / result.seconds_read_x)
         .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
+    if (settings.options.across_ranks) row.set("exchange_s", result.seconds_exchange);
     std::printf(
         "%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
         "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",
@@ -261,6 +264,8 @@ class RankSvmJob : public Job {
     features = check_source(settings_.train, features);
     if (settings_.has_test) check_source(settings_.test, features);
   }
+
+  bool solves_across_ranks() const override { return settings_.options.across_ranks; }
 
   void run_point(std::size_t, const RunContext& context, Table& table) const override {
     train_and_evaluate(settings_, context, table);

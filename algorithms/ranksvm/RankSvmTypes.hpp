@@ -51,6 +51,9 @@ struct TrainOptions {
   bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
   std::int64_t split_span =
       0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
+  /// The ranks share the training: each holds whole queries, and f, the gradient and the Hessian
+  /// products are summed over the ranks (in rank order, so every rank takes the same steps).
+  bool across_ranks = false;
 };
 
 struct TrainResult {
@@ -61,10 +64,12 @@ struct TrainResult {
   std::string stop;
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
   double seconds_hv_x = 0, seconds_hv_sums = 0,
-         seconds_hv_xt = 0;   ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
-  double seconds_read_x = 0;  ///< one pass over X at the measured device copy bandwidth: the floor of X.v
-  double x_bytes = 0;         ///< X's size as stored on the device (float or double)
-  double seconds_setup = 0;   ///< moving the data to the device (X transposed there), before TRON
+         seconds_hv_xt = 0;     ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
+  double seconds_read_x = 0;    ///< one pass over X at the measured device copy bandwidth: the floor of X.v
+  double x_bytes = 0;           ///< X's size as stored on the device (float or double)
+  double seconds_setup = 0;     ///< moving the data to the device (X transposed there), before TRON
+  int ranks = 1;                ///< ranks that shared the training
+  double seconds_exchange = 0;  ///< of the fenced totals, spent summing over the ranks
 };
 
 }  // namespace kollective::ranksvm

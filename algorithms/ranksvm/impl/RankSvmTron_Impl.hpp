@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "algorithms/ranksvm/RankSvmTypes.hpp"
+#include "algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
 #include "algorithms/ranksvm/impl/RankSvm_Impl.hpp"
 #include "core/Error.hpp"
 #include "core/Timer.hpp"
@@ -33,28 +35,50 @@ using HostVector = Kokkos::View<double*, Kokkos::HostSpace>;
 template <class Objective>
 class HostCalls {
  public:
-  explicit HostCalls(Objective& objective)
+  /// summed: each call's result is this rank's part, summed over the ranks.
+  HostCalls(Objective& objective, bool summed)
       : objective_(objective),
+        summed_(summed),
         in_("Kollective::RankSvm::argument", objective.features()),
         out_("Kollective::RankSvm::result", objective.features()) {}
   double fun(const HostVector& w) {
     Kokkos::deep_copy(in_, w);
-    return objective_.fun(in_);
+    std::vector<double> f = {objective_.fun(in_)};
+    sum_over_ranks(f);
+    return f[0];
   }
   void grad(const HostVector& w, const HostVector& g) {
     Kokkos::deep_copy(in_, w);
     objective_.grad(in_, out_);
     Kokkos::deep_copy(g, out_);
+    sum_over_ranks(g);
   }
   void hv(const HostVector& s, const HostVector& hs) {
     Kokkos::deep_copy(in_, s);
     objective_.hv(in_, out_);
     Kokkos::deep_copy(hs, out_);
+    sum_over_ranks(hs);
   }
+  double seconds_exchange() const { return seconds_exchange_; }
 
  private:
+  void sum_over_ranks(std::vector<double>& values) {
+    if (!summed_) return;
+    WallTimer timer;
+    comm::allreduce_sum(values);
+    seconds_exchange_ += timer.seconds();
+  }
+  void sum_over_ranks(const HostVector& values) {
+    if (!summed_) return;
+    std::vector<double> copy(values.data(), values.data() + values.extent(0));
+    sum_over_ranks(copy);
+    std::copy(copy.begin(), copy.end(), values.data());
+  }
+
   Objective& objective_;
+  bool summed_;
   typename Objective::Vector in_, out_;
+  double seconds_exchange_ = 0;
 };
 
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
@@ -95,8 +119,12 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
   WallTimer setup;
-  RankObjective<ExecSpace, Feature> device_objective(space, data, options.C, options.split_span);
-  HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective);
+  const bool shared = options.across_ranks && comm::size() > 1;
+  if (shared) require_query_per_rank(data);
+  const RankData share = shared ? rank_share(data, comm::rank(), comm::size()) : RankData();
+  RankObjective<ExecSpace, Feature> device_objective(space, shared ? share : data, options.C, options.split_span);
+  device_objective.set_regularized(!shared || comm::rank() == 0);
+  HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, shared);
   using Vector = HostVector;
   const int n = device_objective.features();
   TrainResult result;
@@ -175,6 +203,8 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   result.seconds_hv_xt = parts.x_transpose_times_u;
   result.objective = f;
   result.gradient_norm = gnorm;
+  result.ranks = shared ? comm::size() : 1;
+  result.seconds_exchange = objective.seconds_exchange();
   result.w.assign(w.data(), w.data() + n);
   return result;
 }

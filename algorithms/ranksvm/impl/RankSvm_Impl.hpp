@@ -99,6 +99,9 @@ class RankObjective {
     level_start_ = Positions("Kollective::RankSvm::level_start", queries_, levels_ + 1);
   }
 
+  /// Without the regularizer (0.5 w'w and its derivatives), the objective is this rank's part
+  /// of a sum over ranks, to which one rank adds the regularizer.
+  void set_regularized(bool regularized) { regularizer_ = regularized ? 1.0 : 0.0; }
   int features() const { return features_; }
   std::int64_t docs() const { return docs_; }
   const ExecSpace& space() const { return space_; }
@@ -119,13 +122,13 @@ class RankObjective {
           r(i) = count(i) * z(i) - sum(i) - balance(i);
         },
         loss);
-    return 0.5 * KokkosBlas::dot(w, w) + C_ * loss;
+    return 0.5 * regularizer_ * KokkosBlas::dot(w, w) + C_ * loss;
   }
 
   /// g = w + 2C X'r at the w of the last fun().
   void grad(const Vector& w, const Vector& g) {
     x_.transpose_times(r_, g);
-    KokkosBlas::axpby(1.0, w, 2 * C_, g);
+    KokkosBlas::axpby(regularizer_, w, 2 * C_, g);
   }
 
   /// Hs = s + 2C X'u, u_i = (l+ + l-) v_i - alpha+ - alpha-, v = Xs, sets from the last fun().
@@ -159,7 +162,7 @@ class RankObjective {
     part(part_totals_.sums, [&] { set_sums(v_, u_, true); });
     part(part_totals_.x_transpose_times_u, [&] { x_.transpose_times(u_, hs); });
     part_totals_.timed += timed;
-    KokkosBlas::axpby(1.0, s, 2 * C_, hs);
+    KokkosBlas::axpby(regularizer_, s, 2 * C_, hs);
   }
 
   /// Seconds for one pass over X at the device's copy bandwidth (the floor of X.v and X'.u).
@@ -470,7 +473,7 @@ class RankObjective {
   }
 
   ExecSpace space_;
-  double C_;
+  double C_, regularizer_ = 1;
   std::int64_t span_, largest_split_ = 0;
   Kokkos::View<int*, Memory> unit_query_, unit_order_, doc_query_;  ///< unit_order_: units by size, largest first
   Kokkos::View<std::int64_t*, Memory> unit_offset_, split_units_;   ///< split_units_: the units of large queries
