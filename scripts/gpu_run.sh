@@ -55,11 +55,15 @@ tests_status=$?
 grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/tests.log" | head -n 20
 
 summary=()
+walls=()
 run_config() {  # run_config CONFIG NAME [LAUNCHER...]
   local config=$1 name=$2; shift 2
   log "running $config ${*:-}"
+  local start=$(date +%s.%N)
   (cd "$root" && stdbuf -oL "$@" ./build/$preset/drivers/kollective run "$config" --out "$out/$name") \
     >"$out/$name.log" 2>&1 || { tail -n 20 "$out/$name.log"; log "$config FAILED"; }
+  # Wall time of the whole run (process start, every point, the tables): a sweep's throughput.
+  walls+=("$(awk -v name="$name" -v start="$start" -v end="$(date +%s.%N)" 'BEGIN { printf "%-40s %8.2f s", name, end - start }')")
   summary+=("$out/$name")
 }
 for config in "${configs[@]}"; do
@@ -94,4 +98,5 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
   done
 done
+[ ${#walls[@]} -gt 0 ] && { echo "== wall time per config run =="; printf '%s\n' "${walls[@]}" | tee "$out/walls.txt"; }
 exit $tests_status
