@@ -20,8 +20,8 @@ namespace kollective::kemeny {
 /// (options.across_ranks), fits in device memory: names the bytes, and how many ranks would fit.
 /// `of` names the input (" of ...").
 inline void require_shared_dp_memory(int n, int ranks, int distance_bytes, const std::string& of) {
-  const Impl::Hypercube cube = Impl::hypercube(n, ranks, comm::rank());
-  if (cube.takes_part) Impl::require_rank_memory(n, cube, distance_bytes, of);
+  const Impl::Layout layout = Impl::layout(n, ranks, comm::rank());
+  if (layout.rank >= 0) Impl::require_rank_memory(layout, distance_bytes, of);
 }
 
 /// Exact Kemeny by the subset DP on the whole profile (no decomposition).

@@ -110,24 +110,22 @@ void allgather_host(char* data, std::size_t part_bytes) {
   MPI_Type_free(&type);
 }
 
-void exchange_host(const char* send, std::size_t send_bytes, const std::vector<int>& to, char* receive,
-                   std::size_t receive_bytes, const std::vector<int>& from) {
+void exchange_host(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives) {
   std::vector<MPI_Request> requests;
   std::vector<MPI_Datatype> types;
-  for (std::size_t i = 0; i < from.size() && receive_bytes > 0; ++i) {
-    auto [type, count] = byte_units(receive_bytes);
+  auto post = [&](const Transfer& transfer, bool send) {
+    if (transfer.bytes == 0) return;
+    auto [type, count] = byte_units(transfer.bytes);
     types.push_back(type);
     requests.emplace_back();
-    check(MPI_Irecv(receive + i * receive_bytes, count, type, from[i], 0, MPI_COMM_WORLD, &requests.back()),
-          "MPI_Irecv");
-  }
-  for (const int rank : to) {
-    if (send_bytes == 0) break;
-    auto [type, count] = byte_units(send_bytes);
-    types.push_back(type);
-    requests.emplace_back();
-    check(MPI_Isend(send, count, type, rank, 0, MPI_COMM_WORLD, &requests.back()), "MPI_Isend");
-  }
+    if (send) {
+      check(MPI_Isend(transfer.data, count, type, transfer.rank, 0, MPI_COMM_WORLD, &requests.back()), "MPI_Isend");
+    } else {
+      check(MPI_Irecv(transfer.data, count, type, transfer.rank, 0, MPI_COMM_WORLD, &requests.back()), "MPI_Irecv");
+    }
+  };
+  for (const Transfer& transfer : receives) post(transfer, false);
+  for (const Transfer& transfer : sends) post(transfer, true);
   check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   for (MPI_Datatype& type : types) MPI_Type_free(&type);
 }
@@ -247,20 +245,19 @@ void abort_all(const std::string& message, int exit_code) {
   std::exit(exit_code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
 }
 
-void exchange(const void* send, std::size_t send_bytes, const std::vector<int>& to, void* receive,
-              std::size_t receive_bytes, const std::vector<int>& from, bool on_device, void* stream) {
-  const char* const out = static_cast<const char*>(send);
-  char* const in = static_cast<char*>(receive);
-  if (!on_device) return exchange_host(out, send_bytes, to, in, receive_bytes, from);
+void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool on_device, void* stream) {
+  if (!on_device) return exchange_host(sends, receives);
 #ifdef KOLLECTIVE_HAVE_NCCL
   ncclComm_t comm = device_comm();
   const cudaStream_t cuda_stream = static_cast<cudaStream_t>(stream);
   check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (std::size_t i = 0; i < from.size() && receive_bytes > 0; ++i) {
-    check_nccl(ncclRecv(in + i * receive_bytes, receive_bytes, ncclChar, from[i], comm, cuda_stream), "ncclRecv");
+  for (const Transfer& transfer : receives) {
+    if (transfer.bytes == 0) continue;
+    check_nccl(ncclRecv(transfer.data, transfer.bytes, ncclChar, transfer.rank, comm, cuda_stream), "ncclRecv");
   }
-  for (const int rank : to) {
-    if (send_bytes > 0) check_nccl(ncclSend(out, send_bytes, ncclChar, rank, comm, cuda_stream), "ncclSend");
+  for (const Transfer& transfer : sends) {
+    if (transfer.bytes == 0) continue;
+    check_nccl(ncclSend(transfer.data, transfer.bytes, ncclChar, transfer.rank, comm, cuda_stream), "ncclSend");
   }
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
 #else
@@ -286,9 +283,8 @@ void allreduce_max(std::vector<std::int64_t>&) {}
 std::vector<std::string> allgather(const std::string& text) { return {text}; }
 void prepare_device_collectives() {}
 void allgather_in_place(void*, std::size_t, bool, void*) {}
-void exchange(const void*, std::size_t, const std::vector<int>& to, void*, std::size_t, const std::vector<int>& from,
-              bool, void*) {
-  if (!to.empty() || !from.empty()) abort_all("comm::exchange: a single rank has no partners");
+void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool, void*) {
+  if (!sends.empty() || !receives.empty()) abort_all("comm::exchange: a single rank has no partners");
 }
 
 void abort_all(const std::string& message, int exit_code) {

@@ -7,6 +7,7 @@
 /// so algorithms have one code path. Communicator.cpp is the only file that includes mpi.h.
 /// Collectives here move host memory; MPI is never handed device pointers.
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -59,12 +60,18 @@ void prepare_device_collectives();
 /// writing it has finished. Use comm::allgather_parts (ViewCollectives.hpp) rather than this.
 void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream);
 
-/// Point to point among neighbours: sends the `send_bytes` at `send` to each rank of `to`, and
-/// receives `receive_bytes` from each rank of `from` into `receive` + i * receive_bytes (i its
-/// index in `from`). Partners must post matching transfers. Device memory through NCCL (one
-/// group, on `stream`), host memory through MPI. Use comm::exchange_parts (ViewCollectives.hpp).
-void exchange(const void* send, std::size_t send_bytes, const std::vector<int>& to, void* receive,
-              std::size_t receive_bytes, const std::vector<int>& from, bool on_device, void* stream);
+/// One message of an exchange: `bytes` at `data`, to or from `rank`.
+struct Transfer {
+  void* data;
+  std::size_t bytes;
+  int rank;
+};
+
+/// Point to point: posts every send and receive at once and completes them all. Between two
+/// ranks, messages match in the order each side lists them, so partners list them alike.
+/// Device memory goes through NCCL (one group, on the CUDA stream `stream`), host memory through
+/// MPI. Use comm::exchange_parts (ViewCollectives.hpp).
+void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool on_device, void* stream);
 
 /// Ends every rank with this rank's message (used when one rank fails and the others could wait
 /// for it forever); prints "rank R: message" to stderr first.

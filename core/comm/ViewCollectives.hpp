@@ -45,15 +45,12 @@ void allgather_parts(const ExecSpace& space, T* data, std::size_t part_elements)
   allgather_in_place(data, part_elements * sizeof(T), !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
-/// Sends `send_elements` at `send` to each rank of `to` and receives `receive_elements` from
-/// each rank of `from`, into consecutive parts of `receive` (see comm::exchange). Later work on
-/// `space` sees what arrived.
-template <class ExecSpace, class T>
-void exchange_parts(const ExecSpace& space, const T* send, std::size_t send_elements, const std::vector<int>& to,
-                    T* receive, std::size_t receive_elements, const std::vector<int>& from) {
-  if (to.empty() && from.empty()) return;
-  exchange(send, send_elements * sizeof(T), to, receive, receive_elements * sizeof(T), from,
-           !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
+/// Posts every transfer at once (see comm::exchange) after the work queued on `space`; later
+/// work on `space` sees what arrived.
+template <class ExecSpace>
+void exchange_parts(const ExecSpace& space, const std::vector<Transfer>& sends, const std::vector<Transfer>& receives) {
+  if (sends.empty() && receives.empty()) return;
+  exchange(sends, receives, !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
 }  // namespace kollective::comm

@@ -75,10 +75,10 @@ TEST(distributed, coalition_layers_shared_by_every_rank_equal_one_rank) {
   }
 }
 
-/// The ranks the hypercube uses: the largest power of two <= P, below 2^n.
+/// The ranks the shared DP uses: the largest power of two <= P, at most 2^(n-2).
 int hypercube_ranks(int n) {
   int ranks = 1;
-  while (ranks * 2 <= comm::size() && ranks * 2 < (1 << n)) ranks *= 2;
+  while (ranks * 2 <= comm::size() && ranks * 8 <= (1 << n)) ranks *= 2;
   return ranks;
 }
 

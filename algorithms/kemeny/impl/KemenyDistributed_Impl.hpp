@@ -2,16 +2,19 @@
 #define KOLLECTIVE_ALGORITHMS_KEMENY_DISTRIBUTED_IMPL_HPP
 
 /// \file KemenyDistributed_Impl.hpp
-/// The Kemeny subset DP over 2^d ranks (a hypercube), each holding 1 / 2^d of the tables. The
-/// top d alternatives pick the rank: rank r owns the sets S whose top d bits are r, stored by
-/// their low part L (the other m = n - d alternatives), 2^m entries. Taking a low alternative out
-/// of S stays on the rank; taking out top alternative m + j leads to rank r with bit j cleared,
-/// at the same L. So for layer k (|S| = k), rank r needs layer k - 1 of each such neighbour,
-/// whose sets there have low parts of the same size k - |r|: the neighbour sends that layer
-/// packed in colex order of L, and S finds its entry at its own colex rank. Each set is computed
-/// as the one-rank DP computes it (minimum and saturating count over the same candidates), so
-/// the tables are identical bit for bit. Of P ranks, the largest power of two <= P (with d < n)
-/// take part; the others only join the collectives that read the result.
+/// The Kemeny subset DP over 2^d ranks, each holding 1 / 2^d of the tables. The top D = d + 1
+/// alternatives split the sets into 2^D parts: part v holds the sets S whose top D bits are v,
+/// stored by their low part L (the other m = n - D alternatives), 2^m entries. Part v belongs
+/// to rank gray(v) mod 2^d, so each rank holds a part and its complement, whose layers mirror
+/// each other in size: every layer is spread evenly over the ranks (one part per rank, D = d,
+/// would leave the layers 57% on one rank of two, capping 2 ranks at 1.75x one). Taking a low
+/// alternative out of S stays in its part; taking out top alternative m + j leads to part v
+/// with bit j cleared, at the same L, always on another rank. So for layer k, each part needs
+/// layer k - 1 of each such lower part, whose sets there have low parts of the same size: the
+/// owner sends that layer packed in colex order of L, and S finds its entry at its own colex
+/// rank. Each set is computed as the one-rank DP computes it (minimum and saturating count over
+/// the same candidates), so the tables are identical bit for bit. Of P ranks, the largest power
+/// of two <= P take part; the others only join the collectives that read the result.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -34,23 +37,37 @@
 
 namespace kollective::kemeny::Impl {
 
-/// How the ranks share the DP of n alternatives.
-struct Hypercube {
-  static constexpr int max_dimensions = 16;
-  int dimensions = 0;  ///< d: 2^d ranks take part
-  int rank = 0;        ///< this rank's top bits, when it takes part
-  bool takes_part = true;
-  int top_count() const { return Kokkos::popcount(static_cast<unsigned>(rank)); }
-};
+/// How 2^d ranks share the DP of n alternatives, and what one rank holds, sends and receives.
+struct Layout {
+  static constexpr int max_part_bits = 16;
+  int n = 0;
+  int rank_bits = 0;          ///< d: 2^d ranks take part
+  int part_bits = 0;          ///< D: the top D alternatives pick a set's part (0 with one rank, else d + 1)
+  int rank = 0;               ///< this rank, or -1 when it does not take part
+  std::vector<int> parts;     ///< the parts this rank holds, ascending
+  std::vector<int> sent;      ///< those that some other rank reads (all but the top part)
+  std::vector<int> received;  ///< the parts below this rank's parts, ascending
 
-inline Hypercube hypercube(int n, int ranks, int rank) {
-  Hypercube cube;
-  while ((2 << cube.dimensions) <= ranks && cube.dimensions + 1 < n && cube.dimensions < Hypercube::max_dimensions)
-    ++cube.dimensions;
-  cube.takes_part = rank < (1 << cube.dimensions);
-  cube.rank = cube.takes_part ? rank : 0;
-  return cube;
-}
+  int low_bits() const { return n - part_bits; }
+  int owner(int part) const { return (part ^ part >> 1) & ((1 << rank_bits) - 1); }
+  /// Entries of the largest layer of one part (a packed layer's room).
+  std::uint64_t largest_layer() const;
+  /// The ranks that read part w (owners of the parts above it), ascending.
+  std::vector<int> readers(int w) const {
+    std::vector<int> ranks;
+    for (int j = 0; j < part_bits; ++j) {
+      if (!(w >> j & 1)) ranks.push_back(owner(w | 1 << j));
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+  }
+  /// Where `part` is among this rank's parts, or -1.
+  int index_of(int part) const {
+    const auto at = std::find(parts.begin(), parts.end(), part);
+    return at == parts.end() ? -1 : static_cast<int>(at - parts.begin());
+  }
+};
 
 inline double binomial(int a, int b) {
   double value = 1;
@@ -58,128 +75,174 @@ inline double binomial(int a, int b) {
   return value;
 }
 
-/// Bytes rank `rank` of 2^d needs for the DP of n alternatives: its share of best and ways, the
-/// cost tables, and the largest layer once per neighbour it sends to (it packs one layer for
-/// all of them) or receives from. rank < 0: the most any rank needs (d layers).
-inline std::int64_t dp_rank_bytes(int n, int dimensions, int distance_bytes, int rank = -1) {
-  const int m = n - dimensions;
-  const int all = (1 << dimensions) - 1;
-  const int layers = rank < 0 ? dimensions : (rank != all ? 1 : 0) + Kokkos::popcount(static_cast<unsigned>(rank));
+inline std::uint64_t Layout::largest_layer() const {
+  return static_cast<std::uint64_t>(binomial(low_bits(), low_bits() / 2) + 0.5);
+}
+
+inline Layout layout(int n, int ranks, int rank) {
+  Layout l;
+  l.n = n;
+  while ((2 << l.rank_bits) <= ranks && l.rank_bits + 2 < n && l.rank_bits + 2 <= Layout::max_part_bits) ++l.rank_bits;
+  l.part_bits = l.rank_bits == 0 ? 0 : l.rank_bits + 1;
+  l.rank = rank < (1 << l.rank_bits) ? rank : -1;
+  for (int v = 0; v < (1 << l.part_bits) && l.rank >= 0; ++v) {
+    if (l.owner(v) != l.rank) continue;
+    l.parts.push_back(v);
+    if (v != (1 << l.part_bits) - 1) l.sent.push_back(v);
+    for (int j = 0; j < l.part_bits; ++j) {
+      if (v >> j & 1) l.received.push_back(v ^ 1 << j);
+    }
+  }
+  std::sort(l.received.begin(), l.received.end());
+  l.received.erase(std::unique(l.received.begin(), l.received.end()), l.received.end());
+  return l;
+}
+
+/// Bytes one rank needs for the DP of n alternatives: its parts of best and ways, the cost
+/// tables, and a largest layer for each part it sends or receives.
+inline std::int64_t dp_rank_bytes(const Layout& l, int distance_bytes) {
   const double entry = distance_bytes + 8;
-  const double tables = static_cast<double>(n) * (std::ldexp(1.0, n / 2) + std::ldexp(1.0, n - n / 2));
-  return static_cast<std::int64_t>(std::ldexp(entry, m) + tables * distance_bytes +
-                                   (dimensions > 0 ? layers * binomial(m, m / 2) * entry : 0.0));
+  const double tables = static_cast<double>(l.n) * (std::ldexp(1.0, l.n / 2) + std::ldexp(1.0, l.n - l.n / 2));
+  const double buffers =
+      static_cast<double>(l.sent.size() + l.received.size()) * static_cast<double>(l.largest_layer());
+  return static_cast<std::int64_t>(std::ldexp(entry * static_cast<double>(l.parts.size()), l.low_bits()) +
+                                   tables * distance_bytes + buffers * entry);
+}
+
+/// The most any of `ranks` ranks needs for the DP of n alternatives.
+inline std::int64_t dp_most_rank_bytes(int n, int ranks, int distance_bytes) {
+  std::int64_t most = 0;
+  for (int r = 0; r < ranks; ++r) most = std::max(most, dp_rank_bytes(layout(n, ranks, r), distance_bytes));
+  return most;
 }
 
 /// Fails before allocating unless this rank's share fits, naming the bytes and the ranks that
 /// would fit; `of` names the input.
-inline void require_rank_memory(int n, const Hypercube& cube, int distance_bytes, const std::string& of) {
-  const std::int64_t needed = dp_rank_bytes(n, cube.dimensions, distance_bytes, cube.rank);
-  const std::string what = "this rank's share of the Kemeny subset DP over " + std::to_string(n) + " alternatives" +
-                           of + " on " + std::to_string(1 << cube.dimensions) + " ranks";
+inline void require_rank_memory(const Layout& l, int distance_bytes, const std::string& of) {
+  const std::int64_t needed = dp_rank_bytes(l, distance_bytes);
+  const std::string what = "this rank's share of the Kemeny subset DP over " + std::to_string(l.n) + " alternatives" +
+                           of + " on " + std::to_string(1 << l.rank_bits) + " ranks";
   const std::int64_t available = available_device_bytes();
   if (needed > available) {
-    int enough = cube.dimensions + 1;
-    while (enough < n - 1 && dp_rank_bytes(n, enough, distance_bytes) > available) ++enough;
+    int enough = 2 << l.rank_bits;
+    while (enough < 1024 && dp_most_rank_bytes(l.n, enough, distance_bytes) > available) enough *= 2;
     fail(what, " needs ", format_bytes(static_cast<double>(needed)), " of device memory but only ",
-         format_bytes(static_cast<double>(available)), " is available; with ", std::int64_t{1} << enough,
+         format_bytes(static_cast<double>(available)), " is available; with ", enough,
          " ranks (one GPU each) a share would take ",
-         format_bytes(static_cast<double>(dp_rank_bytes(n, enough, distance_bytes))));
+         format_bytes(static_cast<double>(dp_most_rank_bytes(l.n, enough, distance_bytes))));
   }
   require_device_memory(needed, what);
 }
 
-/// This rank's share of the tables (best and ways by low part), and the seconds spent exchanging layers.
+/// The candidates of top alternative m + j of a part: where its lower part's layer arrives.
+using TopSlots = Kokkos::Array<int, Layout::max_part_bits>;
+
+/// This rank's parts of the tables (best and ways, part i at i 2^m, by low part), and the
+/// seconds spent exchanging layers.
 template <class Distance, class ExecSpace>
 SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const ExecSpace& space, const Counts& o,
-                                                                       const Hypercube& cube,
-                                                                       double& exchange_seconds) {
+                                                                       const Layout& l, double& exchange_seconds) {
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const int n = o.alternatives, d = cube.dimensions, m = n - d, top = cube.top_count(), r = cube.rank;
+  const int n = o.alternatives, m = l.low_bits();
   SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
-  t.best = decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"),
-                            std::size_t{1} << m);
-  t.ways = decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"),
-                            std::size_t{1} << m);
-  std::vector<int> lower, upper;                         // neighbours without / with one more top alternative
-  Kokkos::Array<int, Hypercube::max_dimensions> slot{};  // bit j of r -> its neighbour's part
-  for (int j = 0; j < d; ++j) {
-    if (r >> j & 1) {
-      slot[j] = static_cast<int>(lower.size());
-      lower.push_back(r ^ (1 << j));
-    } else {
-      upper.push_back(r | (1 << j));
-    }
-  }
-  const auto largest = static_cast<std::size_t>(binomial(m, m / 2) + 0.5);
-  Kokkos::View<Distance*, Memory> send_best("Kollective::Kemeny::send_best", upper.empty() ? 0 : largest),
-      got_best("Kollective::Kemeny::got_best", lower.size() * largest);
-  Kokkos::View<std::uint64_t*, Memory> send_ways("Kollective::Kemeny::send_ways", upper.empty() ? 0 : largest),
-      got_ways("Kollective::Kemeny::got_ways", lower.size() * largest);
+  const std::size_t entries = l.parts.size() << m;
+  t.best =
+      decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), entries);
+  t.ways =
+      decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), entries);
+  const std::uint64_t largest = l.part_bits > 0 ? l.largest_layer() : 0;
+  Kokkos::View<Distance*, Memory> send_best("Kollective::Kemeny::send_best", l.sent.size() * largest),
+      got_best("Kollective::Kemeny::got_best", l.received.size() * largest);
+  Kokkos::View<std::uint64_t*, Memory> send_ways("Kollective::Kemeny::send_ways", l.sent.size() * largest),
+      got_ways("Kollective::Kemeny::got_ways", l.received.size() * largest);
   const auto binomial_device = subsets::binomial_table<Memory>(space, n);
   const auto sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_device);
   auto layer_size = [&](int s) -> std::uint64_t { return s < 0 || s > m ? 0 : sizes(m, s); };
+  auto top_count = [](int part) { return Kokkos::popcount(static_cast<unsigned>(part)); };
 
   const auto tables = t;
   const auto best = t.best;
   const auto ways = t.ways;
   const auto binomial_table = binomial_device;
-  Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ", " + std::to_string(1 << d) + " ranks)", n + 1);
+  Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ", " + std::to_string(1 << l.rank_bits) + " ranks)",
+                    n + 1);
   for (int k = 0; k <= n; ++k) {
-    const int s = k - top;  // size of the low part of this rank's sets in layer k
-    const std::uint64_t sent = layer_size(s - 1), got = layer_size(s);
-    if (k > 0 && d > 0) {
-      Kokkos::parallel_for(
-          "Kollective::Kemeny::pack_layer", Range(space, 0, upper.empty() ? 0 : static_cast<std::int64_t>(sent)),
-          KOKKOS_LAMBDA(const std::int64_t i) {
-            const std::uint64_t low_part =
-                subsets::unrank_colex(static_cast<std::uint64_t>(i), s - 1, m, binomial_table);
-            send_best(i) = best(low_part);
-            send_ways(i) = ways(low_part);
-          });
-      const std::vector<int> to = sent ? upper : std::vector<int>(), from = got ? lower : std::vector<int>();
+    if (k > 0 && l.part_bits > 0) {
+      std::vector<comm::Transfer> sends, receives;
+      for (std::size_t e = 0; e < l.sent.size(); ++e) {  // layer k - 1 of each part that others read
+        const int s = k - 1 - top_count(l.sent[e]);
+        const std::uint64_t count = layer_size(s), base = static_cast<std::uint64_t>(l.index_of(l.sent[e])) << m,
+                            at = e * largest;
+        Kokkos::parallel_for(
+            "Kollective::Kemeny::pack_layer", Range(space, 0, static_cast<std::int64_t>(count)),
+            KOKKOS_LAMBDA(const std::int64_t i) {
+              const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
+              send_best(at + i) = best(base + low_part);
+              send_ways(at + i) = ways(base + low_part);
+            });
+        for (const int reader : l.readers(l.sent[e])) {
+          sends.push_back({send_best.data() + at, count * sizeof(Distance), reader});
+          sends.push_back({send_ways.data() + at, count * sizeof(std::uint64_t), reader});
+        }
+      }
+      for (std::size_t e = 0; e < l.received.size(); ++e) {
+        const std::uint64_t count = layer_size(k - 1 - top_count(l.received[e])), at = e * largest;
+        const int from = l.owner(l.received[e]);
+        receives.push_back({got_best.data() + at, count * sizeof(Distance), from});
+        receives.push_back({got_ways.data() + at, count * sizeof(std::uint64_t), from});
+      }
       space.fence();
       WallTimer timer;
-      comm::exchange_parts(space, send_best.data(), sent, to, got_best.data(), got, from);
-      comm::exchange_parts(space, send_ways.data(), sent, to, got_ways.data(), got, from);
+      comm::exchange_parts(space, sends, receives);
       space.fence();
       exchange_seconds += timer.seconds();
     }
-    Kokkos::parallel_for(
-        "Kollective::Kemeny::shared_dp_layer", Range(space, 0, static_cast<std::int64_t>(got)),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
-          const std::uint64_t set = low_part | static_cast<std::uint64_t>(r) << m;
-          Distance minimum = k == 0 ? 0 : ~Distance{0};
-          std::uint64_t count = k == 0 ? 1 : 0;
-          // As the one-rank DP: a candidate's count is read only when it ties or beats the
-          // minimum (reading it for every candidate made the layer 1.5x slower on an H200).
-          for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
-            const int c = Kokkos::Experimental::countr_zero_builtin(rest);
-            const std::uint64_t without = low_part ^ (std::uint64_t{1} << c);
-            const Distance value = best(without) + tables.cost(c, set);
-            if (value < minimum) {
-              minimum = value;
-              count = ways(without);
-            } else if (value == minimum) {
-              count = subsets::saturating_add(count, ways(without));
+    for (std::size_t q = 0; q < l.parts.size(); ++q) {
+      const int v = l.parts[q], s = k - top_count(v);  // s: size of the low parts of v's sets in layer k
+      const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
+      TopSlots slot{};  // bit j of v -> where part v without j arrives
+      for (int j = 0; j < l.part_bits; ++j) {
+        if (v >> j & 1) {
+          slot[j] = static_cast<int>(std::find(l.received.begin(), l.received.end(), v ^ 1 << j) - l.received.begin());
+        }
+      }
+      const int part_bits = l.part_bits;
+      Kokkos::parallel_for(
+          "Kollective::Kemeny::shared_dp_layer", Range(space, 0, static_cast<std::int64_t>(layer_size(s))),
+          KOKKOS_LAMBDA(const std::int64_t i) {
+            const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
+            const std::uint64_t set = low_part | high;
+            Distance minimum = k == 0 ? 0 : ~Distance{0};
+            std::uint64_t count = k == 0 ? 1 : 0;
+            // As the one-rank DP: a candidate's count is read only when it ties or beats the
+            // minimum (reading it for every candidate made the layer 1.5x slower on an H200).
+            for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
+              const int c = Kokkos::Experimental::countr_zero_builtin(rest);
+              const std::uint64_t without = base + (low_part ^ (std::uint64_t{1} << c));
+              const Distance value = best(without) + tables.cost(c, set);
+              if (value < minimum) {
+                minimum = value;
+                count = ways(without);
+              } else if (value == minimum) {
+                count = subsets::saturating_add(count, ways(without));
+              }
             }
-          }
-          for (int j = 0; j < d; ++j) {
-            if (!(r >> j & 1)) continue;
-            const std::uint64_t at = static_cast<std::uint64_t>(slot[j]) * got + static_cast<std::uint64_t>(i);
-            const Distance value = got_best(at) + tables.cost(m + j, set);
-            if (value < minimum) {
-              minimum = value;
-              count = got_ways(at);
-            } else if (value == minimum) {
-              count = subsets::saturating_add(count, got_ways(at));
+            for (int j = 0; j < part_bits; ++j) {
+              if (!(v >> j & 1)) continue;
+              const std::uint64_t at = static_cast<std::uint64_t>(slot[j]) * largest + static_cast<std::uint64_t>(i);
+              const Distance value = got_best(at) + tables.cost(m + j, set);
+              if (value < minimum) {
+                minimum = value;
+                count = got_ways(at);
+              } else if (value == minimum) {
+                count = subsets::saturating_add(count, got_ways(at));
+              }
             }
-          }
-          best(low_part) = minimum;
-          ways(low_part) = count;
-        });
+            best(base + low_part) = minimum;
+            ways(base + low_part) = count;
+          });
+    }
     space.fence();
     progress.update(k + 1);
   }
@@ -193,15 +256,16 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const Exe
 template <class Distance, class ExecSpace>
 std::vector<std::int64_t> read_shared(const ExecSpace& space,
                                       const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                                      const Hypercube& cube, const std::vector<std::uint64_t>& sets) {
+                                      const Layout& l, const std::vector<std::uint64_t>& sets) {
   using Memory = typename ExecSpace::memory_space;
-  const int m = t.n - cube.dimensions;
+  const int m = l.low_bits();
   std::vector<std::int64_t> values(2 * sets.size(), 0);
-  std::vector<std::uint64_t> owned;  // low parts of the sets this rank holds
+  std::vector<std::uint64_t> owned;  // where this rank holds the sets it holds
   std::vector<std::size_t> slot;     // their places in `sets`
-  for (std::size_t i = 0; i < sets.size() && cube.takes_part; ++i) {
-    if (static_cast<int>(sets[i] >> m) != cube.rank) continue;
-    owned.push_back(sets[i] & ((std::uint64_t{1} << m) - 1));
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const int q = l.index_of(static_cast<int>(sets[i] >> m));
+    if (q < 0) continue;
+    owned.push_back(static_cast<std::uint64_t>(q) << m | (sets[i] & ((std::uint64_t{1} << m) - 1)));
     slot.push_back(i);
   }
   if (!owned.empty()) {
@@ -240,8 +304,8 @@ Distance host_cost(const Counts& o, int c, std::uint64_t set) {
 /// rank walks the same recursion.
 template <class Distance, class ExecSpace>
 void list_shared_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                        const Hypercube& cube, const Counts& o, std::uint64_t set, Ranking& suffix,
-                        std::vector<Ranking>& out, int limit) {
+                        const Layout& l, const Counts& o, std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out,
+                        int limit) {
   if (static_cast<int>(out.size()) >= limit) return;
   if (set == 0) {
     out.emplace_back(suffix.rbegin(), suffix.rend());
@@ -249,14 +313,14 @@ void list_shared_optima(const ExecSpace& space, const SubsetTables<Distance, typ
   }
   std::vector<std::uint64_t> sets = {set};
   for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) sets.push_back(set ^ (rest & (~rest + 1)));
-  const std::vector<std::int64_t> values = read_shared(space, t, cube, sets);
+  const std::vector<std::int64_t> values = read_shared(space, t, l, sets);
   const auto best = [&](std::size_t i) { return static_cast<Distance>(values[2 * i]); };
   std::size_t i = 1;
   for (std::uint64_t rest = set; rest != 0; rest &= rest - 1, ++i) {
     const int c = Kokkos::countr_zero(rest);
     if (static_cast<Distance>(best(i) + host_cost<Distance>(o, c, set)) != best(0)) continue;
     suffix.push_back(c);
-    list_shared_optima(space, t, cube, o, sets[i], suffix, out, limit);
+    list_shared_optima(space, t, l, o, sets[i], suffix, out, limit);
     suffix.pop_back();
     if (static_cast<int>(out.size()) >= limit) return;
   }
@@ -266,22 +330,22 @@ void list_shared_optima(const ExecSpace& space, const SubsetTables<Distance, typ
 template <class Distance, class ExecSpace>
 Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
   const int n = o.alternatives;
-  const Hypercube cube = hypercube(n, comm::size(), comm::rank());
+  const Layout l = layout(n, comm::size(), comm::rank());
   comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
-    if (cube.takes_part) require_rank_memory(n, cube, sizeof(Distance), "");
+    if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
     return 0;
   });
   comm::prepare_device_collectives();
-  if ((1 << cube.dimensions) < comm::size() && comm::rank() == 0) {
-    std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << cube.dimensions) << " of " << comm::size()
-              << " ranks take part (a power of two, below 2^n); the others wait\n";
+  if ((1 << l.rank_bits) < comm::size() && comm::rank() == 0) {
+    std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << l.rank_bits) << " of " << comm::size()
+              << " ranks take part (a power of two, at most 2^(n-2)); the others wait\n";
   }
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
-  if (cube.takes_part) t = run_shared_dp<Distance>(space, o, cube, result.exchange_seconds);
+  if (l.rank >= 0) t = run_shared_dp<Distance>(space, o, l, result.exchange_seconds);
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
-  const std::vector<std::int64_t> root = read_shared(space, t, cube, {full});
+  const std::vector<std::int64_t> root = read_shared(space, t, l, {full});
   result.distance = static_cast<std::uint64_t>(root[0]);
   result.count = static_cast<std::uint64_t>(root[1]);
   result.count_saturated = result.count == ~std::uint64_t{0};
@@ -289,10 +353,10 @@ Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Optio
   result.count_known = true;
   result.lower_bound = result.distance;
   Ranking suffix;
-  list_shared_optima(space, t, cube, o, full, suffix, result.optima, std::max(1, options.list_limit));
+  list_shared_optima(space, t, l, o, full, suffix, result.optima, std::max(1, options.list_limit));
   result.component_sizes = {n};
   result.method = "dp";
-  result.ranks = 1 << cube.dimensions;
+  result.ranks = 1 << l.rank_bits;
   return result;
 }
 

@@ -274,8 +274,7 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
 /// when the ranks share it, and then on every rank, so that all choose alike).
 inline bool dp_fits(const Counts& o, const Options& options) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
-  const std::int64_t needed =
-      options.across_ranks ? dp_rank_bytes(n, hypercube(n, comm::size(), 0).dimensions, bytes, -1) : dp_bytes(n, bytes);
+  const std::int64_t needed = options.across_ranks ? dp_most_rank_bytes(n, comm::size(), bytes) : dp_bytes(n, bytes);
   const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
   if (!options.across_ranks) return fits;
   std::vector<std::int64_t> too_large = {fits ? 0 : 1};  // every rank must choose alike
