@@ -160,8 +160,9 @@ class KemenyJob : public ElectionJob {
         .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
         .set("seconds_min", times.min());
-    if (settings_.options.across_ranks) {  // of the last repetition
-      row.set("dp_ranks", result.ranks).set("exchange_seconds", result.exchange_seconds);
+    if (settings_.options.across_ranks) {                                                  // of the last repetition
+      row.set("dp_ranks", result.ranks).set("exchange_seconds", result.exchange_seconds);  // rank 0's
+      set_rank_range(row, "exchange_seconds", result.exchange_seconds, comm::rank() < result.ranks);
     }
     row.set("verified", verified);
     table.add(row);

@@ -222,7 +222,10 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
         .set("read_x_twice_s", 2 * result.seconds_read_x)
         .set("copy_bytes_per_s", x_bytes / result.seconds_read_x)
         .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
-    if (settings.options.across_ranks) row.set("exchange_s", result.seconds_exchange);
+    if (settings.options.across_ranks) {
+      row.set("exchange_s", result.seconds_exchange);  // rank 0's
+      set_rank_range(row, "exchange_s", result.seconds_exchange);
+    }
     std::printf(
         "%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
         "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",

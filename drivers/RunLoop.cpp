@@ -1,5 +1,10 @@
 #include "drivers/RunLoop.hpp"
 
+#include <cstring>
+#include <limits>
+
+#include "core/comm/Communicator.hpp"
+
 namespace kollective::driver {
 
 Measurement parse_measurement(const ConfigNode& run) {
@@ -20,6 +25,19 @@ bool parse_distribute(const ConfigNode& run) {
 
 void check_work(const Measurement& measurement, Work work, double amount, const std::string& what) {
   check_estimate(estimated_seconds(work, amount * measurement.solves()), measurement.max_seconds, what);
+}
+
+void set_rank_range(Row& row, const std::string& column, double value, bool took_part) {
+  const std::string own = took_part ? std::string(reinterpret_cast<const char*>(&value), sizeof value) : "";
+  double least = std::numeric_limits<double>::infinity(), most = -least;  // rank 0 always takes part
+  for (const std::string& part : comm::allgather(own)) {
+    if (part.size() != sizeof(double)) continue;  // a rank that waited
+    double other = 0;
+    std::memcpy(&other, part.data(), sizeof other);
+    least = std::min(least, other);
+    most = std::max(most, other);
+  }
+  row.set(column + "_min", least).set(column + "_max", most);
 }
 
 }  // namespace kollective::driver

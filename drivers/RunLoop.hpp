@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/Config.hpp"
+#include "core/Tables.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Estimate.hpp"
 
@@ -46,6 +47,12 @@ struct Timing {
 /// Checks the estimate of all the solves of `what` (`amount` of `work` per solve) against
 /// max_seconds before any starts.
 void check_work(const Measurement& measurement, Work work, double amount, const std::string& what);
+
+/// Sets `column`_min and `column`_max: the least and the most of each rank's `value` in a solve
+/// shared by every rank (a collective: every rank calls it), over the ranks that `took_part`.
+/// For exchange seconds, which count the wait for slower ranks, the least is nearly the transfer
+/// itself and the spread is the imbalance of the ranks' work.
+void set_rank_range(Row& row, const std::string& column, double value, bool took_part = true);
 
 /// Runs solve() `warmup` times untimed, then `repetitions` times fenced and timed; after each
 /// timed call, observe(result) sees its result. Returns the last result.
