@@ -65,6 +65,29 @@ void expect_shared_equals_alone(const coalition::Game& game, coalition::Method m
   }
 }
 
+TEST(distributed, coalition_layer_shares_deal_every_block_once) {
+  // From fewer blocks than ranks, through short last runs, to runs of the longest length.
+  for (const std::uint64_t blocks : {1, 2, 3, 7, 64, 126, 1000, 40000, 5200300}) {
+    for (const int ranks : {1, 2, 3, 4, 8}) {
+      std::vector<int> dealt(blocks, 0);
+      std::uint64_t most = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const coalition::Impl::LayerShare share(blocks, r, ranks);
+        EXPECT_EQ(share.share, coalition::Impl::LayerShare(blocks, 0, ranks).count);
+        most = std::max(most, share.count);
+        for (std::uint64_t i = 0; i < share.count; ++i) {
+          const std::uint64_t block = share.block(i);
+          ASSERT_LT(block, blocks) << "blocks=" << blocks << " ranks=" << ranks << " rank=" << r << " i=" << i;
+          ++dealt[block];
+        }
+      }
+      EXPECT_EQ(most, coalition::Impl::LayerShare(blocks, 0, ranks).share) << "rank 0 has the most";
+      EXPECT_EQ(std::count(dealt.begin(), dealt.end(), 1), static_cast<std::ptrdiff_t>(blocks))
+          << "blocks=" << blocks << " ranks=" << ranks;
+    }
+  }
+}
+
 TEST(distributed, coalition_layers_shared_by_every_rank_equal_one_rank) {
   // n = 6..14: from one high layer (fewer blocks than ranks) to nine, with shares of 1 to 42 blocks.
   for (int n = 1; n <= 14; n += (n < 6 ? 5 : 1)) {

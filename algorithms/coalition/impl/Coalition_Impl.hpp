@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "algorithms/coalition/CoalitionTypes.hpp"
+#include "algorithms/coalition/impl/CoalitionShares_Impl.hpp"
 #include "core/comm/ViewCollectives.hpp"
 #include "core/kokkos_ext/Atomics.hpp"
 #include "core/kokkos_ext/Compat.hpp"
@@ -233,12 +234,12 @@ void run_block_zero(const ExecSpace& space, Value* table) {
 }
 
 template <class Policy, class Value, class Binomials>
-void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, std::uint64_t first_block,
-                        int high_agents, const Binomials& binomial) {
+void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, const LayerShare& mine,
+                        std::uint64_t first, int high_agents, const Binomials& binomial) {
   const int h = layer.high;
   Kokkos::parallel_for(
       "Kollective::Coalition::high_splits", policy, KOKKOS_LAMBDA(const std::int64_t index) {
-        const std::uint64_t rank = first_block + static_cast<std::uint64_t>(index) / layer.chunks;
+        const std::uint64_t rank = mine.block(first + static_cast<std::uint64_t>(index) / layer.chunks);
         const std::uint64_t chunk = static_cast<std::uint64_t>(index) % layer.chunks;
         int p = 1;
         while (layer.first_chunk[p + 1] <= chunk) ++p;
@@ -264,34 +265,34 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
       });
 }
 
-/// The high splits of a layer's blocks [begin, end) (colex ranks), in launches of at most 2^30
+/// The high splits of this rank's blocks of a layer, in launches of at most 2^30
 /// threads (with Kokkos 3.4, a CUDA range launch slowed down 4x to 10x past 2^32 iterations: n =
 /// 30 took 199 s in one launch per layer, 45 s in batches; batches cost nothing measurable). In
 /// float, the kernel is held to 128 registers so that twice as many warps hide the L1 latency of
 /// the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
 template <class Value, class ExecSpace, class Binomials>
-void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, std::uint64_t begin, std::uint64_t end,
-                     int high_agents, const Binomials& binomial) {
+void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, const LayerShare& mine, int high_agents,
+                     const Binomials& binomial) {
   using Bounds = Kokkos::LaunchBounds<128, sizeof(Value) == 4 ? 4 : 1>;
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>;
   const std::uint64_t blocks_per_launch = Kokkos::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
-  for (std::uint64_t first = begin; first < end; first += blocks_per_launch) {
-    const std::uint64_t blocks = Kokkos::min(blocks_per_launch, end - first);
-    launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, first,
+  for (std::uint64_t first = 0; first < mine.count; first += blocks_per_launch) {
+    const std::uint64_t blocks = Kokkos::min(blocks_per_launch, mine.count - first);
+    launch_high_splits(Policy(space, 0, static_cast<std::int64_t>(blocks * layer.chunks)), table, layer, mine, first,
                        high_agents, binomial);
   }
 }
 
-/// The local splits of blocks [begin, end) of layer h.
+/// The local splits of this rank's blocks of layer h.
 template <class Value, class ExecSpace, class Binomials>
-void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t begin, std::uint64_t end,
-                      int high_agents, const Binomials& binomial) {
+void run_local_splits(const ExecSpace& space, Value* table, int h, const LayerShare& mine, int high_agents,
+                      const Binomials& binomial) {
   Kokkos::parallel_for(
       "Kollective::Coalition::local_splits",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, static_cast<std::int64_t>(begin),
-                                                                      static_cast<std::int64_t>(end)),
-      KOKKOS_LAMBDA(const std::int64_t rank) {
-        const std::uint64_t high = subsets::unrank_colex(static_cast<std::uint64_t>(rank), h, high_agents, binomial);
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(mine.count)),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::uint64_t high =
+            subsets::unrank_colex(mine.block(static_cast<std::uint64_t>(i)), h, high_agents, binomial);
         Value low[block_size], acc[block_size];
         load_block(table, low);
         Value* block = table + (high << low_agents);
@@ -301,16 +302,17 @@ void run_local_splits(const ExecSpace& space, Value* table, int h, std::uint64_t
       });
 }
 
-/// Copies blocks [begin, begin + count) of layer h between the table and consecutive blocks
-/// of `packed` (to_table: from packed into the table).
+/// Copies the blocks of layer h that `share` names between the table and consecutive blocks of
+/// `packed` (to_table: from packed into the table).
 template <class Value, class ExecSpace, class Binomials>
-void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int h, std::uint64_t begin,
-                       std::uint64_t count, bool to_table, int high_agents, const Binomials& binomial) {
+void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int h, const LayerShare& share,
+                       bool to_table, int high_agents, const Binomials& binomial) {
   Kokkos::parallel_for(
       "Kollective::Coalition::copy_layer_blocks",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(count)),
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(share.count)),
       KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::uint64_t high = subsets::unrank_colex(begin + i, h, high_agents, binomial);
+        const std::uint64_t high =
+            subsets::unrank_colex(share.block(static_cast<std::uint64_t>(i)), h, high_agents, binomial);
         Value* in_table = table + (high << low_agents);
         Value* in_packed = packed + i * block_size;
         for (int k = 0; k < block_size; ++k) {
@@ -323,15 +325,6 @@ void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int 
       });
 }
 
-/// The blocks of a layer that each rank computes: consecutive colex ranks, `share` per rank.
-struct LayerShare {
-  std::uint64_t share, begin, end;
-  LayerShare(std::uint64_t blocks, int rank, int ranks)
-      : share((blocks + ranks - 1) / ranks),
-        begin(Kokkos::min(blocks, share * rank)),
-        end(Kokkos::min(blocks, begin + share)) {}
-};
-
 /// Every rank's blocks of layer h, from `exchange` (ranks x share blocks), written into every
 /// rank's table; returns the fenced seconds it took.
 template <class Value, class ExecSpace, class Binomials>
@@ -342,13 +335,12 @@ double gather_layer(const ExecSpace& space, Value* table, Value* exchange, int h
   const int ranks = comm::size();
   const LayerShare mine(blocks, comm::rank(), ranks);
   Value* own = exchange + comm::rank() * mine.share * block_size;
-  copy_layer_blocks(space, table, own, h, mine.begin, mine.end - mine.begin, false, high_agents, binomial);
+  copy_layer_blocks(space, table, own, h, mine, false, high_agents, binomial);
   comm::allgather_parts(space, exchange, mine.share * block_size);
   for (int r = 0; r < ranks; ++r) {
     const LayerShare theirs(blocks, r, ranks);
-    if (r == comm::rank() || theirs.end == theirs.begin) continue;
-    copy_layer_blocks(space, table, exchange + r * mine.share * block_size, h, theirs.begin, theirs.end - theirs.begin,
-                      true, high_agents, binomial);
+    if (r == comm::rank() || theirs.count == 0) continue;
+    copy_layer_blocks(space, table, exchange + r * mine.share * block_size, h, theirs, true, high_agents, binomial);
   }
   space.fence();
   return timer.seconds();
@@ -421,8 +413,12 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   const std::uint64_t entries = std::uint64_t{1} << (high_agents + low_agents);  // at least one block
   // Across ranks, every rank holds the whole table, plus room to gather its largest layer.
   const int ranks = options.across_ranks ? comm::size() : 1;
-  const std::uint64_t exchange_blocks =
-      ranks > 1 ? LayerShare(plan_layer(n, high_agents, high_agents / 2, idp).blocks, 0, ranks).share * ranks : 0;
+  std::uint64_t exchange_blocks = 0;  // the most of any layer
+  for (int h = 1; h <= high_agents && ranks > 1; ++h) {
+    exchange_blocks =
+        Kokkos::max(exchange_blocks, LayerShare(plan_layer(n, high_agents, h, idp).blocks, 0, ranks).share);
+  }
+  exchange_blocks *= static_cast<std::uint64_t>(ranks);
   auto check_memory = [&] {
     require_device_memory(
         static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value) +
@@ -452,8 +448,8 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   for (int h = 1; h <= high_agents; ++h) {
     const Layer layer = plan_layer(n, high_agents, h, idp);
     const LayerShare mine(layer.blocks, ranks > 1 ? comm::rank() : 0, ranks);
-    if (layer.chunks != 0) run_high_splits(space, table, layer, mine.begin, mine.end, high_agents, binomial);
-    run_local_splits(space, table, h, mine.begin, mine.end, high_agents, binomial);
+    if (layer.chunks != 0) run_high_splits(space, table, layer, mine, high_agents, binomial);
+    run_local_splits(space, table, h, mine, high_agents, binomial);
     if (ranks > 1)
       exchange_seconds += gather_layer(space, table, exchange.data(), h, layer.blocks, high_agents, binomial);
     space.fence();

@@ -1,5 +1,6 @@
 // Diagnostic (built by hand, see ../../2026-11-24_h200x2_scale_out.md): times each IDP layer's high splits over the
 // lower and the upper half of its blocks (colex order), as two ranks would split them, on one GPU.
+// It builds against Coalition_Impl.hpp as of 7d6a278 (later, run_high_splits takes a LayerShare).
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <random>
