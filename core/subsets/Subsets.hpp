@@ -38,6 +38,13 @@ Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace> binomial_table(c
   return table;
 }
 
+/// C(a, b) in double, for sizes and estimates on the host (exact while it stays below 2^53).
+inline double choose(int a, int b) {
+  double result = 1;
+  for (int k = 1; k <= b; ++k) result = result * (a - b + k) / k;
+  return result;
+}
+
 /// a + b, or 2^64 - 1 when that overflows.
 KOKKOS_FORCEINLINE_FUNCTION std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   const std::uint64_t sum = a + b;

@@ -162,28 +162,22 @@ struct Layer {
   double high_splits = 0;                        ///< evaluated (Ah, Bh) pairs over the layer
 };
 
-inline double choose(int a, int b) {
-  double result = 1;
-  for (int k = 1; k <= b; ++k) result = result * (a - b + k) / k;
-  return result;
-}
-
 inline Layer plan_layer(int n, int high_agents, int h, bool idp) {
   Layer layer;
   layer.high = h;
-  layer.blocks = static_cast<std::uint64_t>(choose(high_agents, h) + 0.5);
+  layer.blocks = static_cast<std::uint64_t>(subsets::choose(high_agents, h) + 0.5);
   for (int p = 1; p <= h; ++p) {
     layer.first_chunk[p] = layer.chunks;
     if (p == h) break;  // Bh would be empty
     const std::uint64_t groups = idp ? idp_groups(n, p, h - p) : ~std::uint64_t{0};
     if (groups == 0) continue;
     layer.groups[p] = groups;
-    const double parts = choose(h - 1, p - 1);
+    const double parts = subsets::choose(h - 1, p - 1);
     layer.chunks += static_cast<std::uint64_t>((parts + Layer::per_thread - 1) / Layer::per_thread);
     double per_split = 0;
     for (int x = 0; x <= low_agents; ++x) {
       for (int y = 0; x + y <= low_agents; ++y) {
-        if (groups >> group(x, y) & 1) per_split += choose(low_agents, x + y) * choose(x + y, x);
+        if (groups >> group(x, y) & 1) per_split += subsets::choose(low_agents, x + y) * subsets::choose(x + y, x);
       }
     }
     layer.splits += static_cast<double>(layer.blocks) * parts * per_split;

@@ -2,13 +2,8 @@
 #define KOLLECTIVE_ALGORITHMS_KEMENY_IMPL_HPP
 
 /// \file Kemeny_Impl.hpp
-/// Exact Kemeny by dynamic programming over subsets (Betzler et al. 2009): with S the set of the
-/// top |S| alternatives, best[S] = min over c in S of best[S \ c] + cost(c, S), cost(c, S) =
-/// sum over b in S of o[c][b] (c placed below every other member of S). Layers by popcount run
-/// one after another; within a layer every subset is independent (colex unranking, one per work
-/// item). cost(c, S) = low[c][S & low_mask] + high[c][S >> half]: two half-width tables.
-/// ways[S] counts the optimal orderings of S (saturating at 2^64 - 1). Then the decomposition
-/// strategy. Do not include directly: include algorithms/kemeny/Kemeny.hpp.
+/// Exact Kemeny: the subset DP's entry (KemenySubsetDP_Impl.hpp), the enumeration, and the
+/// decomposition strategy. Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
 
@@ -21,9 +16,8 @@
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
 #include "algorithms/kemeny/KemenyTypes.hpp"
-#include "algorithms/kemeny/impl/KemenyDistributed_Impl.hpp"
 #include "algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
-#include "algorithms/kemeny/impl/KemenyTables_Impl.hpp"
+#include "algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"
 #include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
@@ -31,114 +25,6 @@
 #include "core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
-
-using subsets::saturating_add;
-using subsets::unrank_colex;
-
-template <class Distance, class ExecSpace>
-SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o) {
-  using Memory = typename ExecSpace::memory_space;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const int n = o.alternatives;
-  SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
-  const std::uint64_t subsets = std::uint64_t{1} << n;
-
-  const auto binomial = subsets::binomial_table<Memory>(space, n);
-  const auto binomial_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial);
-  t.best =
-      decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), subsets);
-  t.ways =
-      decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), subsets);
-  const auto best = t.best;
-  const auto ways = t.ways;
-  Kokkos::parallel_for(
-      "Kollective::Kemeny::empty_set", Range(space, 0, 1), KOKKOS_LAMBDA(const std::int64_t) {
-        best(0) = 0;
-        ways(0) = 1;
-      });
-  const auto tables = t;
-  Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ")", n);
-  for (int k = 1; k <= n; ++k) {
-    const auto layer = static_cast<std::int64_t>(binomial_host(n, k));
-    Kokkos::parallel_for(
-        "Kollective::Kemeny::dp_layer", Range(space, 0, layer), KOKKOS_LAMBDA(const std::int64_t r) {
-          const std::uint64_t set = unrank_colex(static_cast<std::uint64_t>(r), k, n, binomial);
-          Distance minimum = ~Distance{0};
-          std::uint64_t count = 0;
-          for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) {
-            const int c = Kokkos::Experimental::countr_zero_builtin(rest);
-            const std::uint64_t without = set ^ (std::uint64_t{1} << c);
-            const Distance value = best(without) + tables.cost(c, set);
-            if (value < minimum) {
-              minimum = value;
-              count = ways(without);
-            } else if (value == minimum) {
-              count = saturating_add(count, ways(without));
-            }
-          }
-          best(set) = minimum;
-          ways(set) = count;
-        });
-    space.fence();
-    progress.update(k);
-  }
-  progress.finish();
-  return t;
-}
-
-/// Alternatives c of `set` that can be last (lowest) in an optimal ordering of `set`.
-template <class Distance, class ExecSpace>
-std::vector<int> optimal_last(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                              std::uint64_t set) {
-  Kokkos::View<int*, typename ExecSpace::memory_space> flags("Kollective::Kemeny::optimal_last", t.n);
-  const auto tables = t;
-  Kokkos::parallel_for(
-      "Kollective::Kemeny::optimal_last", Kokkos::RangePolicy<ExecSpace>(space, 0, t.n), KOKKOS_LAMBDA(const int c) {
-        const std::uint64_t bit = std::uint64_t{1} << c;
-        flags(c) = (set & bit) && tables.best(set ^ bit) + tables.cost(c, set) == tables.best(set) ? 1 : 0;
-      });
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), flags);
-  std::vector<int> last;
-  for (int c = 0; c < t.n; ++c) {
-    if (host(c)) last.push_back(c);
-  }
-  return last;
-}
-
-/// Lists up to `limit` optimal rankings by following optimal last elements from the full set.
-template <class Distance, class ExecSpace>
-void list_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                 std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out, int limit) {
-  if (static_cast<int>(out.size()) >= limit) return;
-  if (set == 0) {
-    out.emplace_back(suffix.rbegin(), suffix.rend());
-    return;
-  }
-  for (int c : optimal_last(space, t, set)) {
-    suffix.push_back(c);
-    list_optima(space, t, set ^ (std::uint64_t{1} << c), suffix, out, limit);
-    suffix.pop_back();
-    if (static_cast<int>(out.size()) >= limit) return;
-  }
-}
-
-template <class Distance, class ExecSpace>
-Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
-  const auto t = run_dp<Distance>(space, o);
-  const std::uint64_t full = (std::uint64_t{1} << o.alternatives) - 1;
-  Result result;
-  result.distance = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.best, full))();
-  result.count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(t.ways, full))();
-  result.count_saturated = result.count == ~std::uint64_t{0};
-  result.exact = true;
-  result.count_known = true;
-  result.lower_bound = result.distance;
-  Ranking suffix;
-  list_optima(space, t, full, suffix, result.optima, std::max(1, options.list_limit));
-  result.component_sizes = {o.alternatives};
-  result.method = "dp";
-  return result;
-}
 
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options) {
@@ -148,14 +34,8 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options)
     fail("Kemeny subset DP: ", n, " alternatives exceed its limit of ", dp_max_alternatives,
          " (2^n table entries); use method auto or heuristic");
   }
-  const bool narrow = distances_fit_32(o);
-  if (options.across_ranks) {  // also with one rank: the same kernels, without exchanges
-    return narrow ? solve_shared_dp_with<std::uint32_t>(space, o, options)
-                  : solve_shared_dp_with<std::uint64_t>(space, o, options);
-  }
-  require_device_memory(dp_bytes(n, narrow ? 4 : 8),
-                        "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
-  return narrow ? solve_dp_with<std::uint32_t>(space, o, options) : solve_dp_with<std::uint64_t>(space, o, options);
+  return distances_fit_32(o) ? solve_dp_with<std::uint32_t>(space, o, options)
+                             : solve_dp_with<std::uint64_t>(space, o, options);
 }
 
 template <class ExecSpace>

@@ -1,20 +1,26 @@
-#ifndef KOLLECTIVE_ALGORITHMS_KEMENY_DISTRIBUTED_IMPL_HPP
-#define KOLLECTIVE_ALGORITHMS_KEMENY_DISTRIBUTED_IMPL_HPP
+#ifndef KOLLECTIVE_ALGORITHMS_KEMENY_SUBSET_DP_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_KEMENY_SUBSET_DP_IMPL_HPP
 
-/// \file KemenyDistributed_Impl.hpp
-/// The Kemeny subset DP over 2^d ranks, each holding 1 / 2^d of the tables. The top D = d + 1
-/// alternatives split the sets into 2^D parts: part v holds the sets S whose top D bits are v,
-/// stored by their low part L (the other m = n - D alternatives), 2^m entries. Part v belongs
-/// to rank gray(v) mod 2^d, so each rank holds a part and its complement, whose layers mirror
-/// each other in size: every layer is spread evenly over the ranks (one part per rank, D = d,
-/// would leave the layers 57% on one rank of two, capping 2 ranks at 1.75x one). Taking a low
-/// alternative out of S stays in its part; taking out top alternative m + j leads to part v
+/// \file KemenySubsetDP_Impl.hpp
+/// Exact Kemeny by dynamic programming over subsets (Betzler et al. 2009): with S the set of the
+/// top |S| alternatives, best[S] = min over c in S of best[S \ c] + cost(c, S), cost(c, S) =
+/// sum over b in S of o[c][b] (c placed below every other member of S), ways[S] the optimal
+/// orderings of S (saturating at 2^64 - 1). Layers by popcount run one after another; within a
+/// layer every subset is independent (colex unranking, one per work item).
+///
+/// On one rank the tables hold all 2^n sets. Across 2^d ranks each holds 1 / 2^d of them: the
+/// top D = d + 1 alternatives split the sets into 2^D parts. Part v holds the sets S whose top D
+/// bits are v, stored by their low part L (the other m = n - D alternatives), 2^m entries. Part v
+/// belongs to rank gray(v) mod 2^d, so each rank holds a part and its complement, whose layers
+/// mirror each other in size: every layer is spread evenly over the ranks (one part per rank,
+/// D = d, would leave the layers 57% on one rank of two, capping 2 ranks at 1.75x one). Taking a
+/// low alternative out of S stays in its part; taking out top alternative m + j leads to part v
 /// with bit j cleared, at the same L, always on another rank. So for layer k, each part needs
 /// layer k - 1 of each such lower part, whose sets there have low parts of the same size: the
 /// owner sends that layer packed in colex order of L, and S finds its entry at its own colex
-/// rank. Each set is computed as the one-rank DP computes it (minimum and saturating count over
-/// the same candidates), so the tables are identical bit for bit. Of P ranks, the largest power
-/// of two <= P take part; the others only join the collectives that read the result.
+/// rank. Each set is computed as on one rank (minimum and saturating count over the same
+/// candidates), so the tables are identical bit for bit. Of P ranks, the largest power of two
+/// <= P take part; the others only join the collectives that read the result.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -50,8 +56,12 @@ struct Layout {
 
   int low_bits() const { return n - part_bits; }
   int owner(int part) const { return (part ^ part >> 1) & ((1 << rank_bits) - 1); }
+  bool shared = true;  ///< the ranks share the DP (collectives); false: this rank alone
+
   /// Entries of the largest layer of one part (a packed layer's room).
-  std::uint64_t largest_layer() const;
+  std::uint64_t largest_layer() const {
+    return static_cast<std::uint64_t>(subsets::choose(low_bits(), low_bits() / 2) + 0.5);
+  }
   /// The ranks that read part w (owners of the parts above it), ascending.
   std::vector<int> readers(int w) const {
     std::vector<int> ranks;
@@ -68,16 +78,6 @@ struct Layout {
     return at == parts.end() ? -1 : static_cast<int>(at - parts.begin());
   }
 };
-
-inline double binomial(int a, int b) {
-  double value = 1;
-  for (int k = 1; k <= b; ++k) value = value * (a - b + k) / k;
-  return value;
-}
-
-inline std::uint64_t Layout::largest_layer() const {
-  return static_cast<std::uint64_t>(binomial(low_bits(), low_bits() / 2) + 0.5);
-}
 
 inline Layout layout(int n, int ranks, int rank) {
   Layout l;
@@ -98,15 +98,21 @@ inline Layout layout(int n, int ranks, int rank) {
   return l;
 }
 
-/// Bytes one rank needs for the DP of n alternatives: its parts of best and ways, the cost
-/// tables, and a largest layer for each part it sends or receives.
+/// The whole DP on this rank, outside any collective (the ranks solve other inputs).
+inline Layout alone(int n) {
+  Layout l = layout(n, 1, 0);
+  l.shared = false;
+  return l;
+}
+
+/// Bytes one rank needs for the DP of n alternatives: the one-rank DP's (dp_bytes), with its 2^n
+/// entries of best and ways replaced by this rank's parts and a largest layer for each part it
+/// sends or receives.
 inline std::int64_t dp_rank_bytes(const Layout& l, int distance_bytes) {
   const double entry = distance_bytes + 8;
-  const double tables = static_cast<double>(l.n) * (std::ldexp(1.0, l.n / 2) + std::ldexp(1.0, l.n - l.n / 2));
-  const double buffers =
-      static_cast<double>(l.sent.size() + l.received.size()) * static_cast<double>(l.largest_layer());
-  return static_cast<std::int64_t>(std::ldexp(entry * static_cast<double>(l.parts.size()), l.low_bits()) +
-                                   tables * distance_bytes + buffers * entry);
+  const double held = std::ldexp(static_cast<double>(l.parts.size()), l.low_bits()) +
+                      static_cast<double>(l.sent.size() + l.received.size()) * static_cast<double>(l.largest_layer());
+  return dp_bytes(l.n, distance_bytes) + static_cast<std::int64_t>(entry * (held - std::ldexp(1.0, l.n)));
 }
 
 /// The most any of `ranks` ranks needs for the DP of n alternatives.
@@ -140,8 +146,8 @@ using TopSlots = Kokkos::Array<int, Layout::max_part_bits>;
 /// This rank's parts of the tables (best and ways, part i at i 2^m, by low part), and the
 /// seconds spent exchanging layers.
 template <class Distance, class ExecSpace>
-SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const ExecSpace& space, const Counts& o,
-                                                                       const Layout& l, double& exchange_seconds) {
+SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o,
+                                                                const Layout& l, double& exchange_seconds) {
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const int n = o.alternatives, m = l.low_bits();
@@ -165,7 +171,8 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const Exe
   const auto best = t.best;
   const auto ways = t.ways;
   const auto binomial_table = binomial_device;
-  Progress progress("Kemeny subset DP (n=" + std::to_string(n) + ", " + std::to_string(1 << l.rank_bits) + " ranks)",
+  Progress progress("Kemeny subset DP (n=" + std::to_string(n) +
+                        (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
                     n + 1);
   for (int k = 0; k <= n; ++k) {
     if (k > 0 && l.part_bits > 0) {
@@ -209,7 +216,7 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const Exe
       }
       const int part_bits = l.part_bits;
       Kokkos::parallel_for(
-          "Kollective::Kemeny::shared_dp_layer", Range(space, 0, static_cast<std::int64_t>(layer_size(s))),
+          "Kollective::Kemeny::dp_layer", Range(space, 0, static_cast<std::int64_t>(layer_size(s))),
           KOKKOS_LAMBDA(const std::int64_t i) {
             const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
             const std::uint64_t set = low_part | high;
@@ -254,9 +261,9 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_shared_dp(const Exe
 /// kernel, one copy) and the ranks add up, so every rank gets all of them (values[2 i] = best,
 /// values[2 i + 1] = ways).
 template <class Distance, class ExecSpace>
-std::vector<std::int64_t> read_shared(const ExecSpace& space,
-                                      const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                                      const Layout& l, const std::vector<std::uint64_t>& sets) {
+std::vector<std::int64_t> read_sets(const ExecSpace& space,
+                                    const SubsetTables<Distance, typename ExecSpace::memory_space>& t, const Layout& l,
+                                    const std::vector<std::uint64_t>& sets) {
   using Memory = typename ExecSpace::memory_space;
   const int m = l.low_bits();
   std::vector<std::int64_t> values(2 * sets.size(), 0);
@@ -277,7 +284,7 @@ std::vector<std::int64_t> read_shared(const ExecSpace& space,
     const auto best = t.best;
     const auto ways = t.ways;
     Kokkos::parallel_for(
-        "Kollective::Kemeny::read_shared", Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<int>(owned.size())),
+        "Kollective::Kemeny::read_sets", Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<int>(owned.size())),
         KOKKOS_LAMBDA(const int i) {
           read(2 * i) = static_cast<std::int64_t>(best(parts(i)));
           read(2 * i + 1) = static_cast<std::int64_t>(ways(parts(i)));
@@ -288,7 +295,7 @@ std::vector<std::int64_t> read_shared(const ExecSpace& space,
       values[2 * slot[k] + 1] = host(2 * k + 1);
     }
   }
-  comm::allreduce_sum(values);  // one owner per set: the others add zeros
+  if (l.shared) comm::allreduce_sum(values);  // one owner per set: the others add zeros
   return values;
 }
 
@@ -303,9 +310,9 @@ Distance host_cost(const Counts& o, int c, std::uint64_t set) {
 /// Lists up to `limit` optimal rankings, as list_optima does, reading the shared tables: every
 /// rank walks the same recursion.
 template <class Distance, class ExecSpace>
-void list_shared_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                        const Layout& l, const Counts& o, std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out,
-                        int limit) {
+void list_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
+                 const Layout& l, const Counts& o, std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out,
+                 int limit) {
   if (static_cast<int>(out.size()) >= limit) return;
   if (set == 0) {
     out.emplace_back(suffix.rbegin(), suffix.rend());
@@ -313,39 +320,45 @@ void list_shared_optima(const ExecSpace& space, const SubsetTables<Distance, typ
   }
   std::vector<std::uint64_t> sets = {set};
   for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) sets.push_back(set ^ (rest & (~rest + 1)));
-  const std::vector<std::int64_t> values = read_shared(space, t, l, sets);
+  const std::vector<std::int64_t> values = read_sets(space, t, l, sets);
   const auto best = [&](std::size_t i) { return static_cast<Distance>(values[2 * i]); };
   std::size_t i = 1;
   for (std::uint64_t rest = set; rest != 0; rest &= rest - 1, ++i) {
     const int c = Kokkos::countr_zero(rest);
     if (static_cast<Distance>(best(i) + host_cost<Distance>(o, c, set)) != best(0)) continue;
     suffix.push_back(c);
-    list_shared_optima(space, t, l, o, sets[i], suffix, out, limit);
+    list_optima(space, t, l, o, sets[i], suffix, out, limit);
     suffix.pop_back();
     if (static_cast<int>(out.size()) >= limit) return;
   }
 }
 
-/// The subset DP with every rank's share; the same Result on every rank.
+/// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds
+/// a share of the tables, and every rank gets the same Result).
 template <class Distance, class ExecSpace>
-Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
+Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
   const int n = o.alternatives;
-  const Layout l = layout(n, comm::size(), comm::rank());
-  comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
-    if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
-    return 0;
-  });
-  comm::prepare_device_collectives();
-  if ((1 << l.rank_bits) < comm::size() && comm::rank() == 0) {
-    std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << l.rank_bits) << " of " << comm::size()
-              << " ranks take part (a power of two, at most 2^(n-2)); the others wait\n";
+  const Layout l = options.across_ranks ? layout(n, comm::size(), comm::rank()) : alone(n);
+  if (l.shared) {
+    comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
+      if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
+      return 0;
+    });
+    comm::prepare_device_collectives();
+    if ((1 << l.rank_bits) < comm::size() && comm::rank() == 0) {
+      std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << l.rank_bits) << " of " << comm::size()
+                << " ranks take part (a power of two, at most 2^(n-2)); the others wait\n";
+    }
+  } else {
+    require_device_memory(dp_bytes(n, sizeof(Distance)),
+                          "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
   }
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
-  if (l.rank >= 0) t = run_shared_dp<Distance>(space, o, l, result.exchange_seconds);
+  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, result.exchange_seconds);
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
-  const std::vector<std::int64_t> root = read_shared(space, t, l, {full});
+  const std::vector<std::int64_t> root = read_sets(space, t, l, {full});
   result.distance = static_cast<std::uint64_t>(root[0]);
   result.count = static_cast<std::uint64_t>(root[1]);
   result.count_saturated = result.count == ~std::uint64_t{0};
@@ -353,7 +366,7 @@ Result solve_shared_dp_with(const ExecSpace& space, const Counts& o, const Optio
   result.count_known = true;
   result.lower_bound = result.distance;
   Ranking suffix;
-  list_shared_optima(space, t, l, o, full, suffix, result.optima, std::max(1, options.list_limit));
+  list_optima(space, t, l, o, full, suffix, result.optima, std::max(1, options.list_limit));
   result.component_sizes = {n};
   result.method = "dp";
   result.ranks = 1 << l.rank_bits;
