@@ -13,6 +13,7 @@
 #include "algorithms/schulze/SchulzeReference.hpp"
 #include "core/Csv.hpp"
 #include "core/Timer.hpp"
+#include "core/comm/Communicator.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
 #include "drivers/RunLoop.hpp"
@@ -32,6 +33,7 @@ struct SchulzeSettings {
   bool write_paths = false;
   bool write_pairwise = false;
   bool write_beats = false;
+  bool across_ranks = false;  ///< distribute: solve (every rank holds a run of the path matrix's rows)
 };
 
 /// Largest n whose n x n matrices (paths, pairwise, beat relation) are written as CSV files.
@@ -50,9 +52,7 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
           schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
     }
   }
-  if (parse_distribute(run)) {
-    run.required("distribute").error("Schulze runs are not solved across ranks yet: use distribute: points");
-  }
+  settings.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
@@ -127,6 +127,40 @@ DeviceElection load(const Space& space, const ElectionInput& input) {
   return election;
 }
 
+/// This rank's rows of the election's doubled counts (schulze::shared_rows), for a shared solve.
+struct DeviceRows {
+  prefs::PairwiseRows<Space::memory_space> rows;
+  std::int64_t alternatives = 0;
+  std::vector<std::string> names;
+  std::int64_t voters = 0;
+  double pairwise_seconds = 0.0;
+};
+
+DeviceRows load_rows(const Space& space, const ElectionInput& input) {
+  DeviceRows election;
+  if (input.generated_on_device()) {
+    const schulze::SharedRows mine = schulze::shared_rows(input.alternatives);
+    election.pairwise_seconds = time_fenced(space, [&] {
+      election.rows = prefs::random_pairwise_rows(space, input.alternatives, static_cast<std::uint32_t>(input.voters),
+                                                  input.seed, mine.first, mine.count);
+    });
+    election.alternatives = input.alternatives;
+    election.names = prefs::numbered_names(input.alternatives);
+    election.voters = input.voters;
+    return election;
+  }
+  HostElection host = load_host_election(input);
+  election.alternatives = host.alternatives;
+  const schulze::SharedRows mine = schulze::shared_rows(election.alternatives);
+  election.names = host.names;
+  election.voters = host.voters;
+  election.pairwise_seconds = time_fenced(space, [&] {
+    election.rows = host.profile ? prefs::build_pairwise_rows(space, *host.profile, mine.first, mine.count)
+                                 : prefs::pairwise_rows_to_device(space, *host.counts, mine.first, mine.count);
+  });
+  return election;
+}
+
 class SchulzeJob : public ElectionJob {
  public:
   SchulzeJob(const ConfigNode& run, const RunContext& context) : settings_(parse_settings(run)) {
@@ -139,17 +173,32 @@ class SchulzeJob : public ElectionJob {
     check_election_inputs(inputs_, settings_.measurement.verify == Verify::always);
   }
 
+  bool solves_across_ranks() const override { return settings_.across_ranks; }
+
  private:
   double input_seconds(const ElectionInput& input) const override {
     return settings_.measurement.solves() *
-           estimated_seconds(Work::schulze_path_updates, std::pow(static_cast<double>(input.alternatives), 3));
+           estimated_seconds(Work::schulze_path_updates, std::pow(static_cast<double>(input.alternatives), 3)) /
+           ranks();
   }
 
   void run_input(const ElectionInput& input, const RunContext& context, Table& table) const override {
     const Space space;
     const Measurement& measurement = settings_.measurement;
-    DeviceElection election = load(space, input);
-    const int alternatives = static_cast<int>(election.doubled.extent(0));
+    // Alone, the whole matrix; shared, this rank's rows (and the whole matrix only where a check
+    // or the pairwise file needs it).
+    DeviceElection election;
+    DeviceRows shared;
+    if (settings_.across_ranks) {
+      shared = load_rows(space, input);
+      election.names = shared.names;
+      election.voters = shared.voters;
+      election.pairwise_seconds = shared.pairwise_seconds;
+    } else {
+      election = load(space, input);
+    }
+    const int alternatives =
+        static_cast<int>(settings_.across_ranks ? shared.alternatives : std::int64_t(election.doubled.extent(0)));
     const bool matrices = settings_.write_paths || settings_.write_beats || settings_.write_pairwise;
     if (matrices && alternatives > max_written_matrix) {
       fail("writing paths, pairwise or beats files is limited to ", max_written_matrix,
@@ -161,13 +210,22 @@ class SchulzeJob : public ElectionJob {
     options.keep_paths = check || settings_.write_paths || settings_.write_beats;
 
     const double updates = std::pow(static_cast<double>(alternatives), 3);
-    check_work(measurement, Work::schulze_path_updates, updates,
+    check_work(measurement, Work::schulze_path_updates, updates / ranks(),
                "the strongest paths of " + std::to_string(alternatives) + " alternatives");
     Timing solve_times;
     std::vector<double> path_times;
     const schulze::Result result = measure(
-        space, measurement, solve_times, [&] { return schulze::solve(space, election.doubled, options); },
+        space, measurement, solve_times,
+        [&] {
+          return settings_.across_ranks ? schulze::solve_shared(space, shared.rows, alternatives, options)
+                                        : schulze::solve(space, election.doubled, options);
+        },
         [&](const schulze::Result& each) { path_times.push_back(each.paths_seconds); });
+    if (settings_.across_ranks && (check || settings_.write_pairwise)) {
+      shared.rows = {};  // room for the whole matrix
+      election = load(space, input);
+      election.pairwise_seconds = shared.pairwise_seconds;
+    }
 
     std::string verified = "skipped";
     if (check) {
@@ -208,6 +266,10 @@ class SchulzeJob : public ElectionJob {
         .set("paths_s_min", *std::min_element(path_times.begin(), path_times.end()))
         .set("tera_updates_per_s", updates / paths_s / 1e12)
         .set("verified", verified);
+    if (settings_.across_ranks) {                      // of the last repetition
+      row.set("exchange_s", result.exchange_seconds);  // rank 0's
+      set_rank_range(row, "exchange_s", result.exchange_seconds);
+    }
     table.add(row);
 
     std::cout << context.run_name << ": Schulze (" << schulze::to_string(options.rule) << ", " << result.strength_bits
@@ -218,6 +280,9 @@ class SchulzeJob : public ElectionJob {
     std::printf("  strongest paths %.4f s (%.3f T cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
                 paths_s, updates / paths_s / 1e12, solve_s, election.pairwise_seconds, verified.c_str());
   }
+
+  /// Ranks sharing each solve.
+  int ranks() const { return settings_.across_ranks ? comm::size() : 1; }
 
   SchulzeSettings settings_;
 };

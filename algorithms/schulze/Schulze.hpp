@@ -3,7 +3,9 @@
 
 /// \file Schulze.hpp
 /// Schulze voting: link strengths from the pairwise matrix, strongest paths by a blocked
-/// (max, min) Floyd-Warshall on the device, then winners, the beat relation and a ranking.
+/// (max, min) Floyd-Warshall on the device, then winners, the beat relation and a ranking. One
+/// rank solves alone, or every rank shares a solve: each holds a run of tile rows of the path
+/// matrix, and the rank holding the pivot rows broadcasts them (NCCL on GPUs).
 
 #include <Kokkos_Core.hpp>
 
@@ -11,8 +13,10 @@
 #include <type_traits>
 
 #include "algorithms/schulze/SchulzeTypes.hpp"
+#include "algorithms/schulze/impl/SchulzeSolve_Impl.hpp"
 #include "algorithms/schulze/impl/Schulze_Impl.hpp"
 #include "core/Error.hpp"
+#include "core/comm/Communicator.hpp"
 #include "core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze {
@@ -29,7 +33,38 @@ Result solve(const ExecSpace& space, const preferences::PairwiseView<MemorySpace
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "Schulze::solve: the pairwise matrix must be accessible from the execution space");
   if (doubled.extent(0) != doubled.extent(1)) fail("Schulze: the pairwise matrix is not square");
-  return Impl::solve(space, doubled, options);
+  return Impl::solve(space, Impl::alone(doubled.extent(0)), Impl::WholeCounts<MemorySpace>{doubled}, options);
+}
+
+/// The alternatives [first, first + count) whose rows of the pairwise matrix this rank passes to
+/// solve_shared for an election of n alternatives.
+struct SharedRows {
+  std::int64_t first = 0, count = 0;
+};
+inline SharedRows shared_rows(std::int64_t n) {
+  const Impl::RowLayout layout = Impl::spread(n, comm::rank(), comm::size());
+  return {layout.first_row(layout.rank), layout.real_rows(layout.rank)};
+}
+
+/// Solves a Schulze election shared by every rank (a collective: every rank calls it with its
+/// rows of the same election, those of shared_rows(n)). Every rank gets the whole result; its
+/// paths when options.keep_paths.
+template <class ExecSpace, class MemorySpace>
+Result solve_shared(const ExecSpace& space, const preferences::PairwiseRows<MemorySpace>& rows, std::int64_t n,
+                    const Options& options = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "Schulze::solve_shared: the pairwise rows must be accessible from the execution space");
+  comm::on_every_rank([&] {  // a rank with the wrong rows stops every rank, none waits for it
+    const SharedRows expected = shared_rows(n);
+    if (rows.first != expected.first || rows.count() != expected.count ||
+        static_cast<std::int64_t>(rows.forward.extent(1)) != n || rows.backward.extent(0) != rows.forward.extent(0) ||
+        rows.backward.extent(1) != rows.forward.extent(1)) {
+      fail("Schulze::solve_shared: this rank must pass the rows [", expected.first, ", ",
+           expected.first + expected.count, ") of all ", n, " columns in both directions");
+    }
+    return 0;
+  });
+  return Impl::solve(space, Impl::spread(n, comm::rank(), comm::size()), Impl::RowCounts<MemorySpace>{rows}, options);
 }
 
 /// Strongest paths in place on a padded strength matrix (extents multiples of tile_width):
@@ -45,7 +80,9 @@ void strongest_paths(const ExecSpace& space, const Kokkos::View<Strength**, Kokk
 template <class Strength, class ExecSpace, class MemorySpace>
 Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace> link_strengths(
     const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& doubled, LinkRule rule) {
-  return Impl::link_strengths<Strength>(space, doubled, rule);
+  const Impl::RowLayout layout = Impl::alone(doubled.extent(0));
+  Impl::check_memory(layout, sizeof(Strength));
+  return Impl::link_strengths<Strength>(space, layout, Impl::WholeCounts<MemorySpace>{doubled}, rule);
 }
 
 }  // namespace kollective::schulze

@@ -238,6 +238,23 @@ void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void
 #endif
 }
 
+void broadcast_in_place(void* data, std::size_t bytes, int root, bool on_device, void* stream) {
+  if (size() == 1 || bytes == 0) return;
+  if (!on_device) {
+    auto [type, count] = byte_units(bytes);
+    check(MPI_Bcast(data, count, type, root, MPI_COMM_WORLD), "MPI_Bcast");
+    MPI_Type_free(&type);
+    return;
+  }
+#ifdef KOLLECTIVE_HAVE_NCCL
+  check_nccl(ncclBroadcast(data, data, bytes, ncclChar, root, device_comm(), static_cast<cudaStream_t>(stream)),
+             "ncclBroadcast");
+#else
+  (void)stream;
+  abort_all("comm::broadcast_in_place: device memory, but this build has no NCCL");
+#endif
+}
+
 void abort_all(const std::string& message, int exit_code) {
   std::fprintf(stderr, "rank %d: %s\n", rank(), message.c_str());
   std::fflush(stderr);
@@ -283,6 +300,7 @@ void allreduce_max(std::vector<std::int64_t>&) {}
 std::vector<std::string> allgather(const std::string& text) { return {text}; }
 void prepare_device_collectives() {}
 void allgather_in_place(void*, std::size_t, bool, void*) {}
+void broadcast_in_place(void*, std::size_t, int, bool, void*) {}
 void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool, void*) {
   if (!sends.empty() || !receives.empty()) abort_all("comm::exchange: a single rank has no partners");
 }

@@ -60,6 +60,11 @@ void prepare_device_collectives();
 /// writing it has finished. Use comm::allgather_parts (ViewCollectives.hpp) rather than this.
 void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream);
 
+/// In place: `bytes` at `data` on rank `root` reach every rank (the same address on each).
+/// Device memory goes through NCCL on the CUDA stream `stream`, host memory through MPI. Use
+/// comm::broadcast_part (ViewCollectives.hpp).
+void broadcast_in_place(void* data, std::size_t bytes, int root, bool on_device, void* stream);
+
 /// One message of an exchange: `bytes` at `data`, to or from `rank`.
 struct Transfer {
   void* data;

@@ -45,6 +45,14 @@ void allgather_parts(const ExecSpace& space, T* data, std::size_t part_elements)
   allgather_in_place(data, part_elements * sizeof(T), !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
+/// `count` elements at `data` on rank `root` reach every rank's `data`. Later work on `space`
+/// sees the result.
+template <class ExecSpace, class T>
+void broadcast_part(const ExecSpace& space, T* data, std::size_t count, int root) {
+  if (size() == 1) return;
+  broadcast_in_place(data, count * sizeof(T), root, !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
+}
+
 /// Posts every transfer at once (see comm::exchange) after the work queued on `space`; later
 /// work on `space` sees what arrived.
 template <class ExecSpace>

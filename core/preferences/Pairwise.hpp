@@ -40,51 +40,135 @@ PairwiseCounts read_pairwise_csv(const std::string& path);
 /// Writes the matrix with a header row and a name column (core/Csv.hpp's writer).
 void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path);
 
-/// Device builder: one work item per (i, j) cell in MDRange tiles, looping over ballots.
+/// Rows [first, first + forward.extent(0)) of the doubled counts, as one rank holds them when the
+/// ranks share a solve: forward(r, j) = 2 d[first + r][j] and backward(r, j) = 2 d[j][first + r],
+/// so the rank needs no other rank's rows to compare both directions of a pair.
+template <class MemorySpace>
+struct PairwiseRows {
+  std::int64_t first = 0;
+  PairwiseView<MemorySpace> forward, backward;
+  std::int64_t count() const { return static_cast<std::int64_t>(forward.extent(0)); }
+};
+
+namespace Impl {
+
+/// Ballots as the device builders read them: each alternative's position, and the weights.
+template <class MemorySpace>
+struct StagedBallots {
+  Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> position;
+  Kokkos::View<std::int64_t*, MemorySpace> weight;
+
+  /// 2 d[i][j] summed over the ballots (a tie counts 1 to each side).
+  KOKKOS_INLINE_FUNCTION std::uint32_t doubled(std::int64_t i, std::int64_t j) const {
+    std::int64_t sum = 0;
+    for (std::int64_t b = 0; b < static_cast<std::int64_t>(weight.extent(0)); ++b) {
+      const int pi = position(b, i), pj = position(b, j);
+      const std::int64_t above = pi < pj ? 2 : (pi == pj && pi != unranked && i != j ? 1 : 0);
+      sum += above * weight(b);
+    }
+    return static_cast<std::uint32_t>(sum);
+  }
+};
+
+/// Checks the weights and the memory (`cells` counts plus the ballots) and copies the ballots.
 template <class ExecSpace>
-PairwiseView<typename ExecSpace::memory_space> build_pairwise(const ExecSpace& space, const Profile& profile) {
-  using MemorySpace = typename ExecSpace::memory_space;
+StagedBallots<typename ExecSpace::memory_space> stage_ballots(const ExecSpace& space, const Profile& profile,
+                                                              std::int64_t cells) {
   const int n = profile.alternatives;
   const auto ballots = static_cast<std::int64_t>(profile.ballots.size());
   if (2 * profile.total_weight() > std::int64_t{0xffffffff}) {
     fail("total voter weight ", profile.total_weight(), " is too large for 32-bit doubled pairwise counts");
   }
-  const std::int64_t cells = checked_mul(n, n, "pairwise matrix");
   require_device_memory(checked_mul(cells, 4, "pairwise matrix") +
                             checked_mul(checked_mul(ballots, n, "ballot positions"), 4, "ballot positions") +
                             8 * ballots,
                         "the pairwise matrix of " + std::to_string(n) + " alternatives");
-
-  Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> position(
+  StagedBallots<typename ExecSpace::memory_space> staged;
+  staged.position = decltype(staged.position)(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::positions"), ballots, n);
-  Kokkos::View<std::int64_t*, MemorySpace> weight(
+  staged.weight = decltype(staged.weight)(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::weights"), ballots);
-  auto position_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), position);
-  auto weight_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), weight);
+  auto position_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), staged.position);
+  auto weight_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), staged.weight);
   for (std::int64_t b = 0; b < ballots; ++b) {
     const auto pos = positions(profile.ballots[b], n);
     for (int a = 0; a < n; ++a) position_host(b, a) = pos[a];
     weight_host(b) = profile.ballots[b].count;
   }
-  Kokkos::deep_copy(space, position, position_host);
-  Kokkos::deep_copy(space, weight, weight_host);
+  Kokkos::deep_copy(space, staged.position, position_host);
+  Kokkos::deep_copy(space, staged.weight, weight_host);
+  return staged;
+}
 
+/// The doubled count of the random tournament of random_pairwise for cell (i, j).
+KOKKOS_INLINE_FUNCTION std::uint32_t random_doubled(std::uint64_t seed, std::int64_t size, std::uint32_t voters,
+                                                    std::int64_t i, std::int64_t j) {
+  const std::int64_t low = i < j ? i : j, high = i < j ? j : i;
+  const auto for_low = static_cast<std::uint32_t>(
+      bounded(hash_draw(seed, static_cast<std::uint64_t>(low * size + high)), voters + 1ull));
+  return i == j ? 0u : 2u * (i == low ? for_low : voters - for_low);
+}
+
+/// Rows [first, first + count) of an n x n matrix, both directions, from cell(i, j).
+template <class ExecSpace, class Cell>
+PairwiseRows<typename ExecSpace::memory_space> fill_rows(const ExecSpace& space, std::int64_t n, std::int64_t first,
+                                                         std::int64_t count, const Cell& cell) {
+  PairwiseRows<typename ExecSpace::memory_space> rows;
+  rows.first = first;
+  rows.forward = PairwiseView<typename ExecSpace::memory_space>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::forward_rows"), count, n);
+  rows.backward = PairwiseView<typename ExecSpace::memory_space>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::backward_rows"), count, n);
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  const auto forward = rows.forward, backward = rows.backward;
+  Kokkos::parallel_for(
+      "Kollective::Pairwise::rows", Policy(space, {0, 0}, {count, n}, {16, 16}),
+      KOKKOS_LAMBDA(const std::int64_t r, const std::int64_t j) {
+        forward(r, j) = cell(first + r, j);
+        backward(r, j) = cell(j, first + r);
+      });
+  space.fence();
+  return rows;
+}
+
+/// Fails unless [first, first + count) lies in [0, n).
+inline void check_row_range(std::int64_t n, std::int64_t first, std::int64_t count) {
+  if (first < 0 || count < 0 || first + count > n) {
+    fail("pairwise rows [", first, ", ", first + count, ") lie outside the ", n, " alternatives");
+  }
+}
+
+}  // namespace Impl
+
+/// Device builder: one work item per (i, j) cell in MDRange tiles, looping over ballots.
+template <class ExecSpace>
+PairwiseView<typename ExecSpace::memory_space> build_pairwise(const ExecSpace& space, const Profile& profile) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  const int n = profile.alternatives;
+  const auto staged = Impl::stage_ballots(space, profile, checked_mul(n, n, "pairwise matrix"));
   PairwiseView<MemorySpace> doubled(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::doubled"), n, n);
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for(
       "Kollective::Pairwise::build", Policy(space, {0, 0}, {n, n}, {16, 16}),
-      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-        std::int64_t sum = 0;
-        for (std::int64_t b = 0; b < ballots; ++b) {
-          const int pi = position(b, i), pj = position(b, j);
-          const std::int64_t above = pi < pj ? 2 : (pi == pj && pi != unranked && i != j ? 1 : 0);
-          sum += above * weight(b);
-        }
-        doubled(i, j) = static_cast<std::uint32_t>(sum);
-      });
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { doubled(i, j) = staged.doubled(i, j); });
   space.fence();  // the staging views die at return
   return doubled;
+}
+
+/// Rows [first, first + count) of build_pairwise's matrix, both directions, from every ballot
+/// (each rank reads all ballots: a rank's rows need every ballot, and ballots are far smaller
+/// than the rows of a large election).
+template <class ExecSpace>
+PairwiseRows<typename ExecSpace::memory_space> build_pairwise_rows(const ExecSpace& space, const Profile& profile,
+                                                                   std::int64_t first, std::int64_t count) {
+  const std::int64_t n = profile.alternatives;
+  Impl::check_row_range(n, first, count);
+  const auto staged =
+      Impl::stage_ballots(space, profile, checked_mul(checked_mul(2, count, "pairwise rows"), n, "pairwise rows"));
+  return Impl::fill_rows(
+      space, n, first, count,
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { return staged.doubled(i, j); });
 }
 
 /// Copies a device matrix to host counts with names.
@@ -115,6 +199,35 @@ PairwiseView<typename ExecSpace::memory_space> to_device(const ExecSpace& space,
   return doubled;
 }
 
+/// Rows [first, first + count) of host counts on the device, both directions.
+template <class ExecSpace>
+PairwiseRows<typename ExecSpace::memory_space> pairwise_rows_to_device(const ExecSpace& space,
+                                                                       const PairwiseCounts& counts, std::int64_t first,
+                                                                       std::int64_t count) {
+  const std::int64_t n = counts.alternatives;
+  Impl::check_row_range(n, first, count);
+  require_device_memory(checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
+                        "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
+  PairwiseRows<typename ExecSpace::memory_space> rows;
+  rows.first = first;
+  rows.forward = PairwiseView<typename ExecSpace::memory_space>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::forward_rows"), count, n);
+  rows.backward = PairwiseView<typename ExecSpace::memory_space>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::backward_rows"), count, n);
+  auto forward = Kokkos::create_mirror_view(Kokkos::HostSpace(), rows.forward);
+  auto backward = Kokkos::create_mirror_view(Kokkos::HostSpace(), rows.backward);
+  for (std::int64_t r = 0; r < count; ++r) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      forward(r, j) = counts.at(static_cast<int>(first + r), static_cast<int>(j));
+      backward(r, j) = counts.at(static_cast<int>(j), static_cast<int>(first + r));
+    }
+  }
+  Kokkos::deep_copy(space, rows.forward, forward);
+  Kokkos::deep_copy(space, rows.backward, backward);
+  space.fence();  // the host mirrors die at return
+  return rows;
+}
+
 /// A random tournament profile generated on the device: for each pair i < j, `voters` voters
 /// split uniformly at random between i > j and j > i. Reproducible from `seed` on every backend.
 template <class ExecSpace>
@@ -130,13 +243,26 @@ PairwiseView<typename ExecSpace::memory_space> random_pairwise(const ExecSpace& 
   Kokkos::parallel_for(
       "Kollective::Pairwise::random", Policy(space, {0, 0}, {size, size}, {16, 16}),
       KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-        const std::int64_t low = i < j ? i : j, high = i < j ? j : i;
-        const auto for_low = static_cast<std::uint32_t>(
-            bounded(hash_draw(seed, static_cast<std::uint64_t>(low * size + high)), voters + 1ull));
-        doubled(i, j) = i == j ? 0u : 2u * (i == low ? for_low : voters - for_low);
+        doubled(i, j) = Impl::random_doubled(seed, size, voters, i, j);
       });
   space.fence();
   return doubled;
+}
+
+/// Rows [first, first + count) of random_pairwise's matrix, both directions.
+template <class ExecSpace>
+PairwiseRows<typename ExecSpace::memory_space> random_pairwise_rows(const ExecSpace& space, int n, std::uint32_t voters,
+                                                                    std::uint64_t seed, std::int64_t first,
+                                                                    std::int64_t count) {
+  if (voters > 0x7fffffffu) fail("random pairwise matrix: at most 2^31 - 1 voters, got ", voters);
+  Impl::check_row_range(n, first, count);
+  require_device_memory(checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
+                        "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
+  const std::int64_t size = n;
+  return Impl::fill_rows(
+      space, size, first, count, KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+        return Impl::random_doubled(seed, size, voters, i, j);
+      });
 }
 
 }  // namespace kollective::preferences

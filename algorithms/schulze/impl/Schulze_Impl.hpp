@@ -2,10 +2,13 @@
 #define KOLLECTIVE_ALGORITHMS_SCHULZE_IMPL_HPP
 
 /// \file Schulze_Impl.hpp
-/// Kernels of the blocked (max, min) Floyd-Warshall. For pivot tile k:
-///   1. the diagonal tile (k, k), closed in scratch by one team (a barrier per pivot row);
-///   2. the row-k and column-k tiles from it, and
-///   3. every other tile from the finished row and column tiles,
+/// Kernels of the blocked (max, min) Floyd-Warshall over tile rows spread across ranks (one rank
+/// holds them all when it solves alone). For pivot tile k:
+///   1. the diagonal tile (k, k), closed in scratch by one team (a barrier per pivot row), and
+///   2a. the row-k tiles from it, both on the rank that holds tile row k, which then broadcasts
+///       that row (the pivot rows) to the others;
+///   2b. each rank's column-k tiles from the closed diagonal tile, and
+///   3. every other tile of each rank from its column-k tile and the pivot rows,
 ///      2 and 3 by one register-tiled kernel (8x8 cells per thread, operands in team scratch).
 /// With non-negative strengths, updates with k == i or k == j never change a cell and i == j only
 /// touches the diagonal, so no masks are needed; the diagonal is reset to 0 at the end. Padding
@@ -15,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -25,6 +29,7 @@
 #include "core/Memory.hpp"
 #include "core/Progress.hpp"
 #include "core/Timer.hpp"
+#include "core/comm/ViewCollectives.hpp"
 #include "core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze::Impl {
@@ -111,14 +116,14 @@ struct DiagonalTile {
   static constexpr int stride = tile + 1;
 
   PathView<Strength, MemorySpace> p;
-  std::int64_t base;
+  std::int64_t row0, col0;  ///< the tile's first row (in this rank's rows) and column
 
   static constexpr std::size_t scratch_bytes() { return sizeof(Strength) * tile * stride; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     auto* d = static_cast<Strength*>(team.team_scratch(0).get_shmem(sizeof(Strength) * tile * stride));
     batched_team_copy<threads, tile * tile>(
-        team.team_rank(), [&](int idx) { return p(base + idx / tile, base + idx % tile); },
+        team.team_rank(), [&](int idx) { return p(row0 + idx / tile, col0 + idx % tile); },
         [&](int idx, Strength value) { d[(idx / tile) * stride + idx % tile] = value; });
     team.team_barrier();
     // Each chunk's loads are issued before its stores: the compiler cannot reorder scratch loads
@@ -144,17 +149,17 @@ struct DiagonalTile {
     }
     batched_team_copy<threads, tile * tile>(
         team.team_rank(), [&](int idx) { return d[(idx / tile) * stride + idx % tile]; },
-        [&](int idx, Strength value) { p(base + idx / tile, base + idx % tile) = value; });
+        [&](int idx, Strength value) { p(row0 + idx / tile, col0 + idx % tile) = value; });
   }
 };
 
 /// Phases 2 and 3: out = max(out, min(A, B)) over the 64 pivots of tile k, for independent output
-/// tiles. Phase 3 updates tile (i, j) from A = (i, k) and B = (k, j), both final. Phase 2 updates
-/// the pivot-row tile (k, j) from A = D* (the closed diagonal tile) and B = its own original
-/// values, and the pivot-column tile (i, k) from A = its own original values and B = D*: the
-/// strongest path through the pivot block ends with a direct edge from (or starts with one to)
-/// its last (first) pivot, so no update depends on another and the same register-tiled kernel
-/// serves both.
+/// tiles. Every output tile (i, j) takes A = (i, k), in the same rows, and B = (k, j), in the pivot
+/// rows. Phase 3 updates tile (i, j) from A and B, both final. Phase 2 updates the pivot-row tile
+/// (k, j) from A = D* (the closed diagonal tile) and B = its own original values, and the
+/// pivot-column tile (i, k) from A = its own original values and B = D*: the strongest path
+/// through the pivot block ends with a direct edge from (or starts with one to) its last (first)
+/// pivot, so no update depends on another and the same register-tiled kernel serves both.
 ///
 /// The team stages A (transposed, each value broadcast to a full word) and B (packed words) in
 /// scratch; each thread keeps sub x sub cells in registers across all pivots. Global memory moves
@@ -164,6 +169,7 @@ template <class ExecSpace, class Strength, class MemorySpace>
 struct TileUpdates {
   using L = Lanes<Strength>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Paths = PathView<Strength, MemorySpace>;
   static constexpr int threads = team_threads<ExecSpace>;
   static constexpr int words_per_row = tile / L::per_word;  // words of one tile row
   static constexpr int quads_per_row = words_per_row / 4;
@@ -171,34 +177,41 @@ struct TileUpdates {
   static constexpr int quads_per_sub = words_per_sub / 4;
   static constexpr int column_stride = tile + 1;  // odd: transposed stores spread over banks
 
-  PathView<Strength, MemorySpace> p;
+  Paths rows;    ///< this rank's tile rows
+  Paths pivots;  ///< the pivot rows (tile row k), closed and broadcast
   std::int64_t tiles, pivot;
-  bool strips;  ///< phase 2 (league 2 x tiles) or phase 3 (league tiles x tiles)
+  std::int64_t first_tile;  ///< the global tile row of rows' first tile row
+  std::int64_t row_strip;   ///< phase 2: teams on the pivot rows first (tiles, or 0), then one per tile row
+  bool strips;              ///< phase 2 (row_strip + tile rows teams) or phase 3 (tile rows x tiles)
 
   static constexpr std::size_t scratch_bytes() {
     return sizeof(std::uint32_t) * (tile * column_stride + tile * words_per_row) + 2 * sizeof(Quad);  // + alignment
   }
 
-  /// The row `row` of the matrix from column `col0` on, as quads.
-  KOKKOS_FORCEINLINE_FUNCTION Quad* quads(std::int64_t row, std::int64_t col0) const {
-    return reinterpret_cast<Quad*>(&p(row, col0));
+  /// The row `row` of `view` from column `col0` on, as quads.
+  KOKKOS_FORCEINLINE_FUNCTION static Quad* quads(const Paths& view, std::int64_t row, std::int64_t col0) {
+    return reinterpret_cast<Quad*>(&view(row, col0));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    // Tile coordinates (in tiles) of the output and of the operands A (rows of the output, pivot
-    // columns) and B (pivot rows, columns of the output).
+    // The output tile: its view and first row there, its column (in tiles).
+    const std::int64_t team_index = team.league_rank();
+    const bool in_pivots = strips && team_index < row_strip;
     std::int64_t out_i, out_j;
-    if (strips) {
-      const bool in_row = team.league_rank() < tiles;
-      const std::int64_t other = in_row ? team.league_rank() : team.league_rank() - tiles;
-      out_i = in_row ? pivot : other;
-      out_j = in_row ? other : pivot;
-      if (other == pivot) return;  // the diagonal tile is closed already
+    if (in_pivots) {
+      out_i = 0;
+      out_j = team_index;
+      if (out_j == pivot) return;  // the diagonal tile is closed already
+    } else if (strips) {
+      out_i = team_index - row_strip;
+      out_j = pivot;
+      if (first_tile + out_i == pivot) return;
     } else {
-      out_i = team.league_rank() / tiles;
-      out_j = team.league_rank() % tiles;
-      if (out_i == pivot || out_j == pivot) return;  // uniform across the team: before any barrier
+      out_i = team_index / tiles;
+      out_j = team_index % tiles;
+      if (first_tile + out_i == pivot || out_j == pivot) return;  // uniform across the team: before any barrier
     }
+    const Paths& out = in_pivots ? pivots : rows;
     const std::int64_t row0 = out_i * tile, col0 = out_j * tile, k0 = pivot * tile;
     auto* column = static_cast<std::uint32_t*>(
         team.team_scratch(0).get_shmem_aligned(sizeof(std::uint32_t) * tile * column_stride, sizeof(Quad)));
@@ -207,7 +220,7 @@ struct TileUpdates {
     const int rank = team.team_rank();
 
     batched_team_copy<threads, tile * quads_per_row>(
-        rank, [&](int idx) { return quads(row0 + idx / quads_per_row, k0)[idx % quads_per_row]; },
+        rank, [&](int idx) { return quads(out, row0 + idx / quads_per_row, k0)[idx % quads_per_row]; },
         [&](int idx, const Quad& quad) {
           const int r = idx / quads_per_row, first = (idx % quads_per_row) * 4 * L::per_word;
           KOLLECTIVE_UNROLL
@@ -219,7 +232,7 @@ struct TileUpdates {
           }
         });
     batched_team_copy<threads, tile * quads_per_row>(
-        rank, [&](int idx) { return quads(k0 + idx / quads_per_row, col0)[idx % quads_per_row]; },
+        rank, [&](int idx) { return quads(pivots, idx / quads_per_row, col0)[idx % quads_per_row]; },
         [&](int idx, const Quad& quad) { row[idx] = quad; });
     team.team_barrier();
 
@@ -229,7 +242,7 @@ struct TileUpdates {
       std::uint32_t acc[sub][words_per_sub];
       KOLLECTIVE_UNROLL
       for (int r = 0; r < sub; ++r) {
-        const Quad* cells = quads(row0 + sr + r, col0) + sc / 4;
+        const Quad* cells = quads(out, row0 + sr + r, col0) + sc / 4;
         KOLLECTIVE_UNROLL
         for (int q = 0; q < quads_per_sub; ++q) {
           const Quad quad = cells[q];
@@ -253,7 +266,7 @@ struct TileUpdates {
       }
       KOLLECTIVE_UNROLL
       for (int r = 0; r < sub; ++r) {
-        Quad* cells = quads(row0 + sr + r, col0) + sc / 4;
+        Quad* cells = quads(out, row0 + sr + r, col0) + sc / 4;
         KOLLECTIVE_UNROLL
         for (int q = 0; q < quads_per_sub; ++q) {
           Quad quad;
@@ -266,14 +279,48 @@ struct TileUpdates {
   }
 };
 
-/// Runs all pivots in place on a padded matrix.
-template <class ExecSpace, class Strength, class MemorySpace>
-void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpace>& p) {
-  const std::int64_t size = p.extent(0);
-  if (size % tile != 0 || p.extent(1) != p.extent(0)) {
-    fail("Schulze: the path matrix must be square with extents a multiple of ", tile);
+/// Which tile rows each rank holds: contiguous runs, as even as whole tiles allow (the last tile
+/// row holds the padding). Alone, one rank holds them all and calls no collectives.
+struct RowLayout {
+  std::int64_t n = 0;      ///< alternatives
+  std::int64_t tiles = 0;  ///< tiles per side of the padded matrix
+  int ranks = 1;           ///< ranks sharing the matrix
+  int rank = 0;            ///< this one
+  bool shared = false;     ///< collectives between the ranks (false: this rank alone)
+
+  std::int64_t padded() const { return tiles * tile; }
+  std::int64_t first_tile(int r) const { return tiles * r / ranks; }
+  std::int64_t tile_rows(int r) const { return first_tile(r + 1) - first_tile(r); }
+  /// Rows of rank r's part (in padded rows, so a multiple of the tile).
+  std::int64_t padded_rows(int r) const { return tile_rows(r) * tile; }
+  /// Rank r's alternatives: [first_row(r), first_row(r) + real_rows(r)).
+  std::int64_t first_row(int r) const { return std::min(n, first_tile(r) * tile); }
+  std::int64_t real_rows(int r) const { return std::min(n, first_tile(r + 1) * tile) - first_row(r); }
+  int owner(std::int64_t tile_row) const {
+    int r = 0;
+    while (first_tile(r + 1) <= tile_row) ++r;
+    return r;
   }
-  const std::int64_t tiles = size / tile;
+};
+
+/// Tile rows of n alternatives for this rank alone.
+inline RowLayout alone(std::int64_t n) { return RowLayout{n, (n + tile - 1) / tile, 1, 0, false}; }
+
+/// Tile rows of n alternatives spread over `ranks` ranks, as rank `rank` holds them.
+inline RowLayout spread(std::int64_t n, int rank, int ranks) {
+  return RowLayout{n, (n + tile - 1) / tile, ranks, rank, true};
+}
+
+/// Runs all pivots in place on this rank's tile rows (padded rows x padded columns); returns the
+/// seconds spent in broadcasts of the pivot rows (waits for the rank that closes them included).
+template <class ExecSpace, class Strength, class MemorySpace>
+double strongest_paths(const ExecSpace& space, const RowLayout& layout, const PathView<Strength, MemorySpace>& rows) {
+  const std::int64_t tiles = layout.tiles, size = layout.padded(), own_tiles = layout.tile_rows(layout.rank);
+  const std::int64_t first_tile = layout.first_tile(layout.rank);
+  if (static_cast<std::int64_t>(rows.extent(0)) != own_tiles * tile ||
+      static_cast<std::int64_t>(rows.extent(1)) != size) {
+    fail("Schulze: the path rows must be ", own_tiles * tile, " x ", size, " (whole tiles)");
+  }
   const int threads = team_threads<ExecSpace>;
   using Diagonal = DiagonalTile<ExecSpace, Strength, MemorySpace>;
   using Updates = TileUpdates<ExecSpace, Strength, MemorySpace>;
@@ -285,20 +332,44 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
   using Bounds =
       std::conditional_t<sizeof(Strength) == 2, Kokkos::LaunchBounds<gpu_team_size, 6>, Kokkos::LaunchBounds<>>;
   using BoundedPolicy = Kokkos::TeamPolicy<ExecSpace, Bounds>;
+  const auto scratch = Kokkos::PerTeam(Updates::scratch_bytes());
+  // Where other ranks' pivot rows arrive.
+  PathView<Strength, MemorySpace> received;
+  if (layout.shared && layout.ranks > 1) {
+    received = PathView<Strength, MemorySpace>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::pivot_rows"), tile, size);
+  }
   Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::strongest_paths");
-  Progress progress("Schulze strongest paths (n=" + std::to_string(size) + ")", tiles);
+  Progress progress("Schulze strongest paths (n=" + std::to_string(layout.n) + ")", tiles);
+  double broadcast_seconds = 0;
   for (std::int64_t k = 0; k < tiles; ++k) {
-    Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
-                         Policy(space, 1, threads).set_scratch_size(0, Kokkos::PerTeam(Diagonal::scratch_bytes())),
-                         Diagonal{p, k * tile});
-    Kokkos::parallel_for(
-        "Kollective::Schulze::pivot_strips",
-        Policy(space, 2 * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
-        Updates{p, tiles, k, true});
-    Kokkos::parallel_for(
-        "Kollective::Schulze::independent_tiles",
-        BoundedPolicy(space, tiles * tiles, threads).set_scratch_size(0, Kokkos::PerTeam(Updates::scratch_bytes())),
-        Updates{p, tiles, k, false});
+    const int owner = layout.owner(k);
+    const bool mine = owner == layout.rank;
+    const std::int64_t local_row0 = (k - first_tile) * tile;
+    const PathView<Strength, MemorySpace> pivots =
+        mine ? PathView<Strength, MemorySpace>(
+                   Kokkos::subview(rows, Kokkos::make_pair(local_row0, local_row0 + tile), Kokkos::ALL))
+             : received;
+    if (mine) {
+      Kokkos::parallel_for("Kollective::Schulze::diagonal_tile",
+                           Policy(space, 1, threads).set_scratch_size(0, Kokkos::PerTeam(Diagonal::scratch_bytes())),
+                           Diagonal{rows, local_row0, k * tile});
+      // The pivot rows, and (alone) the pivot column with them: both read only the closed tile.
+      Kokkos::parallel_for(
+          "Kollective::Schulze::pivot_strips",
+          Policy(space, tiles + (layout.ranks == 1 ? own_tiles : 0), threads).set_scratch_size(0, scratch),
+          Updates{rows, pivots, tiles, k, first_tile, tiles, true});
+    }
+    if (layout.ranks > 1) {
+      broadcast_seconds +=
+          time_fenced(space, [&] { comm::broadcast_part(space, pivots.data(), pivots.size(), owner); });
+      Kokkos::parallel_for("Kollective::Schulze::pivot_column",
+                           Policy(space, own_tiles, threads).set_scratch_size(0, scratch),
+                           Updates{rows, pivots, tiles, k, first_tile, 0, true});
+    }
+    Kokkos::parallel_for("Kollective::Schulze::independent_tiles",
+                         BoundedPolicy(space, own_tiles * tiles, threads).set_scratch_size(0, scratch),
+                         Updates{rows, pivots, tiles, k, first_tile, 0, false});
     if (k % 16 == 15) {  // fencing every pivot would cost launch latency; progress is coarse
       space.fence();
       progress.update(k + 1);
@@ -306,125 +377,19 @@ void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpac
   }
   Kokkos::parallel_for(
       "Kollective::Schulze::reset_diagonal",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size),
-      KOKKOS_LAMBDA(const std::int64_t i) { p(i, i) = 0; });
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, own_tiles * tile),
+      KOKKOS_LAMBDA(const std::int64_t i) { rows(i, first_tile * tile + i) = 0; });
   progress.finish();
+  return broadcast_seconds;
 }
 
-/// Largest link strength (doubled units) under a rule; decides the strength width.
-template <class ExecSpace, class MemorySpace>
-std::uint32_t max_link_strength(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
-                                LinkRule rule) {
-  const std::int64_t n = d.extent(0);
-  std::uint32_t largest = 0;
-  const bool margin = rule == LinkRule::margin;
-  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_reduce(
-      "Kollective::Schulze::max_link_strength", Policy(space, {0, 0}, {n, n}, {16, 16}),
-      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j, std::uint32_t& best) {
-        const std::uint32_t forward = d(i, j), backward = d(j, i);
-        const std::uint32_t strength = forward > backward ? (margin ? forward - backward : forward) : 0u;
-        if (strength > best) best = strength;
-      },
-      Kokkos::Max<std::uint32_t>(largest));
-  space.fence();
-  return largest;
-}
-
-template <class Strength, class ExecSpace, class MemorySpace>
-PathView<Strength, MemorySpace> link_strengths(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d,
-                                               LinkRule rule) {
-  const std::int64_t n = d.extent(0);
-  const std::int64_t padded = (n + tile - 1) / tile * tile;
-  const std::int64_t bytes =
-      checked_mul(checked_mul(padded, padded, "strength matrix"), sizeof(Strength), "strength matrix");
-  require_device_memory(bytes, "the Schulze path matrix of " + std::to_string(n) + " alternatives");
-  PathView<Strength, MemorySpace> p(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::paths"), padded, padded);
-  const bool margin = rule == LinkRule::margin;
-  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for(
-      "Kollective::Schulze::link_strengths", Policy(space, {0, 0}, {padded, padded}, {16, 16}),
-      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
-        Strength strength = 0;
-        if (i < n && j < n && i != j) {
-          const std::uint32_t forward = d(i, j), backward = d(j, i);
-          if (forward > backward) strength = static_cast<Strength>(margin ? forward - backward : forward);
-        }
-        p(i, j) = strength;
-      });
-  return p;
-}
-
-/// Beaten counts and winner flags from a finished path matrix (one team per alternative).
+/// Runs all pivots in place on a whole padded matrix (extents multiples of the tile), alone.
 template <class ExecSpace, class Strength, class MemorySpace>
-void summarize(const ExecSpace& space, const PathView<Strength, MemorySpace>& p, int n, Result& result) {
-  Kokkos::View<int*, MemorySpace> beaten(Kokkos::view_alloc(space, "Kollective::Schulze::beaten"), n);
-  Kokkos::View<int*, MemorySpace> losses(Kokkos::view_alloc(space, "Kollective::Schulze::losses"), n);
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  Kokkos::parallel_for(
-      "Kollective::Schulze::summarize", Policy(space, n, Kokkos::AUTO), KOKKOS_LAMBDA(const Member& team) {
-        const int i = team.league_rank();
-        int wins = 0, lost = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, n), [&](const int j, int& count) { count += p(i, j) > p(j, i) ? 1 : 0; },
-            wins);
-        // A barrier between two team reductions: Kokkos 3.4's CUDA team reduction kept its
-        // partial results in one static __shared__ array and ended without a barrier, so a warp
-        // starting the second overwrote them while another still read the first's (racecheck).
-        team.team_barrier();
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, n), [&](const int j, int& count) { count += p(j, i) > p(i, j) ? 1 : 0; },
-            lost);
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          beaten(i) = wins;
-          losses(i) = lost;
-        });
-      });
-  auto beaten_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), beaten);
-  auto losses_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), losses);
-  result.beaten.assign(beaten_host.data(), beaten_host.data() + n);
-  result.winners.clear();
-  for (int i = 0; i < n; ++i) {
-    if (losses_host(i) == 0) result.winners.push_back(i);
+void strongest_paths(const ExecSpace& space, const PathView<Strength, MemorySpace>& p) {
+  if (p.extent(0) % tile != 0 || p.extent(1) != p.extent(0)) {
+    fail("Schulze: the path matrix must be square with extents a multiple of ", tile);
   }
-  result.ranking = rank_by_beaten(result.beaten);
-}
-
-template <class Strength, class ExecSpace, class MemorySpace>
-Result solve_with(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d, const Options& options) {
-  const int n = static_cast<int>(d.extent(0));
-  auto p = Impl::link_strengths<Strength>(space, d, options.rule);
-  Result result;
-  result.paths_seconds = time_fenced(space, [&] { Impl::strongest_paths(space, p); });
-  result.alternatives = n;
-  result.strength_bits = 8 * sizeof(Strength);
-  Impl::summarize(space, p, n, result);
-  if (options.keep_paths) {
-    // Copy the padded matrix whole: a strided subview cannot be copied across memory spaces.
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
-    result.paths.resize(static_cast<size_t>(n) * n);
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) result.paths[static_cast<size_t>(i) * n + j] = host(i, j);
-    }
-  }
-  return result;
-}
-
-template <class ExecSpace, class MemorySpace>
-Result solve(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& d, const Options& options) {
-  const std::uint32_t largest = max_link_strength(space, d, options.rule);
-  const bool fits16 = largest <= 0xffffu;
-  if (options.width == StrengthWidth::bits16 && !fits16) {
-    fail("Schulze: 16-bit strengths requested but the largest link strength is ", largest / 2.0,
-         " (at most 32767.5 fits)");
-  }
-  // Host backends emulate the packed 16-bit min/max lane by lane, slower than 32-bit words, so
-  // `auto` takes 16 bits on devices only.
-  const bool use16 = options.width == StrengthWidth::bits16 ||
-                     (options.width == StrengthWidth::automatic && fits16 && !runs_on_host<ExecSpace>);
-  return use16 ? solve_with<std::uint16_t>(space, d, options) : solve_with<std::uint32_t>(space, d, options);
+  strongest_paths(space, alone(static_cast<std::int64_t>(p.extent(0))), p);
 }
 
 }  // namespace kollective::schulze::Impl
