@@ -43,13 +43,15 @@ std::int64_t pairwise_host_bytes(int alternatives) {
   return checked_mul(12 * std::int64_t{alternatives}, alternatives, "the pairwise counts");
 }
 
-void require_election_memory(const ElectionInput& input, bool pairwise_on_host) {
+void require_election_memory(const ElectionInput& input, bool pairwise_on_host, bool whole_matrix) {
   std::int64_t bytes =
       input.kind == ElectionInput::Kind::generator && !input.generated_on_device() ? generated_profile_bytes(input) : 0;
   if (pairwise_on_host) bytes += pairwise_host_bytes(input.alternatives);
   require_host_memory(bytes, input.describe() + " (" + std::to_string(input.alternatives) + " alternatives" +
                                  (pairwise_on_host ? ", with its pairwise counts" : "") + ")");
-  // Every election algorithm starts from the n x n pairwise matrix on the device (4-byte cells).
+  // Every election algorithm starts from the n x n pairwise matrix on the device (4-byte cells),
+  // but for a solve shared by the ranks, which checks its own rows.
+  if (!whole_matrix) return;
   require_device_memory(
       checked_mul(4 * std::int64_t{input.alternatives}, input.alternatives, "the pairwise matrix"),
       "the pairwise matrix of " + input.describe() + " (" + std::to_string(input.alternatives) + " alternatives)");
@@ -161,7 +163,8 @@ std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext&
   return inputs;
 }
 
-std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host) {
+std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host,
+                                                 bool whole_matrix) {
   for (ElectionInput& input : inputs) {
     if (input.kind != ElectionInput::Kind::generator) {
       // Read the file now, so that a broken input stops the config before any run starts (a
@@ -172,7 +175,7 @@ std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inpu
       const HostElection election = load_host_election(input);
       input.alternatives = election.alternatives;
     }
-    require_election_memory(input, pairwise_on_host);
+    require_election_memory(input, pairwise_on_host, whole_matrix);
   }
   return inputs;
 }

@@ -54,9 +54,11 @@ ElectionInput validate_election_run(const ConfigNode& run, const RunContext& con
 std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context);
 
 /// Reads every file input of sweep_inputs (so it parses before any run starts) and checks that
-/// each input fits in host memory, with an n x n pairwise matrix when `pairwise_on_host`.
-/// Returns the inputs with the alternatives of each file read.
-std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host);
+/// each input fits in host memory, with an n x n pairwise matrix when `pairwise_on_host`, and the
+/// whole pairwise matrix in device memory unless `whole_matrix` is false (a solve shared by the
+/// ranks checks its own rows). Returns the inputs with the alternatives of each file read.
+std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inputs, bool pairwise_on_host,
+                                                 bool whole_matrix = true);
 
 /// A voting run: its inputs (its own, or one per sweep point), one point each.
 class ElectionJob : public Job {
@@ -83,8 +85,8 @@ class ElectionJob : public Job {
 /// Host bytes of the pairwise counts of n alternatives as built from a profile (12 n^2).
 std::int64_t pairwise_host_bytes(int alternatives);
 /// Fails, naming the input, unless a generated profile and (if asked) its pairwise counts fit in
-/// host memory.
-void require_election_memory(const ElectionInput& input, bool pairwise_on_host);
+/// host memory, and (if `whole_matrix`) its pairwise matrix in device memory.
+void require_election_memory(const ElectionInput& input, bool pairwise_on_host, bool whole_matrix = true);
 
 /// The pairwise counts of a profile, after checking they fit in host memory.
 preferences::PairwiseCounts host_pairwise(const preferences::Profile& profile, const ElectionInput& input);

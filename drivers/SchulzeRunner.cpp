@@ -14,6 +14,7 @@
 #include "core/Csv.hpp"
 #include "core/Timer.hpp"
 #include "core/comm/Communicator.hpp"
+#include "core/kokkos_ext/Compat.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
 #include "drivers/RunLoop.hpp"
@@ -170,7 +171,16 @@ class SchulzeJob : public ElectionJob {
   void validate(const RunContext&) const override {
     // The reference check builds the pairwise counts on the host (n <= verify_auto_limit, or any n
     // with verify: true).
-    check_election_inputs(inputs_, settings_.measurement.verify == Verify::always);
+    const auto checked =
+        check_election_inputs(inputs_, settings_.measurement.verify == Verify::always, !settings_.across_ranks);
+    // The least strength width the solve could take: a size that cannot fit even so is refused
+    // before any run (the solve checks again once the width is known).
+    const bool narrow = settings_.options.width == schulze::StrengthWidth::bits16 ||
+                        (settings_.options.width == schulze::StrengthWidth::automatic && !runs_on_host<Space>);
+    for (const ElectionInput& input : checked) {
+      if (input.alternatives > 0)
+        schulze::require_memory(input.alternatives, settings_.across_ranks, narrow ? 2 : 4, " of " + input.describe());
+    }
   }
 
   bool solves_across_ranks() const override { return settings_.across_ranks; }

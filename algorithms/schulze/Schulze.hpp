@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "algorithms/schulze/SchulzeTypes.hpp"
@@ -44,6 +45,16 @@ struct SharedRows {
 inline SharedRows shared_rows(std::int64_t n) {
   const Impl::RowLayout layout = Impl::spread(n, comm::rank(), comm::size());
   return {layout.first_row(layout.rank), layout.real_rows(layout.rank)};
+}
+
+/// Fails unless this rank's device memory holds a solve of n alternatives with strengths of
+/// `strength_bytes`, pairwise counts included: alone, the whole matrix; shared by every rank
+/// (`shared`), this rank's rows (named, with how many ranks would fit). `of` ends the message.
+inline void require_memory(std::int64_t n, bool shared, int strength_bytes, const std::string& of) {
+  const Impl::RowLayout layout = shared ? Impl::spread(n, comm::rank(), comm::size()) : Impl::alone(n);
+  const std::int64_t counts = shared ? checked_mul(8 * layout.real_rows(layout.rank), n, "pairwise rows")
+                                     : checked_mul(4 * n, n, "pairwise matrix");
+  Impl::require_memory(layout, strength_bytes, counts, of);
 }
 
 /// Solves a Schulze election shared by every rank (a collective: every rank calls it with its

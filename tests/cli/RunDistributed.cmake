@@ -119,6 +119,18 @@ if(RANKS GREATER 1)
   expect("a share too large for rank 1: the rank counts are not named:\n${stderr}" stderr MATCHES "on 2 ranks")
   file(GLOB left ${WORK}/memory/*.json)
   expect("a share too large for rank 1 left tables: ${left}" NOT left)
+  # The same for Schulze's path rows.
+  execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed_memory_schulze.yaml
+                          --out ${WORK}/memory_schulze : -n 1 env KOLLECTIVE_MEMORY_LIMIT=100000000 ${KOLLECTIVE} run
+                          ${CASES}/distributed_memory_schulze.yaml --out ${WORK}/memory_schulze
+                  RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
+  expect("Schulze rows too large for rank 1: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
+  expect("Schulze rows too large for rank 1 are not reported:\n${stderr}"
+         stderr MATCHES "rank 1: run 'schulze_too_large': rank 1's rows of the Schulze path matrix of 6000")
+  expect("Schulze rows too large for rank 1: the ranks that would fit are not named:\n${stderr}"
+         stderr MATCHES "distribute: solve over about [0-9]+ ranks")
+  file(GLOB left ${WORK}/memory_schulze/*.json)
+  expect("Schulze rows too large for rank 1 left tables: ${left}" NOT left)
 endif()
 
 # Ranks given different configs refuse before any run.

@@ -86,30 +86,34 @@ inline std::int64_t rank_bytes(const RowLayout& layout, int r, std::int64_t stre
   return checked_mul(cells, strength_bytes, "Schulze path rows") + 8 * own;
 }
 
-/// Fails (before any allocation) unless this rank's part fits; shared, every rank checks and
-/// every rank fails with the first failing rank's message, which says how many ranks would fit.
-inline void check_memory(const RowLayout& layout, std::int64_t strength_bytes) {
-  auto check = [&] {
-    const std::int64_t bytes = rank_bytes(layout, layout.rank, strength_bytes);
-    std::string what = "the Schulze path matrix of " + std::to_string(layout.n) + " alternatives";
-    if (layout.ranks > 1) what = "rank " + std::to_string(layout.rank) + "'s rows of " + what;
-    if (bytes > available_device_bytes()) {
-      for (int ranks = layout.ranks + 1; ranks <= 4096; ++ranks) {
-        const RowLayout wider = spread(layout.n, 0, ranks);
-        if (rank_bytes(wider, 0, strength_bytes) <= available_device_bytes()) {
-          what += " (distribute: solve over about " + std::to_string(ranks) + " ranks like this one would fit)";
-          break;
-        }
+/// Fails unless this rank's part (plus `extra_bytes`, as for the pairwise counts) fits; the
+/// message names the rank's share and how many ranks would hold it.
+inline void require_memory(const RowLayout& layout, std::int64_t strength_bytes, std::int64_t extra_bytes,
+                           const std::string& of) {
+  const std::int64_t bytes = rank_bytes(layout, layout.rank, strength_bytes) + extra_bytes;
+  std::string what = "the Schulze path matrix of " + std::to_string(layout.n) + " alternatives" + of;
+  if (layout.shared && layout.ranks > 1) what = "rank " + std::to_string(layout.rank) + "'s rows of " + what;
+  const std::int64_t available = available_device_bytes();
+  if (bytes > available) {
+    for (int ranks = layout.ranks + 1; ranks <= 4096; ++ranks) {
+      const RowLayout wider = spread(layout.n, 0, ranks);
+      if (rank_bytes(wider, 0, strength_bytes) + extra_bytes * layout.ranks / ranks <= available) {
+        what += " (distribute: solve over about " + std::to_string(ranks) + " ranks like this one would fit)";
+        break;
       }
     }
-    require_device_memory(bytes, what);
-    return 0;
-  };
-  if (layout.shared) {
-    comm::on_every_rank(check);
-  } else {
-    check();
   }
+  require_device_memory(bytes, what);
+}
+
+/// require_memory before any allocation of a solve; shared, every rank checks and every rank
+/// fails with the first failing rank's message.
+inline void check_memory(const RowLayout& layout, std::int64_t strength_bytes) {
+  if (!layout.shared) return require_memory(layout, strength_bytes, 0, "");
+  comm::on_every_rank([&] {
+    require_memory(layout, strength_bytes, 0, "");
+    return 0;
+  });
 }
 
 /// This rank's padded rows of link strengths (padding rows and columns are 0).
