@@ -40,8 +40,18 @@ void strip_bom(std::string& text) {
 
 LineReader::LineReader(const std::string& path, const std::string& what) : path_(path), in_(open_input(path, what)) {}
 
+LineReader::LineReader(const std::string& path, const std::string& what, std::int64_t begin, std::int64_t end,
+                       long number_before)
+    : path_(path), in_(open_input(path, what)), number_(number_before), end_(end), at_file_start_(begin == 0) {
+  in_.seekg(begin);
+  if (!in_) fail("cannot read ", what, " '", path, "' from byte ", begin);
+}
+
 bool LineReader::next(std::string& line) {
   line.clear();
+  const std::streamoff at = in_.tellg();
+  if (at < 0 || (end_ >= 0 && at >= end_)) return false;  // -1: the end of the file was reached
+  start_ = at;
   // Read in pieces so that a file without line breaks cannot make one huge allocation.
   char buffer[65536];
   bool any = false;
@@ -65,7 +75,8 @@ bool LineReader::next(std::string& line) {
   if (!any) return false;
   ++number_;
   if (line.find('\0') != std::string::npos) fail_at(path_, number_, "a NUL byte: this is not a text file");
-  if (number_ == 1) strip_bom(line);
+  if (at_file_start_) strip_bom(line);
+  at_file_start_ = false;
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return true;
 }

@@ -7,6 +7,7 @@
 /// 1-based numbers, without a leading UTF-8 byte-order mark (spreadsheets write one) and
 /// without the CR of CRLF line ends.
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 
@@ -24,10 +25,15 @@ std::ifstream open_input(const std::string& path, const std::string& what);
 class LineReader {
  public:
   LineReader(const std::string& path, const std::string& what);
+  /// Reads only the lines that start in bytes [begin, end) (end < 0: to the end of the file);
+  /// the line at `begin` gets number `number_before` + 1. A line starting at byte 0 loses its BOM.
+  LineReader(const std::string& path, const std::string& what, std::int64_t begin, std::int64_t end,
+             long number_before);
   /// The next line (BOM and trailing CR removed); false at the end of the file. Fails with
   /// `path:line` on a line longer than `max_line_bytes` or a read error.
   bool next(std::string& line);
-  long number() const { return number_; }  ///< 1-based number of the last line returned
+  long number() const { return number_; }        ///< 1-based number of the last line returned
+  std::int64_t start() const { return start_; }  ///< byte offset where the last line returned starts
   const std::string& path() const { return path_; }
 
   static constexpr std::size_t max_line_bytes = std::size_t{1} << 26;  ///< 64 MiB
@@ -36,6 +42,8 @@ class LineReader {
   std::string path_;
   std::ifstream in_;
   long number_ = 0;
+  std::int64_t start_ = 0, end_ = -1;
+  bool at_file_start_ = true;  ///< the next line starts at byte 0 (it may carry a BOM)
 };
 
 /// Removes a leading UTF-8 byte-order mark (EF BB BF) from `text`, if present.

@@ -17,6 +17,7 @@
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
 #include "drivers/RunLoop.hpp"
+#include "core/comm/Communicator.hpp"
 #include "drivers/Runner.hpp"
 
 namespace kollective::driver {
@@ -116,19 +117,59 @@ double mean(const std::vector<double>& values) {
   return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-/// Pairwise accuracy and NDCG columns for one data set, prefixed `prefix`. A set without
-/// preference pairs (all labels equal in every query) has no pairwise accuracy: the column is
-/// left out rather than filled with 0/0.
+/// Every rank's values, concatenated in rank order (a collective; alone, `mine`).
+template <class T>
+std::vector<T> gather_all(const std::vector<T>& mine) {
+  std::vector<T> all;
+  const std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T));
+  for (const std::string& part : comm::allgather(bytes)) {
+    const auto* values = reinterpret_cast<const T*>(part.data());
+    all.insert(all.end(), values, values + part.size() / sizeof(T));
+  }
+  return all;
+}
+
+/// A count summed over the ranks when `shared`.
+std::int64_t total(std::int64_t mine, bool shared) {
+  std::vector<std::int64_t> sum{mine};
+  if (shared) comm::allreduce_sum(sum);
+  return sum[0];
+}
+
+/// Pairwise accuracy and NDCG columns for one data set, prefixed `prefix`; `shared`: each rank
+/// holds some of its queries (a collective). A set without preference pairs (all labels equal in
+/// every query) has no pairwise accuracy: the column is left out rather than filled with 0/0.
 void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings, const ranksvm::RankData& data,
-                 const std::vector<double>& w) {
+                 const std::vector<double>& w, bool shared = false) {
   const auto scores = ranksvm::predict(data, w);
-  if (ranksvm::preference_pairs(data) > 0)
-    row.set(prefix + "pairwise_accuracy", ranksvm::pairwise_accuracy(data, scores));
+  const std::int64_t pairs = total(ranksvm::preference_pairs(data), shared);
+  if (pairs > 0) {
+    row.set(prefix + "pairwise_accuracy",
+            static_cast<double>(total(ranksvm::pairwise_correct(data, scores), shared)) / static_cast<double>(pairs));
+  }
+  auto over_queries = [&](const std::vector<double>& mine) { return mean(shared ? gather_all(mine) : mine); };
   for (auto k : settings.ndcg_k) {
     row.set(prefix + "ndcg@" + std::to_string(k),
-            mean(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
+            over_queries(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
   }
-  row.set(prefix + "mean_ndcg", mean(ranksvm::mean_ndcg(data, scores, settings.convention)));
+  row.set(prefix + "mean_ndcg", over_queries(ranksvm::mean_ndcg(data, scores, settings.convention)));
+}
+
+/// Scores in the file's line order from every rank's share (a collective).
+void write_shared_scores(const ranksvm::RankData& share, const std::vector<double>& w, const std::string& path) {
+  ranksvm::RankData whole;
+  whole.file_index = gather_all(share.file_index);
+  ranksvm::write_scores(whole, gather_all(ranksvm::predict(share, w)), path);
+}
+
+/// The feature range over every rank's share (a collective).
+ranksvm::FeatureRange shared_feature_range(const ranksvm::RankData& share) {
+  ranksvm::FeatureRange range = ranksvm::feature_range(share);
+  for (double& low : range.low) low = -low;
+  comm::allreduce_max(range.low);
+  comm::allreduce_max(range.high);
+  for (double& low : range.low) low = -low;
+  return range;
 }
 
 /// Before training: fails if the explicit pair differences of `data` may not fit on the disk of
@@ -171,19 +212,26 @@ int check_source(const DataSource& source, int features) {
 
 void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, Table& table) {
   std::vector<double> w = settings.model_in.empty() ? std::vector<double>{} : ranksvm::read_model(settings.model_in);
-  ranksvm::RankData train = load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
+  // Training shared by the ranks reads each rank's queries of a file only (the explicit pairs
+  // need the whole set).
+  const bool read_share = settings.options.across_ranks && comm::size() > 1 && !settings.train.file.empty() &&
+                          w.empty() && !settings.write_pairs;
+  ranksvm::RankData train = read_share ? ranksvm::read_letor_share(settings.train.file)
+                                       : load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
+  ranksvm::TrainOptions options = settings.options;
+  options.data_is_share = read_share;
   ranksvm::RankData test;
   if (settings.has_test) test = load(settings.test, train.features);
   if (settings.has_test && test.features != train.features) {
     fail("the test set has ", test.features, " features, the training set ", train.features);
   }
   if (settings.scale) {
-    const auto range = ranksvm::feature_range(train);
+    const auto range = read_share ? shared_feature_range(train) : ranksvm::feature_range(train);
     ranksvm::scale_features(train, range);
     if (settings.has_test) ranksvm::scale_features(test, range);
   }
   if (settings.write_pairs) check_pairs_fit(train, context.output_file("_pairs.txt"));
-  const std::int64_t pairs = ranksvm::preference_pairs(train);
+  const std::int64_t pairs = total(ranksvm::preference_pairs(train), read_share);
   if (w.empty() && pairs == 0) {
     fail("the training set ", settings.train.describe(),
          " has no preference pairs (in every query all documents have the same label): nothing to learn");
@@ -191,8 +239,8 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   Row row;
   row.set("run", context.run_name)
       .set("train", settings.train.describe())
-      .set("documents", train.docs)
-      .set("queries", train.queries())
+      .set("documents", total(train.docs, read_share))
+      .set("queries", total(train.queries(), read_share))
       .set("features", train.features)
       .set("pairs", pairs)
       .set("C", settings.options.C)
@@ -201,7 +249,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   if (w.empty()) {
     Space space;
     ranksvm::TrainResult result;
-    const double seconds = time_fenced(space, [&] { result = ranksvm::train(space, train, settings.options); });
+    const double seconds = time_fenced(space, [&] { result = ranksvm::train(space, train, options); });
     w = result.w;
     const double x_bytes = result.x_bytes;
     row.set("iterations", result.iterations)
@@ -237,7 +285,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
     // The objective of a given model on this data (with this C): compares solvers' optima.
     row.set("model", settings.model_in).set("objective", ranksvm::evaluate(Space(), train, settings.options.C, w, w).f);
   }
-  add_metrics(row, "train_", settings, train, w);
+  add_metrics(row, "train_", settings, train, w, read_share);
   if (settings.has_test) {
     row.set("test", settings.test.describe()).set("test_pairs", ranksvm::preference_pairs(test));
     add_metrics(row, "test_", settings, test, w);
@@ -246,7 +294,11 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   if (settings.model_in.empty() && settings.write_model) ranksvm::write_model(w, context.output_file("_model.txt"));
   if (settings.write_scores) {
     const ranksvm::RankData& scored = settings.has_test ? test : train;
-    ranksvm::write_scores(scored, ranksvm::predict(scored, w), context.output_file("_scores.txt"));
+    if (read_share && !settings.has_test) {
+      write_shared_scores(train, w, context.output_file("_scores.txt"));
+    } else {
+      ranksvm::write_scores(scored, ranksvm::predict(scored, w), context.output_file("_scores.txt"));
+    }
   }
   // The explicit pair differences: LIBLINEAR's own L2-loss SVM (`-s 2 -B -1`) minimizes the same
   // f on them (scripts/compare_liblinear.sh).

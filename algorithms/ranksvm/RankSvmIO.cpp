@@ -11,8 +11,13 @@
 #include <sstream>
 #include <string_view>
 #include <unordered_set>
+#include <filesystem>
+#include <map>
+#include <set>
 
+#include "algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
 #include "core/Error.hpp"
+#include "core/comm/Communicator.hpp"
 #include "core/Memory.hpp"
 #include "core/Parse.hpp"
 #include "core/TextInput.hpp"
@@ -150,13 +155,16 @@ class SplitQueries {
 
 }  // namespace
 
-RankData read_letor(const std::string& path, int features) {
-  LineReader reader(path, "ranking data");
+namespace {
+
+/// The documents of the lines `reader` gives, checked line by line; `largest` gets the largest
+/// feature index seen.
+std::vector<Line> read_documents(LineReader& reader, int features, int& largest, SplitQueries& split) {
+  const std::string& path = reader.path();
   std::vector<Line> lines;
-  SplitQueries split;
   std::string text;
   long first_line = 0;
-  int largest = 0;
+  largest = 0;
   while (reader.next(text)) {
     std::optional<Line> parsed = parse_line(text, path, reader.number());
     if (!parsed) continue;
@@ -175,9 +183,189 @@ RankData read_letor(const std::string& path, int features) {
     split.see(line.qid, reader.number());
     lines.push_back(std::move(line));
   }
+  return lines;
+}
+
+}  // namespace
+
+RankData read_letor(const std::string& path, int features) {
+  LineReader reader(path, "ranking data");
+  SplitQueries split;
+  int largest = 0;
+  const std::vector<Line> lines = read_documents(reader, features, largest, split);
   if (lines.empty()) fail_at(path, 0, "no documents (every line is blank or a comment)");
   split.warn(path);
   return assemble(lines, features > 0 ? features : std::max(largest, 1), path);
+}
+
+namespace {
+
+/// A run of consecutive document lines with the same qid text, as a rank's scan of its bytes
+/// finds it: a query, unless the file splits one (then the text repeats in another run).
+struct Run {
+  std::int64_t begin = 0, end = 0;  ///< bytes; comment lines after the run's documents included
+  std::int64_t docs = 0, load = 0;  ///< documents; preference pairs plus documents
+  std::int64_t line = 0;            ///< number of the line at `begin`, within the rank's bytes, then in the file
+  std::string qid;                  ///< the qid token's text ("" on a line without one)
+};
+
+/// The label and qid texts of a document line, unchecked (the scan only places queries; the rank
+/// that reads a line checks it); false for a blank or comment line.
+bool glance(const std::string& text, std::string& label, std::string& qid) {
+  std::istringstream tokens(text.substr(0, text.find('#')));
+  if (!(tokens >> label)) return false;
+  qid.clear();
+  std::string second;
+  if (tokens >> second && second.compare(0, 4, "qid:") == 0) qid = second.substr(4);
+  return true;
+}
+
+/// The first line start at or after byte b where a document line's qid differs from that of the
+/// first document line at or after b: where a rank's bytes begin (the same on every rank).
+std::int64_t query_boundary(const std::string& path, std::int64_t b, std::int64_t size) {
+  if (b <= 0 || b >= size) return std::clamp<std::int64_t>(b, 0, size);
+  LineReader reader(path, "ranking data", b - 1, -1, 0);
+  std::string text, label, qid, first;
+  reader.next(text);  // the rest of the line holding byte b - 1
+  bool seen = false;
+  while (reader.next(text)) {
+    if (!glance(text, label, qid)) continue;
+    if (seen && qid != first) return reader.start();
+    if (!seen) first = qid, seen = true;
+  }
+  return size;
+}
+
+/// This rank's runs of bytes [begin, end), and its line count in `lines`.
+std::vector<Run> scan_runs(const std::string& path, std::int64_t begin, std::int64_t end, std::int64_t& lines) {
+  LineReader reader(path, "ranking data", begin, end, 0);
+  std::vector<Run> runs;
+  std::map<std::string, std::int64_t> grades;  // of the current run
+  std::string text, label, qid;
+  auto close = [&] {
+    std::int64_t same = 0;
+    for (const auto& [grade, count] : grades) same += count * count;
+    runs.back().load = (runs.back().docs * runs.back().docs - same) / 2 + runs.back().docs;
+  };
+  while (reader.next(text)) {
+    if (!glance(text, label, qid)) continue;
+    if (runs.empty() || runs.back().qid != qid) {
+      if (!runs.empty()) runs.back().end = reader.start(), close();
+      runs.push_back({reader.start(), 0, 0, 0, reader.number(), qid});
+      grades.clear();
+    }
+    ++runs.back().docs;
+    ++grades[label];
+  }
+  lines = reader.number();
+  if (runs.empty()) return runs;
+  close();
+  runs.front().begin = begin, runs.front().line = 1;
+  runs.back().end = end;
+  return runs;
+}
+
+/// Every rank's runs in file order (their lines numbered in the file), or nothing when some rank
+/// could not scan its bytes.
+std::vector<Run> all_runs(const std::string& path) {
+  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
+  const int rank = comm::rank(), ranks = comm::size();
+  std::string mine;  // "lines" then per run: begin end docs load line qid, one field per line
+  try {
+    std::int64_t lines = 0;
+    const std::int64_t begin = query_boundary(path, size * rank / ranks, size);
+    const std::int64_t end = query_boundary(path, size * (rank + 1) / ranks, size);
+    const std::vector<Run> runs = scan_runs(path, begin, end, lines);
+    mine = std::to_string(lines) + "\n";
+    for (const Run& run : runs) {
+      for (std::int64_t field : {run.begin, run.end, run.docs, run.load, run.line})
+        mine += std::to_string(field) + "\n";
+      mine += run.qid + "\n";
+    }
+  } catch (const Error&) {
+    mine.clear();  // the whole read reports it, with its line
+  }
+  std::vector<Run> runs;
+  std::int64_t lines_before = 0;
+  for (const std::string& part : comm::allgather(mine)) {
+    if (part.empty()) return {};
+    std::istringstream fields(part);
+    std::int64_t lines = 0;
+    fields >> lines;
+    Run run;
+    while (fields >> run.begin >> run.end >> run.docs >> run.load >> run.line) {
+      fields.ignore(1);
+      std::getline(fields, run.qid);
+      run.line += lines_before;
+      runs.push_back(run);
+    }
+    lines_before += lines;
+  }
+  return runs;
+}
+
+/// The first run of each rank and one past the last, contiguous and balanced by load, or nothing
+/// when the runs cannot be shared so (no qids, a query split across the file, too few queries).
+std::vector<std::size_t> share_runs(const std::vector<Run>& runs, int ranks) {
+  std::set<std::string> qids;
+  std::int64_t total = 0;
+  for (const Run& run : runs) {
+    if (run.qid.empty() || !qids.insert(run.qid).second) return {};
+    total += run.load;
+  }
+  std::vector<std::size_t> first(ranks + 1, runs.size());
+  std::int64_t before = 0;  // run i goes to the rank whose share of the load holds its middle
+  for (std::size_t i = 0, r = 0; i < runs.size(); before += runs[i++].load) {
+    const auto owner = static_cast<std::size_t>((2 * before + runs[i].load) * ranks / (2 * total));
+    while (r <= owner) first[r++] = i;
+  }
+  for (int r = 0; r < ranks; ++r) {
+    if (first[r] >= first[r + 1]) return {};  // a rank without queries
+  }
+  return first;
+}
+
+/// Whether the numeric qids of the ranks' shares all differ ("qid:1" and "qid:01" are one query).
+bool qids_differ(const RankData& share) {
+  std::string mine;
+  for (std::int64_t qid : share.query_ids) mine += std::to_string(qid) + "\n";
+  std::set<std::string> seen;
+  for (const std::string& part : comm::allgather(mine)) {
+    std::istringstream qids(part);
+    for (std::string qid; std::getline(qids, qid);) {
+      if (!seen.insert(qid).second) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+RankData read_letor_share(const std::string& path, int features) {
+  check_input_file(path, "ranking data");
+  const std::vector<Run> runs = all_runs(path);
+  const std::vector<std::size_t> first = runs.empty() ? std::vector<std::size_t>() : share_runs(runs, comm::size());
+  auto whole = [&] {
+    RankData data = comm::on_every_rank([&] { return read_letor(path, features); });
+    Impl::require_query_per_rank(data);
+    return Impl::rank_share(data, comm::rank(), comm::size());
+  };
+  if (first.empty()) return whole();
+  const std::size_t a = first[comm::rank()], b = first[comm::rank() + 1];
+  int largest = 0;
+  std::vector<Line> lines = comm::on_every_rank([&] {
+    LineReader reader(path, "ranking data", runs[a].begin, runs[b - 1].end, static_cast<long>(runs[a].line - 1));
+    SplitQueries split;  // runs hold no split query
+    return read_documents(reader, features, largest, split);
+  });
+  std::vector<std::int64_t> most{largest};
+  comm::allreduce_max(most);
+  RankData share = assemble(lines, features > 0 ? features : std::max<int>(static_cast<int>(most[0]), 1), path);
+  if (!qids_differ(share)) return whole();
+  std::int64_t docs_before = 0;
+  for (std::size_t i = 0; i < a; ++i) docs_before += runs[i].docs;
+  for (std::int64_t& index : share.file_index) index += docs_before;
+  return share;
 }
 
 void write_letor(const RankData& data, const std::string& path) {

@@ -19,6 +19,15 @@ namespace kollective::ranksvm {
 /// resumes. `features` > 0 fixes the number of features (larger indices are an error); 0 takes
 /// the largest index. Errors name the file and line.
 RankData read_letor(const std::string& path, int features = 0);
+/// This rank's queries of a LETOR file when every rank shares the training (a collective): each
+/// rank scans its 1/P of the bytes, split where the qid changes, for its queries' places and
+/// sizes; the queries are then dealt out in file order, in contiguous runs balanced by preference
+/// pairs plus documents, and each rank reads only its run. The feature count is the largest
+/// index over every rank (or `features`). file_index numbers documents in the whole file.
+/// Files without qids, with a query split across the file, or with fewer queries than ranks are
+/// read whole by every rank and shared like an in-memory set (Impl::rank_share), with
+/// read_letor's warnings and errors. An error on one rank stops every rank with its message.
+RankData read_letor_share(const std::string& path, int features = 0);
 void write_letor(const RankData& data, const std::string& path);
 
 /// LIBLINEAR-ranksvm's model file: "solver_type L2R_L2LOSS_RANKSVM", "nr_feature N", "bias -1",

@@ -24,7 +24,7 @@ std::vector<double> predict(const RankData& data, const std::vector<double>& w) 
 // Per query in O(n log n): documents in increasing score, a group of equal scores at a time; a
 // Fenwick tree over the query's label ranks counts the documents seen so far (score at most the
 // current one, ties included) with a lower label.
-double pairwise_accuracy(const RankData& data, const std::vector<double>& scores) {
+std::int64_t pairwise_correct(const RankData& data, const std::vector<double>& scores) {
   std::int64_t correct = 0;
   for (std::int64_t q = 0; q < data.queries(); ++q) {
     const std::int64_t first = data.query_begin[q], n = data.query_begin[q + 1] - first;
@@ -53,9 +53,13 @@ double pairwise_accuracy(const RankData& data, const std::vector<double>& scores
       group = end;
     }
   }
+  return correct;
+}
+
+double pairwise_accuracy(const RankData& data, const std::vector<double>& scores) {
   const std::int64_t pairs = preference_pairs(data);
   if (pairs == 0) fail("pairwise accuracy is undefined without preference pairs");
-  return static_cast<double>(correct) / static_cast<double>(pairs);
+  return static_cast<double>(pairwise_correct(data, scores)) / static_cast<double>(pairs);
 }
 
 NdcgConvention parse_ndcg_convention(const std::string& name) {

@@ -17,6 +17,8 @@ std::vector<double> predict(const RankData& data, const std::vector<double>& w);
 /// counts as correct. Queries without pairs do not count; data without any pair is an error
 /// (the accuracy is undefined: callers check preference_pairs first).
 double pairwise_accuracy(const RankData& data, const std::vector<double>& scores);
+/// The preference pairs ordered correctly (ties in the scores count), the numerator of the above.
+std::int64_t pairwise_correct(const RankData& data, const std::vector<double>& scores);
 
 /// NDCG conventions; both rank documents by decreasing score, ties in file order, and use the
 /// gain 2^label - 1.

@@ -54,6 +54,9 @@ struct TrainOptions {
   /// The ranks share the training: each holds whole queries, and f, the gradient and the Hessian
   /// products are summed over the ranks (in rank order, so every rank takes the same steps).
   bool across_ranks = false;
+  /// With across_ranks: the data passed is this rank's share already (read_letor_share), not the
+  /// whole set.
+  bool data_is_share = false;
 };
 
 struct TrainResult {

@@ -216,6 +216,12 @@ void allreduce_max(std::vector<std::int64_t>& values) {
       "MPI_Allreduce");
 }
 
+void allreduce_max(std::vector<double>& values) {
+  check(
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+      "MPI_Allreduce");
+}
+
 std::vector<std::string> allgather(const std::string& text) { return gather_bytes(text); }
 
 void prepare_device_collectives() {
@@ -297,6 +303,7 @@ void broadcast(std::string&, int) {}
 void allreduce_sum(std::vector<std::int64_t>&) {}
 void allreduce_sum(std::vector<double>&) {}
 void allreduce_max(std::vector<std::int64_t>&) {}
+void allreduce_max(std::vector<double>&) {}
 std::vector<std::string> allgather(const std::string& text) { return {text}; }
 void prepare_device_collectives() {}
 void allgather_in_place(void*, std::size_t, bool, void*) {}

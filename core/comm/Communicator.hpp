@@ -46,6 +46,7 @@ void broadcast(std::string& text, int root);
 void allreduce_sum(std::vector<std::int64_t>& values);
 void allreduce_sum(std::vector<double>& values);
 void allreduce_max(std::vector<std::int64_t>& values);
+void allreduce_max(std::vector<double>& values);
 /// Every rank's text, in rank order, on every rank.
 std::vector<std::string> allgather(const std::string& text);
 

@@ -120,9 +120,10 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
   WallTimer setup;
   const bool shared = options.across_ranks && comm::size() > 1;
-  if (shared) require_query_per_rank(data);
-  const RankData share = shared ? rank_share(data, comm::rank(), comm::size()) : RankData();
-  RankObjective<ExecSpace, Feature> device_objective(space, shared ? share : data, options.C, options.split_span);
+  const bool to_share = shared && !options.data_is_share;
+  if (to_share) require_query_per_rank(data);
+  const RankData share = to_share ? rank_share(data, comm::rank(), comm::size()) : RankData();
+  RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, options.C, options.split_span);
   device_objective.set_regularized(!shared || comm::rank() == 0);
   HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, shared);
   using Vector = HostVector;
