@@ -42,16 +42,21 @@ LineReader::LineReader(const std::string& path, const std::string& what) : path_
 
 LineReader::LineReader(const std::string& path, const std::string& what, std::int64_t begin, std::int64_t end,
                        long number_before)
-    : path_(path), in_(open_input(path, what)), number_(number_before), end_(end), at_file_start_(begin == 0) {
+    : path_(path),
+      in_(open_input(path, what)),
+      number_(number_before),
+      start_(begin),
+      position_(begin),
+      end_(end),
+      at_file_start_(begin == 0) {
   in_.seekg(begin);
   if (!in_) fail("cannot read ", what, " '", path, "' from byte ", begin);
 }
 
 bool LineReader::next(std::string& line) {
   line.clear();
-  const std::streamoff at = in_.tellg();
-  if (at < 0 || (end_ >= 0 && at >= end_)) return false;  // -1: the end of the file was reached
-  start_ = at;
+  if (end_ >= 0 && position_ >= end_) return false;
+  start_ = position_;  // counted, not asked of the stream (tellg costs a system call)
   // Read in pieces so that a file without line breaks cannot make one huge allocation.
   char buffer[65536];
   bool any = false;
@@ -59,6 +64,7 @@ bool LineReader::next(std::string& line) {
     in_.get(buffer, sizeof buffer, '\n');  // stops before the '\n'
     const std::streamsize got = in_.gcount();
     line.append(buffer, static_cast<std::size_t>(got));
+    position_ += got;
     any = any || got > 0;
     if (line.size() > max_line_bytes) fail_at(path_, number_ + 1, "line longer than ", max_line_bytes, " bytes");
     if (in_.bad()) fail_at(path_, number_ + 1, "read error");
@@ -67,6 +73,7 @@ bool LineReader::next(std::string& line) {
     const int following = in_.peek();
     if (following == '\n') {
       in_.get();
+      ++position_;
       any = true;
       break;
     }

@@ -42,8 +42,8 @@ class LineReader {
   std::string path_;
   std::ifstream in_;
   long number_ = 0;
-  std::int64_t start_ = 0, end_ = -1;
-  bool at_file_start_ = true;  ///< the next line starts at byte 0 (it may carry a BOM)
+  std::int64_t start_ = 0, position_ = 0, end_ = -1;  ///< bytes: last line's start, next line's, the end
+  bool at_file_start_ = true;                         ///< the next line starts at byte 0 (it may carry a BOM)
 };
 
 /// Removes a leading UTF-8 byte-order mark (EF BB BF) from `text`, if present.
