@@ -75,16 +75,16 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   const ConfigNode generator = input.required("generator");
   generator.expect_keys({"model", "alternatives", "voters", "phi", "seed"});
   result.kind = ElectionInput::Kind::generator;
-  result.model =
-      generator.required("model").as_choice({"impartial_culture", "mallows", "kemeny_benchmark", "random_pairwise"});
+  result.model = generator.required("model").as_choice(
+      {"impartial_culture", "mallows", "mallows_mixture", "kemeny_benchmark", "random_pairwise"});
   result.alternatives = static_cast<int>(
       checked_size(generator, "alternatives", generator.required("alternatives").as_int(), result.model));
   result.voters = checked_size(generator, "voters", generator.get_int("voters", 100), result.model);
   result.phi = generator.get_double("phi", 0.5);
   if (generator.has("phi") && (result.phi < 0 || result.phi > 1))
     generator.required("phi").error("phi must be in [0, 1]");
-  if (generator.has("phi") && result.model != "mallows")
-    generator.required("phi").error("phi applies only to the mallows model");
+  if (generator.has("phi") && result.model != "mallows" && result.model != "mallows_mixture")
+    generator.required("phi").error("phi applies only to the mallows and mallows_mixture models");
   result.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1, 0, INT64_MAX));
   return result;
 }
@@ -99,7 +99,7 @@ std::string ElectionInput::describe() const {
       break;
   }
   std::string text = model + "(n=" + std::to_string(alternatives) + ", voters=" + std::to_string(voters);
-  if (model == "mallows") text += ", phi=" + std::to_string(phi);
+  if (model == "mallows" || model == "mallows_mixture") text += ", phi=" + std::to_string(phi);
   return text + ", seed=" + std::to_string(seed) + ")";
 }
 

@@ -34,13 +34,15 @@ KemenySettings parse_settings(const ConfigNode& run) {
   KemenySettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"method", "list_limit", "seed"});
+    options.expect_keys({"method", "list_limit", "seed", "dp_limit"});
     if (options.has("method")) {
       settings.options.method =
           kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
     }
     settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
+    settings.options.dp_limit =
+        static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: by cost
   }
   settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
@@ -116,7 +118,8 @@ class KemenyJob : public ElectionJob {
     const Measurement& measurement = settings_.measurement;
     std::int64_t voters = 0;
     const kemeny::Counts o = load_counts(input, voters);
-    const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes());
+    const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes(),
+                                                          kemeny::auto_dp_limit<Space>(settings_.options));
     const std::string n = std::to_string(o.alternatives);
     if (work.rankings > 0)
       check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");
@@ -174,6 +177,8 @@ class KemenyJob : public ElectionJob {
     if (!result.exact) {
       std::cout << " (lower bound " << doubled_votes_text(result.lower_bound) << ", gap "
                 << doubled_votes_text(result.distance - result.lower_bound) << ")";
+      if (result.lp_missing)
+        std::cout << "\n  this build has no LP bound (COIN-OR CLP), which might certify it: see the README";
     }
     if (result.count_known) {
       std::cout << ", " << (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count))

@@ -5,7 +5,7 @@
 #                                            mpi: also Open MPI (the openmp-mpi and cuda-mpi presets)
 set -euo pipefail
 needed=(cmake g++ make git xz-utils patch curl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools
-        clang-format)
+        clang-format pkg-config coinor-libclp-dev)
 if [ "${1:-}" = fuzz ]; then needed+=(clang libclang-rt-dev llvm); fi
 if [ "${1:-}" = mpi ]; then needed+=(libopenmpi-dev openmpi-bin); fi
 missing=()

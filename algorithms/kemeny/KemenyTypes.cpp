@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "algorithms/kemeny/KemenyLP.hpp"
 #include "core/Error.hpp"
 
 namespace kollective::kemeny {
@@ -45,7 +46,7 @@ bool distances_fit_32(const Counts& o) {
   return largest < 0xffffffffull;
 }
 
-PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes) {
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes, int dp_limit) {
   PlannedWork work;
   auto dp_steps = [](int n) { return n * std::ldexp(1.0, n); };
   switch (options.method) {
@@ -60,8 +61,8 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
     case Method::automatic:
       for (const auto& component : condorcet_components(o)) {
         const int size = static_cast<int>(component.size());
-        if (size > 2 && size <= dp_max_alternatives && dp_bytes(size, 8) <= device_bytes)
-          work.dp_steps += dp_steps(size);
+        const int first = lp_available() ? std::min(dp_limit, dp_max_alternatives) : dp_max_alternatives;
+        if (size > 2 && size <= first && dp_bytes(size, 8) <= device_bytes) work.dp_steps += dp_steps(size);
       }
       break;
   }

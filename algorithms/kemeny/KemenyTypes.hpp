@@ -28,6 +28,10 @@ struct Options {
   std::uint64_t seed = 1;  ///< for KwikSort
   /// The subset DP is shared by every rank (each holds a share of its tables); false: this rank alone.
   bool across_ranks = false;
+  /// auto: the largest component given to the subset DP first (-1: by the backend's cost). Larger
+  /// ones get the best heuristic ranking and, where the build has CLP, the LP bound: exact when
+  /// the two meet; else the DP where it fits, else the ranking with its certified gap.
+  int dp_limit = -1;
 };
 
 struct Result {
@@ -40,7 +44,8 @@ struct Result {
   std::uint64_t count = 0;           ///< number of optimal rankings (when count_known)
   bool count_saturated = false;      ///< true when the count exceeds 2^64 - 1
   std::vector<int> component_sizes;  ///< Condorcet components, in ranking order
-  std::string method;                ///< what ran, e.g. "decomposition+dp"
+  std::string method;                ///< what ran, e.g. "decomposition+dp" (+lp: a component the LP bound certified)
+  bool lp_missing = false;           ///< a component was left with a gap that this build's missing LP bound might close
   int ranks = 1;                     ///< ranks that shared the largest subset DP
   double exchange_seconds = 0;       ///< of the subset DPs, spent exchanging layers between ranks
 };
@@ -58,12 +63,15 @@ bool distances_fit_32(const Counts& o);
 /// The exact search solve() will do, for estimating its time before it starts: n! rankings by
 /// enumeration, and sum of c 2^c subset steps over what the DP solves (the whole profile for
 /// `dp`; for `auto`, each Condorcet component of over 2 alternatives whose tables fit in
-/// `device_bytes`). Heuristics and bounds are polynomial and not counted.
+/// `device_bytes`, and, where the build has the LP bound, of at most `dp_limit` alternatives:
+/// larger ones go to the DP only when the bound does not certify their ranking). Heuristics
+/// and bounds are polynomial and not counted.
 struct PlannedWork {
   double rankings = 0;
   double dp_steps = 0;
 };
-PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes);
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes,
+                         int dp_limit = dp_max_alternatives);
 
 }  // namespace kollective::kemeny
 

@@ -83,6 +83,22 @@ Profile mallows(int alternatives, std::int64_t voters, double phi, std::uint64_t
   return profile;
 }
 
+Profile mallows_mixture(int alternatives, std::int64_t voters, double phi, std::uint64_t seed) {
+  Profile profile = mallows(alternatives, (voters + 1) / 2, phi, seed);
+  if (voters >= 2) {
+    const Profile opposite = mallows(alternatives, voters / 2, phi, seed ^ 0x9e3779b97f4a7c15ull);
+    for (Ballot ballot : opposite.ballots) {  // relabel a -> n - 1 - a: around the reversed order
+      for (auto& group : ballot.groups) {
+        for (int& a : group) a = alternatives - 1 - a;
+      }
+      profile.ballots.push_back(std::move(ballot));
+    }
+  }
+  profile.merge_identical();
+  profile.title = "two opposite Mallows, phi " + std::to_string(phi) + ", seed " + std::to_string(seed);
+  return profile;
+}
+
 bool has_condorcet_winner(const Profile& profile) {
   const PairwiseCounts counts = pairwise_reference(profile);
   for (int i = 0; i < counts.alternatives; ++i) {
@@ -130,8 +146,9 @@ Profile generate_profile(const std::string& model, int alternatives, std::int64_
                          std::uint64_t seed) {
   if (model == "impartial_culture") return impartial_culture(alternatives, voters, seed);
   if (model == "mallows") return mallows(alternatives, voters, phi, seed);
+  if (model == "mallows_mixture") return mallows_mixture(alternatives, voters, phi, seed);
   if (model == "kemeny_benchmark") return kemeny_benchmark(alternatives, voters, seed);
-  fail("unknown profile generator '", model, "' (impartial_culture, mallows or kemeny_benchmark)");
+  fail("unknown profile generator '", model, "' (impartial_culture, mallows, mallows_mixture or kemeny_benchmark)");
 }
 
 }  // namespace kollective::preferences

@@ -9,11 +9,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "algorithms/kemeny/KemenyLP.hpp"
+#include "algorithms/kemeny/impl/KemenyTriangles_Impl.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
 #include "algorithms/kemeny/KemenyTypes.hpp"
 #include "algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
@@ -162,6 +165,37 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   return too_large[0] == 0;
 }
 
+/// A component's best ranking found and a lower bound on its optimum: the best heuristic
+/// ranking and, where the build has CLP, the LP bound with triangle cuts (whose integral optimum
+/// is a ranking too).
+struct BoundedRanking {
+  Ranking ranking;
+  std::uint64_t distance = 0, bound = 0;
+};
+
+/// auto's largest component for the subset DP before the LP bound is tried: options.dp_limit, or
+/// by default 24 on host backends (2^24 subsets take seconds there; the LP bound usually far less)
+/// and every size the DP accepts on devices.
+template <class ExecSpace>
+int dp_limit(const Options& options) {
+  if (options.dp_limit >= 0) return options.dp_limit;
+  return runs_on_host<ExecSpace> ? 24 : dp_max_alternatives;
+}
+
+template <class ExecSpace>
+BoundedRanking bounded_ranking(const ExecSpace& space, const Counts& o, const Options& options) {
+  BoundedRanking best{best_heuristic(o, options.seed), 0, lower_bound(o)};
+  best.distance = distance(o, best.ranking);
+  if (!lp_available() || best.distance == best.bound) return best;
+  const LpBound lp = lp_bound(o, [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); });
+  best.bound = std::max(best.bound, lp.bound);
+  if (!lp.ranking.empty() && distance(o, lp.ranking) < best.distance) {
+    best.ranking = lp.ranking;
+    best.distance = distance(o, lp.ranking);
+  }
+  return best;
+}
+
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   if (options.method == Method::dp) return Impl::solve_dp(space, o, options);
@@ -182,6 +216,8 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   std::vector<std::vector<Ranking>> parts;
   result.exact = true;
   result.count = 1;
+  bool counted = true;    // every component's optima were counted
+  std::uint64_t gap = 0;  // the components' distances above their lower bounds
   std::string methods;
   for (const auto& component : condorcet_components(o)) {
     result.component_sizes.push_back(static_cast<int>(component.size()));
@@ -193,18 +229,31 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       local = {{0}};
       if (component.size() == 2) local = {{0, 1}, {1, 0}};
       local_count = local.size();
-    } else if (dp_fits(sub, options)) {
-      const Result exact = Impl::solve_dp(space, sub, options);
-      local = exact.optima;
-      local_count = exact.count;
-      local_saturated = exact.count_saturated;
-      result.ranks = std::max(result.ranks, exact.ranks);
-      result.exchange_seconds += exact.exchange_seconds;
-      methods += methods.find("dp") == std::string::npos ? "+dp" : "";
     } else {
-      local = {best_heuristic(sub, options.seed)};
-      result.exact = false;
-      methods += methods.find("heuristic") == std::string::npos ? "+heuristic" : "";
+      // By cost: the DP up to the limit; above it, the heuristic ranking with the LP bound, and
+      // the DP after all where the bound does not certify the ranking and the DP fits.
+      const int size = static_cast<int>(component.size());
+      std::optional<BoundedRanking> best;
+      if (size > dp_limit<ExecSpace>(options) && lp_available()) best = bounded_ranking(space, sub, options);
+      const bool certified = best && best->distance == best->bound;
+      if (!certified && size <= dp_max_alternatives && dp_fits(sub, options)) {
+        const Result exact = Impl::solve_dp(space, sub, options);
+        local = exact.optima;
+        local_count = exact.count;
+        local_saturated = exact.count_saturated;
+        result.ranks = std::max(result.ranks, exact.ranks);
+        result.exchange_seconds += exact.exchange_seconds;
+        methods += methods.find("dp") == std::string::npos ? "+dp" : "";
+      } else {
+        if (!best) best = bounded_ranking(space, sub, options);
+        local = {best->ranking};
+        counted = false;
+        gap += best->distance - best->bound;
+        result.exact = result.exact && best->distance == best->bound;
+        result.lp_missing = result.lp_missing || (best->distance != best->bound && !lp_available());
+        const std::string how = best->distance == best->bound ? "+lp" : "+heuristic";
+        methods += methods.find(how) == std::string::npos ? how : "";
+      }
     }
     const unsigned __int128 product = static_cast<unsigned __int128>(result.count) * local_count;
     result.count_saturated = result.count_saturated || local_saturated || product > ~std::uint64_t{0};
@@ -230,9 +279,9 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   }
   result.optima = std::move(combined);
   result.distance = distance(o, result.optima[0]);
-  if (result.exact) result.lower_bound = result.distance;
-  if (!result.exact) result.count = 0;
-  result.count_known = result.exact;
+  result.lower_bound = result.distance - gap;
+  result.count_known = result.exact && counted;
+  if (!result.count_known) result.count = 0;
   result.method = "decomposition" + methods;
   return result;
 }
