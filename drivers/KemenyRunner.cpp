@@ -152,6 +152,9 @@ class KemenyJob : public ElectionJob {
         .set("distance", votes(result.distance))
         .set("lower_bound", votes(result.lower_bound))
         .set("gap", votes(result.distance - result.lower_bound))
+        .set("lp_seconds", result.lp_seconds)
+        .set("lp_rounds", result.lp_rounds)
+        .set("lp_cuts", result.lp_cuts)
         .set("count_known", result.count_known);
     if (result.count_known) {
       row.set("optimal_rankings", result.count).set("optimal_rankings_saturated", result.count_saturated);

@@ -45,6 +45,9 @@ struct Result {
   bool count_saturated = false;      ///< true when the count exceeds 2^64 - 1
   std::vector<int> component_sizes;  ///< Condorcet components, in ranking order
   std::string method;                ///< what ran, e.g. "decomposition+dp" (+lp: a component the LP bound certified)
+  double lp_seconds = 0;             ///< in LP bounds (CLP and the triangle search), over the components
+  int lp_rounds = 0;                 ///< LP solves, over the components
+  std::int64_t lp_cuts = 0;          ///< triangle inequalities added, over the components
   bool lp_missing = false;           ///< a component was left with a gap that this build's missing LP bound might close
   int ranks = 1;                     ///< ranks that shared the largest subset DP
   double exchange_seconds = 0;       ///< of the subset DPs, spent exchanging layers between ranks

@@ -171,6 +171,7 @@ inline bool dp_fits(const Counts& o, const Options& options) {
 struct BoundedRanking {
   Ranking ranking;
   std::uint64_t distance = 0, bound = 0;
+  LpBound lp;  ///< its figures (zero when it did not run)
 };
 
 /// auto's largest component for the subset DP before the LP bound is tried: options.dp_limit, or
@@ -184,10 +185,11 @@ int dp_limit(const Options& options) {
 
 template <class ExecSpace>
 BoundedRanking bounded_ranking(const ExecSpace& space, const Counts& o, const Options& options) {
-  BoundedRanking best{best_heuristic(o, options.seed), 0, lower_bound(o)};
+  BoundedRanking best{best_heuristic(o, options.seed), 0, lower_bound(o), {}};
   best.distance = distance(o, best.ranking);
   if (!lp_available() || best.distance == best.bound) return best;
-  const LpBound lp = lp_bound(o, [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); });
+  best.lp = lp_bound(o, [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); });
+  const LpBound& lp = best.lp;
   best.bound = std::max(best.bound, lp.bound);
   if (!lp.ranking.empty() && distance(o, lp.ranking) < best.distance) {
     best.ranking = lp.ranking;
@@ -234,7 +236,13 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       // the DP after all where the bound does not certify the ranking and the DP fits.
       const int size = static_cast<int>(component.size());
       std::optional<BoundedRanking> best;
-      if (size > dp_limit<ExecSpace>(options) && lp_available()) best = bounded_ranking(space, sub, options);
+      auto bound_it = [&] {
+        best = bounded_ranking(space, sub, options);
+        result.lp_seconds += best->lp.seconds;
+        result.lp_rounds += best->lp.rounds;
+        result.lp_cuts += best->lp.cuts;
+      };
+      if (size > dp_limit<ExecSpace>(options) && lp_available()) bound_it();
       const bool certified = best && best->distance == best->bound;
       if (!certified && size <= dp_max_alternatives && dp_fits(sub, options)) {
         const Result exact = Impl::solve_dp(space, sub, options);
@@ -245,7 +253,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
         result.exchange_seconds += exact.exchange_seconds;
         methods += methods.find("dp") == std::string::npos ? "+dp" : "";
       } else {
-        if (!best) best = bounded_ranking(space, sub, options);
+        if (!best) bound_it();
         local = {best->ranking};
         counted = false;
         gap += best->distance - best->bound;
