@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (no package registry): builds yaml-cpp, GoogleTest, Google Benchmark and
 # patched Kokkos from the sources carried in .deps/src, builds the CUDA preset, runs the CUDA
-# tests and the given perf configs, and prints a short table last.
+# tests and the given perf configs, and prints a short table last. COIN-OR CLP (Kemeny's LP bound) is
+# built from its carried sources too, when gpu_prepare.sh fetched them.
 #   scripts/gpu_run.sh [CONFIG.yaml ...]        (no config: build and test only)
 # Prepare here first with scripts/gpu_prepare.sh, then carry .deps/src. Logs and tables go to
 # $OUT (the device tool's output folder) or ./gpu-out. Several GPUs:
@@ -43,11 +44,28 @@ build_tool() {  # build_tool PACKAGE CMAKE_OPTIONS...
 step tools_yaml build_tool yaml-cpp -DYAML_CPP_BUILD_TESTS=OFF -DYAML_CPP_BUILD_TOOLS=OFF
 step tools_gtest build_tool googletest -DBUILD_GMOCK=ON
 step tools_benchmark build_tool benchmark -DBENCHMARK_ENABLE_TESTING=OFF -DBENCHMARK_ENABLE_WERROR=OFF
+build_autotools() {  # build_autotools PACKAGE CONFIGURE_OPTIONS...
+  local package=$1; shift
+  [ -f "$tools/.$package" ] && return 0
+  rm -rf "$deps/build/$package" && mkdir -p "$deps/build"
+  tar -xJf "$deps/src/$package.tar.xz" -C "$deps/build"
+  (cd "$deps/build/$package" && PKG_CONFIG_PATH="$tools/lib/pkgconfig" ./configure -q --prefix="$tools" \
+     --disable-dependency-tracking "$@" && make -j "$jobs" && make install) && touch "$tools/.$package"
+}
+lp=off
+if [ -f "$deps/src/clp.tar.xz" ]; then  # COIN-OR CLP for Kemeny's LP bound, without its optional solvers
+  coin=(--enable-shared --disable-static --without-lapack --without-blas --without-glpk --without-sample
+        --without-netlib --without-amd --without-cholmod --without-mumps)
+  step tools_coinutils build_autotools coinutils "${coin[@]}"
+  step tools_clp build_autotools clp "${coin[@]}"
+  lp=on
+fi
+export PKG_CONFIG_PATH="$tools/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 step kokkos bash -c "'$root/scripts/bootstrap_kokkos.sh' cuda > '$out/kokkos_prefix'"
 prefix=$(tail -n 1 "$out/kokkos_prefix")
 # -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
 step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
-  -DCMAKE_CXX_FLAGS=-lineinfo
+  -DCMAKE_CXX_FLAGS=-lineinfo -DKOLLECTIVE_LP=$lp
 step build cmake --build "$root/build/$preset" -j "$jobs"
 (cd "$root/build/$preset" && ctest -j 4 --timeout 600 --output-on-failure ${KOLLECTIVE_GPU_TESTS:+-R "$KOLLECTIVE_GPU_TESTS"}) \
   >"$out/tests.log" 2>&1
