@@ -85,6 +85,11 @@ def distance(weights, order):
     return sum(weights[j][i] if ij else weights[i][j] for (i, j), ij in order.items())
 
 
+def votes_text(votes):
+    """A whole or half vote count, written so that it reads back exactly."""
+    return str(int(votes)) if votes == int(votes) else f"{votes:.1f}"
+
+
 def solve_round(problem, seconds_left):
     """One CBC solve; True when CBC proved this round's model optimal."""
     solver = pulp.PULP_CBC_CMD(msg=False, threads=1, timeLimit=max(1, round(seconds_left)))
@@ -111,7 +116,8 @@ def solve_kemeny(weights, time_limit):
         print(f"  round {rounds}: bound {pulp.value(problem.objective):g}, {len(cuts)} violated "
               f"triangles, {time.perf_counter() - start:.1f} s", file=sys.stderr)
         if not cuts:
-            return distance(weights, order), time.perf_counter() - start, rounds, constraints, "optimal"
+            optimum = distance(weights, order)
+            return optimum, time.perf_counter() - start, rounds, constraints, "optimal"
         for triangle, kind in cuts:
             add_triangle(problem, x, triangle, kind)
         constraints += len(cuts)
@@ -129,7 +135,7 @@ def main():
         weights = read_pairwise(path)
         print(f"{path}: n = {len(weights)}", file=sys.stderr)
         optimum, seconds, rounds, constraints, status = solve_kemeny(weights, args.time_limit)
-        writer.writerow([path, len(weights), "" if optimum is None else f"{optimum:g}",
+        writer.writerow([path, len(weights), "" if optimum is None else votes_text(optimum),
                          f"{seconds:.2f}", rounds, constraints, status])
         sys.stdout.flush()
 

@@ -17,7 +17,7 @@
 namespace kollective::kemeny {
 
 /// auto's largest Condorcet component given to the subset DP first on this execution space
-/// (Options::dp_limit, or the backend's default).
+/// (Options::dp_limit, or 24 where the build has the LP bound).
 template <class ExecSpace>
 int auto_dp_limit(const Options& options) {
   return Impl::dp_limit<ExecSpace>(options);

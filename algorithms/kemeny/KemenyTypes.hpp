@@ -28,7 +28,7 @@ struct Options {
   std::uint64_t seed = 1;  ///< for KwikSort
   /// The subset DP is shared by every rank (each holds a share of its tables); false: this rank alone.
   bool across_ranks = false;
-  /// auto: the largest component given to the subset DP first (-1: by the backend's cost). Larger
+  /// auto: the largest component given to the subset DP first (-1: 24 with the LP bound). Larger
   /// ones get the best heuristic ranking and, where the build has CLP, the LP bound: exact when
   /// the two meet; else the DP where it fits, else the ranking with its certified gap.
   int dp_limit = -1;

@@ -175,12 +175,14 @@ struct BoundedRanking {
 };
 
 /// auto's largest component for the subset DP before the LP bound is tried: options.dp_limit, or
-/// by default 24 on host backends (2^24 subsets take seconds there; the LP bound usually far less)
-/// and every size the DP accepts on devices.
+/// 24 where the build has the LP bound. Above that the bound was the faster on both kinds of
+/// machine: a contested component of 30 took 0.004 s by the bound on 2 CPU cores, against 251 s
+/// by the DP there and 0.19 s on an H200 (perf/results/2026-11-25_kemeny_lp.md). Without the
+/// bound, every size the DP accepts.
 template <class ExecSpace>
 int dp_limit(const Options& options) {
   if (options.dp_limit >= 0) return options.dp_limit;
-  return runs_on_host<ExecSpace> ? 24 : dp_max_alternatives;
+  return lp_available() ? 24 : dp_max_alternatives;
 }
 
 template <class ExecSpace>
