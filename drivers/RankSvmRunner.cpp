@@ -232,6 +232,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   }
   if (settings.write_pairs) check_pairs_fit(train, context.output_file("_pairs.txt"));
   const std::int64_t pairs = total(ranksvm::preference_pairs(train), read_share);
+  const std::int64_t documents = total(train.docs, read_share), queries = total(train.queries(), read_share);
   if (w.empty() && pairs == 0) {
     fail("the training set ", settings.train.describe(),
          " has no preference pairs (in every query all documents have the same label): nothing to learn");
@@ -239,8 +240,8 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   Row row;
   row.set("run", context.run_name)
       .set("train", settings.train.describe())
-      .set("documents", total(train.docs, read_share))
-      .set("queries", total(train.queries(), read_share))
+      .set("documents", documents)
+      .set("queries", queries)
       .set("features", train.features)
       .set("pairs", pairs)
       .set("C", settings.options.C)
@@ -277,10 +278,10 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
     std::printf(
         "%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
         "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",
-        context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(train.docs),
-        static_cast<long long>(train.queries()), train.features, settings.options.C, result.stop.c_str(),
-        result.iterations, result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm,
-        seconds, result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0);
+        context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(documents),
+        static_cast<long long>(queries), train.features, settings.options.C, result.stop.c_str(), result.iterations,
+        result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm, seconds,
+        result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0);
   } else {
     // The objective of a given model on this data (with this C): compares solvers' optima.
     row.set("model", settings.model_in).set("objective", ranksvm::evaluate(Space(), train, settings.options.C, w, w).f);

@@ -38,9 +38,28 @@ Ranking integral_ranking(const std::vector<double>& x, int n) {
   return ranking;
 }
 
+/// A lower bound on the LP optimum that holds for any multipliers y <= 0 of the rows a x <= b
+/// (weak duality over the box 0 <= x <= 1): y b + sum over columns of min(0, c_j - y a_j). From
+/// CLP's row prices it equals the optimum up to rounding, without trusting the primal value.
+double dual_bound(const std::vector<double>& cost, const std::vector<Triangle>& rows, const double* prices, int n) {
+  std::vector<double> reduced = cost;
+  double value = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const double y = std::min(0.0, prices[r]);
+    const Triangle& t = rows[r];
+    const double sign = t.upper ? 1.0 : -1.0;
+    value += y * (t.upper ? 1.0 : 0.0);
+    reduced[column(t.i, t.j, n)] -= y * sign;
+    reduced[column(t.j, t.k, n)] -= y * sign;
+    reduced[column(t.i, t.k, n)] += y * sign;
+  }
+  for (double d : reduced) value += std::min(0.0, d);
+  return value;
+}
+
 }  // namespace
 
-LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds) {
+LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds, double max_seconds) {
   WallTimer timer;
   const int n = o.alternatives, columns = n * (n - 1) / 2;
   LpBound result;
@@ -59,18 +78,27 @@ LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_ro
   const std::vector<CoinBigIndex> starts(columns + 1, 0);
   model.loadProblem(columns, 0, starts.data(), nullptr, nullptr, lower.data(), upper.data(), cost.data(), nullptr,
                     nullptr);
+  std::vector<Triangle> rows;  // the cuts, in the model's row order
   std::vector<double> x(static_cast<std::size_t>(n) * n, 0.0);
+  double best = -COIN_DBL_MAX;  // the best valid bound so far, without the constant
   while (true) {
+    model.setMaximumSeconds(std::max(1.0, max_seconds - timer.seconds()));
     model.dual();
     ++result.rounds;
-    if (model.status() != 0) fail("Kemeny LP bound: CLP stopped with status ", model.status(), " (not optimal)");
+    // Any prices give a valid bound; optimal ones give the LP optimum (so a round that stops early
+    // still counts what it reached).
+    best = std::max(best, dual_bound(cost, rows, model.dualRowSolution(), n));
+    // Not optimal (a time limit): keep the bound. Neither the bound nor a certificate depends on
+    // the solution's accuracy: the bound comes from the prices, and a ranking is checked by its
+    // distance.
+    if (model.status() != 0) break;
     const double* solution = model.primalColumnSolution();
     for (int i = 0; i < n; ++i) {
       for (int j = i + 1; j < n; ++j) x[static_cast<std::size_t>(i) * n + j] = solution[column(i, j, n)];
     }
     const std::vector<Triangle> violated = separate(x, n);
     if (violated.empty()) result.closed = true;
-    if (violated.empty() || result.rounds >= max_rounds) break;
+    if (violated.empty() || result.rounds >= max_rounds || timer.seconds() >= max_seconds) break;
     std::vector<double> row_lower, row_upper, elements;
     std::vector<int> indices;
     std::vector<CoinBigIndex> row_starts = {0};
@@ -85,11 +113,12 @@ LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_ro
     }
     model.addRows(static_cast<int>(violated.size()), row_lower.data(), row_upper.data(), row_starts.data(),
                   indices.data(), elements.data());
+    rows.insert(rows.end(), violated.begin(), violated.end());
     result.cuts += static_cast<std::int64_t>(violated.size());
   }
-  // The LP value, less the solver's tolerance, rounded up to a whole doubled count.
-  const double value = constant + model.objectiveValue();
-  result.bound = static_cast<std::uint64_t>(std::max(0.0, std::ceil(value - 1e-6 * (1 + std::fabs(value)))));
+  // Rounded up to a whole doubled count, less a margin for the rounding of the sums above.
+  const double value = constant + best;
+  result.bound = static_cast<std::uint64_t>(std::max(0.0, std::ceil(value - 1e-7 * (1 + std::fabs(value)))));
   if (result.closed) result.ranking = integral_ranking(x, n);
   result.seconds = timer.seconds();
   return result;
@@ -99,7 +128,7 @@ LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_ro
 
 bool lp_available() { return false; }
 
-LpBound lp_bound(const Counts&, const TriangleSeparation&, int) {
+LpBound lp_bound(const Counts&, const TriangleSeparation&, int, double) {
   fail("Kemeny's LP bound needs COIN-OR CLP, and this build has none (configure with -DKOLLECTIVE_LP=on)");
 }
 

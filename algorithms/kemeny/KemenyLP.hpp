@@ -6,8 +6,10 @@
 /// o[j][i] x_ij + o[i][j] (1 - x_ij), and the transitivity (triangle) inequalities
 ///   x_ij + x_jk - x_ik <= 1   and   x_ik <= x_ij + x_jk   for i < j < k,
 /// added as cutting planes: solve, find violated triangles, add them, solve again (COIN-OR CLP's
-/// dual simplex, warm-started). Any feasible LP value bounds every ranking's distance from below;
-/// an integral LP optimum is an optimal ranking.
+/// dual simplex, warm-started). The optimum of the LP with any subset of the cuts bounds every
+/// ranking's distance from below; the bound is taken from the row prices by weak duality, so it
+/// holds whatever the solver's tolerances. An integral optimum with no violated triangle is an
+/// optimal ranking.
 
 #include <cstdint>
 #include <functional>
@@ -38,9 +40,12 @@ struct LpBound {
 /// Whether this build has the LP solver (COIN-OR CLP); without it lp_bound fails.
 bool lp_available();
 
-/// The LP bound with triangle cuts, in at most `max_rounds` solves. Deterministic for a
-/// deterministic separation.
-LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds = 200);
+/// The LP bound with triangle cuts, in at most `max_rounds` solves and about `max_seconds` (then
+/// the bound is weaker, and `closed` false). Deterministic for a deterministic separation.
+LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds = 200, double max_seconds = 300);
+
+/// The largest component auto gives the LP bound (n (n - 1) / 2 columns, n^3 / 6 checks a round).
+constexpr int lp_max_alternatives = 300;
 
 }  // namespace kollective::kemeny
 

@@ -268,10 +268,10 @@ std::vector<Run> scan_runs(const std::string& path, std::int64_t begin, std::int
 /// Every rank's runs in file order (their lines numbered in the file), or nothing when some rank
 /// could not scan its bytes.
 std::vector<Run> all_runs(const std::string& path) {
-  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
   const int rank = comm::rank(), ranks = comm::size();
   std::string mine;  // "lines" then per run: begin end docs load line qid, one field per line
   try {
+    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
     std::int64_t lines = 0;
     const std::int64_t begin = query_boundary(path, size * rank / ranks, size);
     const std::int64_t end = query_boundary(path, size * (rank + 1) / ranks, size);
@@ -282,7 +282,7 @@ std::vector<Run> all_runs(const std::string& path) {
         mine += std::to_string(field) + "\n";
       mine += run.qid + "\n";
     }
-  } catch (const Error&) {
+  } catch (const std::exception&) {
     mine.clear();  // the whole read reports it, with its line
   }
   std::vector<Run> runs;
@@ -304,8 +304,9 @@ std::vector<Run> all_runs(const std::string& path) {
   return runs;
 }
 
-/// The first run of each rank and one past the last, contiguous and balanced by load, or nothing
-/// when the runs cannot be shared so (no qids, a query split across the file, too few queries).
+/// The first run of each rank and one past the last, contiguous, balanced by load and none empty,
+/// or nothing when the runs cannot be shared so (no qids, a query split across the file, fewer
+/// queries than ranks).
 std::vector<std::size_t> share_runs(const std::vector<Run>& runs, int ranks) {
   std::set<std::string> qids;
   std::int64_t total = 0;
@@ -319,8 +320,9 @@ std::vector<std::size_t> share_runs(const std::vector<Run>& runs, int ranks) {
     const auto owner = static_cast<std::size_t>((2 * before + runs[i].load) * ranks / (2 * total));
     while (r <= owner) first[r++] = i;
   }
-  for (int r = 0; r < ranks; ++r) {
-    if (first[r] >= first[r + 1]) return {};  // a rank without queries
+  if (runs.size() < static_cast<std::size_t>(ranks)) return {};
+  for (int r = 1; r < ranks; ++r) {  // a heavy query must not leave a rank without any
+    first[r] = std::clamp(first[r], first[r - 1] + 1, runs.size() - static_cast<std::size_t>(ranks - r));
   }
   return first;
 }
@@ -345,12 +347,15 @@ RankData read_letor_share(const std::string& path, int features) {
   check_input_file(path, "ranking data");
   const std::vector<Run> runs = all_runs(path);
   const std::vector<std::size_t> first = runs.empty() ? std::vector<std::size_t>() : share_runs(runs, comm::size());
-  auto whole = [&] {
+  auto whole = [&](const char* why) {
+    if (comm::rank() == 0)
+      std::fprintf(stderr, "kollective: warning: %s: every rank reads the whole file (%s)\n", path.c_str(), why);
     RankData data = comm::on_every_rank([&] { return read_letor(path, features); });
     Impl::require_query_per_rank(data);
     return Impl::rank_share(data, comm::rank(), comm::size());
   };
-  if (first.empty()) return whole();
+  if (first.empty())
+    return whole("no qids, a query split across the file, fewer queries than ranks, or a line it could not scan");
   const std::size_t a = first[comm::rank()], b = first[comm::rank() + 1];
   int largest = 0;
   std::vector<Line> lines = comm::on_every_rank([&] {
@@ -360,8 +365,9 @@ RankData read_letor_share(const std::string& path, int features) {
   });
   std::vector<std::int64_t> most{largest};
   comm::allreduce_max(most);
-  RankData share = assemble(lines, features > 0 ? features : std::max<int>(static_cast<int>(most[0]), 1), path);
-  if (!qids_differ(share)) return whole();
+  RankData share = comm::on_every_rank(  // its memory check may fail on one rank only
+      [&] { return assemble(lines, features > 0 ? features : std::max<int>(static_cast<int>(most[0]), 1), path); });
+  if (!qids_differ(share)) return whole("a qid written two ways, such as 1 and 01");
   std::int64_t docs_before = 0;
   for (std::size_t i = 0; i < a; ++i) docs_before += runs[i].docs;
   for (std::int64_t& index : share.file_index) index += docs_before;

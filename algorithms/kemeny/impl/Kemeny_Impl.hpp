@@ -189,10 +189,11 @@ template <class ExecSpace>
 BoundedRanking bounded_ranking(const ExecSpace& space, const Counts& o, const Options& options) {
   BoundedRanking best{best_heuristic(o, options.seed), 0, lower_bound(o), {}};
   best.distance = distance(o, best.ranking);
-  if (!lp_available() || best.distance == best.bound) return best;
+  if (!lp_available() || best.distance == best.bound || o.alternatives > lp_max_alternatives) return best;
   best.lp = lp_bound(o, [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); });
   const LpBound& lp = best.lp;
-  best.bound = std::max(best.bound, lp.bound);
+  // A bound above a ranking's distance cannot hold: never certify from one.
+  if (lp.bound <= best.distance) best.bound = std::max(best.bound, lp.bound);
   if (!lp.ranking.empty() && distance(o, lp.ranking) < best.distance) {
     best.ranking = lp.ranking;
     best.distance = distance(o, lp.ranking);
@@ -245,7 +246,12 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
         result.lp_cuts += best->lp.cuts;
       };
       if (size > dp_limit<ExecSpace>(options) && lp_available()) bound_it();
-      const bool certified = best && best->distance == best->bound;
+      bool certified = best && best->distance == best->bound;
+      if (options.across_ranks) {  // every rank must choose alike (the DP has collectives)
+        std::vector<std::int64_t> uncertified = {certified ? 0 : 1};
+        comm::allreduce_max(uncertified);
+        certified = uncertified[0] == 0;
+      }
       if (!certified && size <= dp_max_alternatives && dp_fits(sub, options)) {
         const Result exact = Impl::solve_dp(space, sub, options);
         local = exact.optima;
@@ -261,7 +267,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
         gap += best->distance - best->bound;
         result.exact = result.exact && best->distance == best->bound;
         result.lp_missing = result.lp_missing || (best->distance != best->bound && !lp_available());
-        const std::string how = best->distance == best->bound ? "+lp" : "+heuristic";
+        const std::string how = best->distance == best->bound && best->lp.rounds > 0 ? "+lp" : "+heuristic";
         methods += methods.find(how) == std::string::npos ? how : "";
       }
     }

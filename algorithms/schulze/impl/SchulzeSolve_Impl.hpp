@@ -96,8 +96,10 @@ inline void require_memory(const RowLayout& layout, std::int64_t strength_bytes,
   const std::int64_t available = available_device_bytes();
   if (bytes > available) {
     for (int ranks = layout.ranks + 1; ranks <= 4096; ++ranks) {
-      const RowLayout wider = spread(layout.n, 0, ranks);
-      if (rank_bytes(wider, 0, strength_bytes) + extra_bytes * layout.ranks / ranks <= available) {
+      // The rank with the most rows, which shared holds both directions of its pairwise rows.
+      const RowLayout wider = spread(layout.n, ranks - 1, ranks);
+      const std::int64_t counts = extra_bytes > 0 ? 8 * wider.padded_rows(ranks - 1) * layout.n : 0;
+      if (rank_bytes(wider, ranks - 1, strength_bytes) + counts <= available) {
         what += " (distribute: solve over about " + std::to_string(ranks) + " ranks like this one would fit)";
         break;
       }
@@ -206,20 +208,40 @@ void summarize(const ExecSpace& space, const RowLayout& layout, const PathView<S
   result.ranking = rank_by_beaten(result.beaten);
 }
 
-/// The whole n x n path matrix on every rank (result.paths).
+/// Fails, before the solve, unless gather_paths can collect the whole path matrix on every rank
+/// (every rank checks; each fails with the first failing rank's message).
+inline void check_gather(const RowLayout& layout) {
+  const std::int64_t n = layout.n;
+  const bool shared = layout.shared && layout.ranks > 1;
+  auto check = [&] {
+    require_host_memory(checked_mul(checked_mul(n, n, "Schulze paths"), 8, "Schulze paths"),
+                        "the strongest paths of " + std::to_string(n) + " alternatives on the host");
+    if (shared && n * n * 4 > (std::int64_t{1} << 30)) {
+      fail("the strongest paths of more than 16384 alternatives cannot be gathered from the ranks (", n,
+           " here), and verifying or writing them needs them");
+    }
+    return 0;
+  };
+  if (shared) {
+    comm::on_every_rank(check);
+  } else {
+    check();
+  }
+}
+
+/// The whole n x n path matrix on every rank (result.paths); check_gather first.
 template <class ExecSpace, class Strength, class MemorySpace>
 void gather_paths(const ExecSpace& space, const RowLayout& layout, const PathView<Strength, MemorySpace>& rows,
                   Result& result) {
   const std::int64_t n = layout.n, own = layout.real_rows(layout.rank);
-  require_host_memory(checked_mul(checked_mul(n, n, "Schulze paths"), 8, "Schulze paths"),
-                      "the strongest paths of " + std::to_string(n) + " alternatives on the host");
+  const bool shared = layout.shared && layout.ranks > 1;
   // Copy the padded rows whole: a strided subview cannot be copied across memory spaces.
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
   std::vector<std::uint32_t> mine(static_cast<std::size_t>(own * n));
   for (std::int64_t r = 0; r < own; ++r) {
     for (std::int64_t j = 0; j < n; ++j) mine[r * n + j] = host(r, j);
   }
-  if (!layout.shared || layout.ranks == 1) {
+  if (!shared) {
     result.paths = std::move(mine);
     return;
   }
@@ -232,6 +254,7 @@ void gather_paths(const ExecSpace& space, const RowLayout& layout, const PathVie
 
 template <class Strength, class ExecSpace, class Counts>
 Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options) {
+  if (options.keep_paths) check_gather(layout);
   check_memory(layout, sizeof(Strength));
   auto rows = link_strengths<Strength>(space, layout, counts, options.rule);
   Result result;
