@@ -116,7 +116,7 @@ for r in csv.DictReader(open(sys.argv[1])):
               f"exchange={float(r.get('exchange_seconds', 0)):.4f}s verified={r['verified']}")
     elif 'method' in r:
         print(f"{r['run']:<28} n={r['alternatives']:>3} m={r['voters']:>5} {r['method']:<22} d={r['distance']:>8} "
-              f"optima={r['optimal_rankings']:>4} {float(r['seconds']):9.4f}s verified={r['verified']}")
+              f"optima={r.get('optimal_rankings', '?'):>4} {float(r['seconds']):9.4f}s verified={r['verified']}")
 PY
   done
 done
