@@ -42,7 +42,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
     settings.options.dp_limit =
-        static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: by cost
+        static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: auto_dp_limit
   }
   settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
@@ -118,8 +118,7 @@ class KemenyJob : public ElectionJob {
     const Measurement& measurement = settings_.measurement;
     std::int64_t voters = 0;
     const kemeny::Counts o = load_counts(input, voters);
-    const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes(),
-                                                          kemeny::auto_dp_limit<Space>(settings_.options));
+    const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes());
     const std::string n = std::to_string(o.alternatives);
     if (work.rankings > 0)
       check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");

@@ -117,18 +117,6 @@ double mean(const std::vector<double>& values) {
   return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
-/// Every rank's values, concatenated in rank order (a collective; alone, `mine`).
-template <class T>
-std::vector<T> gather_all(const std::vector<T>& mine) {
-  std::vector<T> all;
-  const std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T));
-  for (const std::string& part : comm::allgather(bytes)) {
-    const auto* values = reinterpret_cast<const T*>(part.data());
-    all.insert(all.end(), values, values + part.size() / sizeof(T));
-  }
-  return all;
-}
-
 /// A count summed over the ranks when `shared`.
 std::int64_t total(std::int64_t mine, bool shared) {
   std::vector<std::int64_t> sum{mine};
@@ -147,7 +135,9 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
     row.set(prefix + "pairwise_accuracy",
             static_cast<double>(total(ranksvm::pairwise_correct(data, scores), shared)) / static_cast<double>(pairs));
   }
-  auto over_queries = [&](const std::vector<double>& mine) { return mean(shared ? gather_all(mine) : mine); };
+  auto over_queries = [&](const std::vector<double>& mine) {
+    return mean(shared ? comm::allgather_values(mine) : mine);
+  };
   for (auto k : settings.ndcg_k) {
     row.set(prefix + "ndcg@" + std::to_string(k),
             over_queries(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
@@ -158,8 +148,8 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
 /// Scores in the file's line order from every rank's share (a collective).
 void write_shared_scores(const ranksvm::RankData& share, const std::vector<double>& w, const std::string& path) {
   ranksvm::RankData whole;
-  whole.file_index = gather_all(share.file_index);
-  ranksvm::write_scores(whole, gather_all(ranksvm::predict(share, w)), path);
+  whole.file_index = comm::allgather_values(share.file_index);
+  ranksvm::write_scores(whole, comm::allgather_values(ranksvm::predict(share, w)), path);
 }
 
 /// The feature range over every rank's share (a collective).

@@ -1,7 +1,7 @@
 #include "drivers/RunLoop.hpp"
 
-#include <cstring>
-#include <limits>
+#include <algorithm>
+#include <vector>
 
 #include "core/comm/Communicator.hpp"
 
@@ -28,16 +28,11 @@ void check_work(const Measurement& measurement, Work work, double amount, const 
 }
 
 void set_rank_range(Row& row, const std::string& column, double value, bool took_part) {
-  const std::string own = took_part ? std::string(reinterpret_cast<const char*>(&value), sizeof value) : "";
-  double least = std::numeric_limits<double>::infinity(), most = -least;  // rank 0 always takes part
-  for (const std::string& part : comm::allgather(own)) {
-    if (part.size() != sizeof(double)) continue;  // a rank that waited
-    double other = 0;
-    std::memcpy(&other, part.data(), sizeof other);
-    least = std::min(least, other);
-    most = std::max(most, other);
-  }
-  row.set(column + "_min", least).set(column + "_max", most);
+  // A rank that waited sends nothing; rank 0 always takes part.
+  const std::vector<double> values =
+      comm::allgather_values(took_part ? std::vector<double>{value} : std::vector<double>{});
+  row.set(column + "_min", *std::min_element(values.begin(), values.end()))
+      .set(column + "_max", *std::max_element(values.begin(), values.end()));
 }
 
 }  // namespace kollective::driver

@@ -98,52 +98,30 @@ TextGroups ranking_head(const schulze::Result& result, const std::vector<std::st
   return head;
 }
 
+/// An election's doubled counts on the device: the whole matrix for a rank alone, or this rank's
+/// rows (schulze::shared_rows) for a solve shared by the ranks.
 struct DeviceElection {
-  Matrix doubled;
+  Matrix doubled;                                 ///< alone
+  prefs::PairwiseRows<Space::memory_space> rows;  ///< shared
+  std::int64_t alternatives = 0;
   std::vector<std::string> names;
   std::int64_t voters = 0;
   std::optional<prefs::Profile> profile;  ///< kept for verifying the pairwise build
   double pairwise_seconds = 0.0;
 };
 
-DeviceElection load(const Space& space, const ElectionInput& input) {
+DeviceElection load(const Space& space, const ElectionInput& input, bool shared) {
   DeviceElection election;
   if (input.generated_on_device()) {
-    election.pairwise_seconds = time_fenced(space, [&] {
-      election.doubled =
-          prefs::random_pairwise(space, input.alternatives, static_cast<std::uint32_t>(input.voters), input.seed);
-    });
-    election.names = prefs::numbered_names(input.alternatives);
-    election.voters = input.voters;
-    return election;
-  }
-  HostElection host = load_host_election(input);
-  election.names = host.names;
-  election.voters = host.voters;
-  election.pairwise_seconds = time_fenced(space, [&] {
-    election.doubled =
-        host.profile ? prefs::build_pairwise(space, *host.profile) : prefs::to_device(space, *host.counts);
-  });
-  election.profile = std::move(host.profile);
-  return election;
-}
-
-/// This rank's rows of the election's doubled counts (schulze::shared_rows), for a shared solve.
-struct DeviceRows {
-  prefs::PairwiseRows<Space::memory_space> rows;
-  std::int64_t alternatives = 0;
-  std::vector<std::string> names;
-  std::int64_t voters = 0;
-  double pairwise_seconds = 0.0;
-};
-
-DeviceRows load_rows(const Space& space, const ElectionInput& input) {
-  DeviceRows election;
-  if (input.generated_on_device()) {
+    const auto voters = static_cast<std::uint32_t>(input.voters);
     const schulze::SharedRows mine = schulze::shared_rows(input.alternatives);
     election.pairwise_seconds = time_fenced(space, [&] {
-      election.rows = prefs::random_pairwise_rows(space, input.alternatives, static_cast<std::uint32_t>(input.voters),
-                                                  input.seed, mine.first, mine.count);
+      if (shared) {
+        election.rows =
+            prefs::random_pairwise_rows(space, input.alternatives, voters, input.seed, mine.first, mine.count);
+      } else {
+        election.doubled = prefs::random_pairwise(space, input.alternatives, voters, input.seed);
+      }
     });
     election.alternatives = input.alternatives;
     election.names = prefs::numbered_names(input.alternatives);
@@ -151,14 +129,20 @@ DeviceRows load_rows(const Space& space, const ElectionInput& input) {
     return election;
   }
   HostElection host = load_host_election(input);
+  const schulze::SharedRows mine = schulze::shared_rows(host.alternatives);
   election.alternatives = host.alternatives;
-  const schulze::SharedRows mine = schulze::shared_rows(election.alternatives);
   election.names = host.names;
   election.voters = host.voters;
   election.pairwise_seconds = time_fenced(space, [&] {
-    election.rows = host.profile ? prefs::build_pairwise_rows(space, *host.profile, mine.first, mine.count)
-                                 : prefs::pairwise_rows_to_device(space, *host.counts, mine.first, mine.count);
+    if (shared) {
+      election.rows = host.profile ? prefs::build_pairwise_rows(space, *host.profile, mine.first, mine.count)
+                                   : prefs::pairwise_rows_to_device(space, *host.counts, mine.first, mine.count);
+    } else {
+      election.doubled =
+          host.profile ? prefs::build_pairwise(space, *host.profile) : prefs::to_device(space, *host.counts);
+    }
   });
+  election.profile = std::move(host.profile);
   return election;
 }
 
@@ -197,18 +181,8 @@ class SchulzeJob : public ElectionJob {
     const Measurement& measurement = settings_.measurement;
     // Alone, the whole matrix; shared, this rank's rows (and the whole matrix only where a check
     // or the pairwise file needs it).
-    DeviceElection election;
-    DeviceRows shared;
-    if (settings_.across_ranks) {
-      shared = load_rows(space, input);
-      election.names = shared.names;
-      election.voters = shared.voters;
-      election.pairwise_seconds = shared.pairwise_seconds;
-    } else {
-      election = load(space, input);
-    }
-    const int alternatives =
-        static_cast<int>(settings_.across_ranks ? shared.alternatives : std::int64_t(election.doubled.extent(0)));
+    DeviceElection election = load(space, input, settings_.across_ranks);
+    const auto alternatives = static_cast<int>(election.alternatives);
     const bool matrices = settings_.write_paths || settings_.write_beats || settings_.write_pairwise;
     if (matrices && alternatives > max_written_matrix) {
       fail("writing paths, pairwise or beats files is limited to ", max_written_matrix,
@@ -227,14 +201,15 @@ class SchulzeJob : public ElectionJob {
     const schulze::Result result = measure(
         space, measurement, solve_times,
         [&] {
-          return settings_.across_ranks ? schulze::solve_shared(space, shared.rows, alternatives, options)
+          return settings_.across_ranks ? schulze::solve_shared(space, election.rows, alternatives, options)
                                         : schulze::solve(space, election.doubled, options);
         },
         [&](const schulze::Result& each) { path_times.push_back(each.paths_seconds); });
     if (settings_.across_ranks && (check || settings_.write_pairwise)) {
-      shared.rows = {};  // room for the whole matrix
-      election = load(space, input);
-      election.pairwise_seconds = shared.pairwise_seconds;
+      const double pairwise_seconds = election.pairwise_seconds;
+      election = {};  // room for the whole matrix
+      election = load(space, input, false);
+      election.pairwise_seconds = pairwise_seconds;
     }
 
     std::string verified = "skipped";

@@ -16,13 +16,6 @@
 
 namespace kollective::kemeny {
 
-/// auto's largest Condorcet component given to the subset DP first on this execution space
-/// (Options::dp_limit, or 24 where the build has the LP bound).
-template <class ExecSpace>
-int auto_dp_limit(const Options& options) {
-  return Impl::dp_limit<ExecSpace>(options);
-}
-
 /// Fails unless this rank's share of the subset DP of n alternatives, shared by `ranks` ranks
 /// (options.across_ranks), fits in device memory: names the bytes, and how many ranks would fit.
 /// `of` names the input (" of ...").

@@ -46,7 +46,12 @@ bool distances_fit_32(const Counts& o) {
   return largest < 0xffffffffull;
 }
 
-PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes, int dp_limit) {
+int auto_dp_limit(const Options& options) {
+  if (options.dp_limit >= 0) return std::min(options.dp_limit, dp_max_alternatives);
+  return lp_available() ? 24 : dp_max_alternatives;
+}
+
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes) {
   PlannedWork work;
   auto dp_steps = [](int n) { return n * std::ldexp(1.0, n); };
   switch (options.method) {
@@ -61,8 +66,8 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
     case Method::automatic:
       for (const auto& component : condorcet_components(o)) {
         const int size = static_cast<int>(component.size());
-        const int first = lp_available() ? std::min(dp_limit, dp_max_alternatives) : dp_max_alternatives;
-        if (size > 2 && size <= first && dp_bytes(size, 8) <= device_bytes) work.dp_steps += dp_steps(size);
+        if (size > 2 && size <= auto_dp_limit(options) && dp_bytes(size, 8) <= device_bytes)
+          work.dp_steps += dp_steps(size);
       }
       break;
   }

@@ -66,15 +66,21 @@ bool distances_fit_32(const Counts& o);
 /// The exact search solve() will do, for estimating its time before it starts: n! rankings by
 /// enumeration, and sum of c 2^c subset steps over what the DP solves (the whole profile for
 /// `dp`; for `auto`, each Condorcet component of over 2 alternatives whose tables fit in
-/// `device_bytes`, and, where the build has the LP bound, of at most `dp_limit` alternatives:
-/// larger ones go to the DP only when the bound does not certify their ranking). Heuristics
-/// and bounds are polynomial and not counted.
+/// `device_bytes`, and of at most auto_dp_limit alternatives: larger ones go to the DP only when
+/// the LP bound does not certify their ranking). Heuristics and bounds are polynomial and not
+/// counted.
 struct PlannedWork {
   double rankings = 0;
   double dp_steps = 0;
 };
-PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes,
-                         int dp_limit = dp_max_alternatives);
+PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes);
+
+/// auto's largest Condorcet component given to the subset DP first: options.dp_limit, or 24
+/// where the build has the LP bound. Above that the bound was the faster on both kinds of
+/// machine: a contested component of 30 took 0.004 s by the bound on 2 CPU cores, against 251 s
+/// by the DP there and 0.19 s on an H200 (perf/results/2026-11-25_kemeny_lp.md). Without the
+/// bound, every size the DP accepts.
+int auto_dp_limit(const Options& options);
 
 }  // namespace kollective::kemeny
 

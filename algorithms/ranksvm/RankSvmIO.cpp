@@ -329,16 +329,9 @@ std::vector<std::size_t> share_runs(const std::vector<Run>& runs, int ranks) {
 
 /// Whether the numeric qids of the ranks' shares all differ ("qid:1" and "qid:01" are one query).
 bool qids_differ(const RankData& share) {
-  std::string mine;
-  for (std::int64_t qid : share.query_ids) mine += std::to_string(qid) + "\n";
-  std::set<std::string> seen;
-  for (const std::string& part : comm::allgather(mine)) {
-    std::istringstream qids(part);
-    for (std::string qid; std::getline(qids, qid);) {
-      if (!seen.insert(qid).second) return false;
-    }
-  }
-  return true;
+  std::vector<std::int64_t> qids = comm::allgather_values(share.query_ids);
+  std::sort(qids.begin(), qids.end());
+  return std::adjacent_find(qids.begin(), qids.end()) == qids.end();
 }
 
 }  // namespace

@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/Error.hpp"
@@ -49,6 +51,20 @@ void allreduce_max(std::vector<std::int64_t>& values);
 void allreduce_max(std::vector<double>& values);
 /// Every rank's text, in rank order, on every rank.
 std::vector<std::string> allgather(const std::string& text);
+
+/// Every rank's values (of a trivially copyable type) concatenated in rank order, on every rank.
+template <class T>
+std::vector<T> allgather_values(const std::vector<T>& mine) {
+  static_assert(std::is_trivially_copyable<T>::value, "allgather_values moves values as bytes");
+  std::vector<T> all;
+  const std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(T));
+  for (const std::string& part : allgather(bytes)) {
+    const std::size_t count = part.size() / sizeof(T);
+    all.resize(all.size() + count);
+    std::memcpy(all.data() + all.size() - count, part.data(), part.size());
+  }
+  return all;
+}
 
 /// Sets up device collectives (NCCL's communicator) now, on every rank together; later device
 /// collectives and exchanges would otherwise set them up at their first call, which must then

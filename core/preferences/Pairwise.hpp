@@ -109,16 +109,36 @@ KOKKOS_INLINE_FUNCTION std::uint32_t random_doubled(std::uint64_t seed, std::int
   return i == j ? 0u : 2u * (i == low ? for_low : voters - for_low);
 }
 
+/// Fails unless [first, first + count) lies in [0, n).
+inline void check_row_range(std::int64_t n, std::int64_t first, std::int64_t count) {
+  if (first < 0 || count < 0 || first + count > n) {
+    fail("pairwise rows [", first, ", ", first + count, ") lie outside the ", n, " alternatives");
+  }
+}
+
+/// Uninitialized rows [first, first + count) of an n x n matrix, both directions, after checking
+/// that they lie in the matrix and fit in device memory.
+template <class ExecSpace>
+PairwiseRows<typename ExecSpace::memory_space> allocate_rows(const ExecSpace& space, std::int64_t n, std::int64_t first,
+                                                             std::int64_t count) {
+  check_row_range(n, first, count);
+  require_device_memory(checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
+                        "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
+  using View = PairwiseView<typename ExecSpace::memory_space>;
+  PairwiseRows<typename ExecSpace::memory_space> rows;
+  rows.first = first;
+  rows.forward =
+      View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::forward_rows"), count, n);
+  rows.backward =
+      View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::backward_rows"), count, n);
+  return rows;
+}
+
 /// Rows [first, first + count) of an n x n matrix, both directions, from cell(i, j).
 template <class ExecSpace, class Cell>
 PairwiseRows<typename ExecSpace::memory_space> fill_rows(const ExecSpace& space, std::int64_t n, std::int64_t first,
                                                          std::int64_t count, const Cell& cell) {
-  PairwiseRows<typename ExecSpace::memory_space> rows;
-  rows.first = first;
-  rows.forward = PairwiseView<typename ExecSpace::memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::forward_rows"), count, n);
-  rows.backward = PairwiseView<typename ExecSpace::memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::backward_rows"), count, n);
+  PairwiseRows<typename ExecSpace::memory_space> rows = allocate_rows(space, n, first, count);
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
   const auto forward = rows.forward, backward = rows.backward;
   Kokkos::parallel_for(
@@ -129,13 +149,6 @@ PairwiseRows<typename ExecSpace::memory_space> fill_rows(const ExecSpace& space,
       });
   space.fence();
   return rows;
-}
-
-/// Fails unless [first, first + count) lies in [0, n).
-inline void check_row_range(std::int64_t n, std::int64_t first, std::int64_t count) {
-  if (first < 0 || count < 0 || first + count > n) {
-    fail("pairwise rows [", first, ", ", first + count, ") lie outside the ", n, " alternatives");
-  }
 }
 
 }  // namespace Impl
@@ -163,7 +176,7 @@ template <class ExecSpace>
 PairwiseRows<typename ExecSpace::memory_space> build_pairwise_rows(const ExecSpace& space, const Profile& profile,
                                                                    std::int64_t first, std::int64_t count) {
   const std::int64_t n = profile.alternatives;
-  Impl::check_row_range(n, first, count);
+  Impl::check_row_range(n, first, count);  // before staging the ballots
   const auto staged =
       Impl::stage_ballots(space, profile, checked_mul(checked_mul(2, count, "pairwise rows"), n, "pairwise rows"));
   return Impl::fill_rows(
@@ -205,15 +218,7 @@ PairwiseRows<typename ExecSpace::memory_space> pairwise_rows_to_device(const Exe
                                                                        const PairwiseCounts& counts, std::int64_t first,
                                                                        std::int64_t count) {
   const std::int64_t n = counts.alternatives;
-  Impl::check_row_range(n, first, count);
-  require_device_memory(checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
-                        "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
-  PairwiseRows<typename ExecSpace::memory_space> rows;
-  rows.first = first;
-  rows.forward = PairwiseView<typename ExecSpace::memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::forward_rows"), count, n);
-  rows.backward = PairwiseView<typename ExecSpace::memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::backward_rows"), count, n);
+  PairwiseRows<typename ExecSpace::memory_space> rows = Impl::allocate_rows(space, n, first, count);
   auto forward = Kokkos::create_mirror_view(Kokkos::HostSpace(), rows.forward);
   auto backward = Kokkos::create_mirror_view(Kokkos::HostSpace(), rows.backward);
   for (std::int64_t r = 0; r < count; ++r) {
@@ -255,9 +260,6 @@ PairwiseRows<typename ExecSpace::memory_space> random_pairwise_rows(const ExecSp
                                                                     std::uint64_t seed, std::int64_t first,
                                                                     std::int64_t count) {
   if (voters > 0x7fffffffu) fail("random pairwise matrix: at most 2^31 - 1 voters, got ", voters);
-  Impl::check_row_range(n, first, count);
-  require_device_memory(checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
-                        "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
   const std::int64_t size = n;
   return Impl::fill_rows(
       space, size, first, count, KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {

@@ -123,31 +123,26 @@ file(GLOB left ${WORK}/together/together_fails*)
 expect("a failed shared solve left files: ${left}" NOT left)
 expect("the run before a failed shared solve lost its table" EXISTS ${WORK}/together/before.json)
 
-# A rank whose memory cannot hold its share of a Kemeny DP stops every rank before any run,
-# naming the bytes and the ranks that would fit.
+# A rank whose memory cannot hold its share of a solve stops every rank before any run, naming
+# the bytes and the ranks that would fit: rank 1 runs CONFIG with too little memory.
+function(expect_memory_refusal config what message ranks_message)
+  set(out ${WORK}/${config})
+  execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/${config}.yaml --out ${out}
+                          : -n 1 env KOLLECTIVE_MEMORY_LIMIT=100000000 ${KOLLECTIVE} run ${CASES}/${config}.yaml
+                          --out ${out}
+                  RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
+  expect("${what} too large for rank 1: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
+  expect("${what} too large for rank 1 is not reported:\n${stderr}" stderr MATCHES "${message}")
+  expect("${what} too large for rank 1: the rank counts are not named:\n${stderr}" stderr MATCHES "${ranks_message}")
+  file(GLOB left ${out}/*.json)
+  expect("${what} too large for rank 1 left tables: ${left}" NOT left)
+endfunction()
 if(RANKS GREATER 1)
-  execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed_memory.yaml
-                          --out ${WORK}/memory : -n 1 env KOLLECTIVE_MEMORY_LIMIT=100000000 ${KOLLECTIVE} run
-                          ${CASES}/distributed_memory.yaml --out ${WORK}/memory
-                  RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
-  expect("a share too large for rank 1: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
-  expect("a share too large for rank 1 is not reported:\n${stderr}"
-         stderr MATCHES "rank 1: run 'kemeny_too_large': this rank's share of the Kemeny subset DP over 27")
-  expect("a share too large for rank 1: the rank counts are not named:\n${stderr}" stderr MATCHES "on 2 ranks")
-  file(GLOB left ${WORK}/memory/*.json)
-  expect("a share too large for rank 1 left tables: ${left}" NOT left)
-  # The same for Schulze's path rows.
-  execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed_memory_schulze.yaml
-                          --out ${WORK}/memory_schulze : -n 1 env KOLLECTIVE_MEMORY_LIMIT=100000000 ${KOLLECTIVE} run
-                          ${CASES}/distributed_memory_schulze.yaml --out ${WORK}/memory_schulze
-                  RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
-  expect("Schulze rows too large for rank 1: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
-  expect("Schulze rows too large for rank 1 are not reported:\n${stderr}"
-         stderr MATCHES "rank 1: run 'schulze_too_large': rank 1's rows of the Schulze path matrix of 6000")
-  expect("Schulze rows too large for rank 1: the ranks that would fit are not named:\n${stderr}"
-         stderr MATCHES "distribute: solve over about [0-9]+ ranks")
-  file(GLOB left ${WORK}/memory_schulze/*.json)
-  expect("Schulze rows too large for rank 1 left tables: ${left}" NOT left)
+  expect_memory_refusal(distributed_memory "a Kemeny DP share"
+                        "rank 1: run 'kemeny_too_large': this rank's share of the Kemeny subset DP over 27" "on 2 ranks")
+  expect_memory_refusal(distributed_memory_schulze "Schulze path rows"
+                        "rank 1: run 'schulze_too_large': rank 1's rows of the Schulze path matrix of 6000"
+                        "distribute: solve over about [0-9]+ ranks")
 endif()
 
 # Ranks given different configs refuse before any run.

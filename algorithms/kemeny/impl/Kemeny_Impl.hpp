@@ -174,17 +174,6 @@ struct BoundedRanking {
   LpBound lp;  ///< its figures (zero when it did not run)
 };
 
-/// auto's largest component for the subset DP before the LP bound is tried: options.dp_limit, or
-/// 24 where the build has the LP bound. Above that the bound was the faster on both kinds of
-/// machine: a contested component of 30 took 0.004 s by the bound on 2 CPU cores, against 251 s
-/// by the DP there and 0.19 s on an H200 (perf/results/2026-11-25_kemeny_lp.md). Without the
-/// bound, every size the DP accepts.
-template <class ExecSpace>
-int dp_limit(const Options& options) {
-  if (options.dp_limit >= 0) return options.dp_limit;
-  return lp_available() ? 24 : dp_max_alternatives;
-}
-
 template <class ExecSpace>
 BoundedRanking bounded_ranking(const ExecSpace& space, const Counts& o, const Options& options) {
   BoundedRanking best{best_heuristic(o, options.seed), 0, lower_bound(o), {}};
@@ -245,7 +234,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
         result.lp_rounds += best->lp.rounds;
         result.lp_cuts += best->lp.cuts;
       };
-      if (size > dp_limit<ExecSpace>(options) && lp_available()) bound_it();
+      if (size > auto_dp_limit(options) && lp_available()) bound_it();
       bool certified = best && best->distance == best->bound;
       if (options.across_ranks) {  // every rank must choose alike (the DP has collectives)
         std::vector<std::int64_t> uncertified = {certified ? 0 : 1};

@@ -108,14 +108,20 @@ inline void require_memory(const RowLayout& layout, std::int64_t strength_bytes,
   require_device_memory(bytes, what);
 }
 
-/// require_memory before any allocation of a solve; shared, every rank checks and every rank
-/// fails with the first failing rank's message.
-inline void check_memory(const RowLayout& layout, std::int64_t strength_bytes) {
-  if (!layout.shared) return require_memory(layout, strength_bytes, 0, "");
+/// Runs a check that may fail: shared, on every rank, and every rank fails with the first failing
+/// rank's message (so none waits in a collective for a rank that stopped); alone, here.
+template <class Check>
+void check_on_ranks(const RowLayout& layout, const Check& check) {
+  if (!layout.shared) return check();
   comm::on_every_rank([&] {
-    require_memory(layout, strength_bytes, 0, "");
+    check();
     return 0;
   });
+}
+
+/// require_memory before any allocation of a solve.
+inline void check_memory(const RowLayout& layout, std::int64_t strength_bytes) {
+  check_on_ranks(layout, [&] { require_memory(layout, strength_bytes, 0, ""); });
 }
 
 /// This rank's padded rows of link strengths (padding rows and columns are 0).
@@ -213,20 +219,14 @@ void summarize(const ExecSpace& space, const RowLayout& layout, const PathView<S
 inline void check_gather(const RowLayout& layout) {
   const std::int64_t n = layout.n;
   const bool shared = layout.shared && layout.ranks > 1;
-  auto check = [&] {
+  check_on_ranks(layout, [&] {
     require_host_memory(checked_mul(checked_mul(n, n, "Schulze paths"), 8, "Schulze paths"),
                         "the strongest paths of " + std::to_string(n) + " alternatives on the host");
     if (shared && n * n * 4 > (std::int64_t{1} << 30)) {
       fail("the strongest paths of more than 16384 alternatives cannot be gathered from the ranks (", n,
            " here), and verifying or writing them needs them");
     }
-    return 0;
-  };
-  if (shared) {
-    comm::on_every_rank(check);
-  } else {
-    check();
-  }
+  });
 }
 
 /// The whole n x n path matrix on every rank (result.paths); check_gather first.
@@ -241,15 +241,7 @@ void gather_paths(const ExecSpace& space, const RowLayout& layout, const PathVie
   for (std::int64_t r = 0; r < own; ++r) {
     for (std::int64_t j = 0; j < n; ++j) mine[r * n + j] = host(r, j);
   }
-  if (!shared) {
-    result.paths = std::move(mine);
-    return;
-  }
-  const std::vector<std::string> parts =
-      comm::allgather(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(std::uint32_t)));
-  result.paths.resize(static_cast<std::size_t>(n * n));
-  char* next = reinterpret_cast<char*>(result.paths.data());
-  for (const std::string& part : parts) next = std::copy(part.begin(), part.end(), next);
+  result.paths = shared ? comm::allgather_values(mine) : std::move(mine);  // rows in rank order
 }
 
 template <class Strength, class ExecSpace, class Counts>
