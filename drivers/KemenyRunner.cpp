@@ -34,7 +34,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
   KemenySettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"method", "list_limit", "seed", "dp_limit"});
+    options.expect_keys({"method", "list_limit", "seed", "dp_limit", "time_limit"});
     if (options.has("method")) {
       settings.options.method =
           kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
@@ -43,6 +43,9 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
     settings.options.dp_limit =
         static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: auto_dp_limit
+    settings.options.time_limit = options.get_double("time_limit", settings.options.time_limit);
+    if (!(settings.options.time_limit > 0) || !std::isfinite(settings.options.time_limit))
+      options.required("time_limit").error("must be a positive number of seconds");
   }
   settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
@@ -154,14 +157,16 @@ class KemenyJob : public ElectionJob {
         .set("lp_seconds", result.lp_seconds)
         .set("lp_rounds", result.lp_rounds)
         .set("lp_cuts", result.lp_cuts)
+        .set("search_nodes", result.search_nodes)
         .set("count_known", result.count_known);
-    if (result.count_known) {
+    if (result.exact && result.count > 0) {  // exact when count_known, else at least this many (0: not searched)
       row.set("optimal_rankings", result.count).set("optimal_rankings_saturated", result.count_saturated);
     }
     row.set("listed_rankings", result.optima.size())
         .set("consensus", ranking_names(result.optima.front(), o.names))
         .set("components", result.component_sizes.size())
         .set("largest_component", *std::max_element(result.component_sizes.begin(), result.component_sizes.end()))
+        .set("component_methods", result.component_methods)
         .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
         .set("seconds_min", times.min());
@@ -182,9 +187,11 @@ class KemenyJob : public ElectionJob {
       if (result.lp_missing)
         std::cout << "\n  this build has no LP bound (COIN-OR CLP), which might certify it: see the README";
     }
-    if (result.count_known) {
-      std::cout << ", " << (result.count_saturated ? std::string(">= 2^64") : std::to_string(result.count))
-                << " optimal ranking" << (result.count == 1 ? "" : "s");
+    if (result.exact && result.count > 0) {
+      const std::string count = result.count_saturated ? ">= 2^64" : std::to_string(result.count);
+      std::cout << ", " << (result.count_known ? "" : "at least ") << count << " optimal ranking"
+                << (result.count == 1 ? "" : "s");
+      if (!result.count_known) std::cout << " (counting stopped at its step limit)";
     } else if (result.exact) {
       std::cout << " (it meets the lower bound; other optimal rankings were not searched)";
     }

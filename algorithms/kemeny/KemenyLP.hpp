@@ -2,7 +2,7 @@
 #define KOLLECTIVE_ALGORITHMS_KEMENY_LP_HPP
 
 /// \file KemenyLP.hpp
-/// Kemeny's linear-programming lower bound: x_ij in [0, 1] for i < j (1: i before j), cost
+/// Kemeny's linear-programming relaxation: x_ij in [0, 1] for i < j (1: i before j), cost
 /// o[j][i] x_ij + o[i][j] (1 - x_ij), and the transitivity (triangle) inequalities
 ///   x_ij + x_jk - x_ik <= 1   and   x_ik <= x_ij + x_jk   for i < j < k,
 /// added as cutting planes: solve, find violated triangles, add them, solve again (COIN-OR CLP's
@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "algorithms/kemeny/KemenyTypes.hpp"
@@ -28,6 +30,56 @@ struct Triangle {
 /// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused).
 using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n)>;
 
+/// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
+bool lp_available();
+
+/// Column of the pair variable x_ij (i < j) among the n (n - 1) / 2 columns.
+inline int pair_column(int i, int j, int n) { return i * n - i * (i + 1) / 2 + (j - i - 1); }
+
+/// The relaxation kept between solves, so that a search can fix pairs and solve again from the
+/// last basis; the triangles found are valid everywhere and stay.
+class TriangleLp {
+ public:
+  enum class Status {
+    closed,      ///< optimal with no triangle violated: `bound` is this relaxation's optimum
+    open,        ///< stopped by a limit: `bound` holds, but a closed solve may raise it
+    infeasible,  ///< the fixed pairs admit no ranking
+  };
+  struct Solution {
+    Status status = Status::open;
+    double bound = 0;       ///< a lower bound on the distance (doubled) of every ranking meeting the fixings
+    Ranking ranking;        ///< closed and integral: an optimal ranking under the fixings; else empty
+    std::vector<double> x;  ///< x[i * n + j] for i < j
+    /// The last solve's prices split every ranking's distance as
+    ///   dual_value + sum of penalty[c] over the free columns c not at lean[c]
+    ///              + sum of weight w over the rows (t, w) that the ranking leaves slack,
+    /// every term nonnegative (weak duality): a column whose penalty alone lifts dual_value past a
+    /// known distance takes `lean` in every better ranking (reduced-cost fixing).
+    double dual_value = 0;
+    std::vector<signed char> lean;
+    std::vector<double> penalty;
+    std::vector<std::pair<Triangle, double>> priced_rows;  ///< rows with a nonzero price
+  };
+
+  TriangleLp(const Counts& o, TriangleSeparation separate);
+  ~TriangleLp();
+  TriangleLp(const TriangleLp&) = delete;
+  TriangleLp& operator=(const TriangleLp&) = delete;
+
+  /// Solves with pairs fixed (by column: -1 free, 0: j before i, 1: i before j), adding violated
+  /// triangles until none is left, `max_rounds` solves or `max_seconds`.
+  Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds);
+
+  int alternatives() const;
+  int columns() const;
+  int rounds() const;         ///< LP solves so far
+  std::int64_t cuts() const;  ///< triangle inequalities added so far
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 struct LpBound {
   std::uint64_t bound = 0;  ///< doubled, like distances: the LP optimum rounded up
   bool closed = false;      ///< no triangle is violated: the bound is the full LP relaxation's
@@ -37,12 +89,13 @@ struct LpBound {
   double seconds = 0;
 };
 
-/// Whether this build has the LP solver (COIN-OR CLP); without it lp_bound fails.
-bool lp_available();
-
 /// The LP bound with triangle cuts, in at most `max_rounds` solves and about `max_seconds` (then
 /// the bound is weaker, and `closed` false). Deterministic for a deterministic separation.
 LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds = 200, double max_seconds = 300);
+
+/// A distance bound from the LP, rounded up to a whole doubled count, less a margin for the
+/// rounding of its sums.
+std::uint64_t whole_bound(double bound);
 
 /// The largest component auto gives the LP bound (n (n - 1) / 2 columns, n^3 / 6 checks a round).
 constexpr int lp_max_alternatives = 300;

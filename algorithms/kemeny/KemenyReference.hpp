@@ -32,7 +32,8 @@ struct IndependentOptima {
 };
 /// Fails unless `result` has the same optimum and, when it counted them, the same number of
 /// optimal rankings and (when at most `list_limit`) the same rankings; a result that did not
-/// count them (a heuristic meeting the bound) must list one of the optima.
+/// count them all (a heuristic meeting the bound, a search that stopped listing) may not claim
+/// more, and must list only optima.
 void compare_optima(const Result& result, const IndependentOptima& other, int list_limit);
 
 }  // namespace kollective::kemeny

@@ -24,33 +24,39 @@ const char* to_string(Method method);
 
 struct Options {
   Method method = Method::automatic;
-  int list_limit = 100;    ///< optimal rankings listed at most (the count is always exact)
+  int list_limit = 100;    ///< optimal rankings listed at most (the DP counts them all; the LP search to this limit)
   std::uint64_t seed = 1;  ///< for KwikSort
   /// The subset DP is shared by every rank (each holds a share of its tables); false: this rank alone.
   bool across_ranks = false;
-  /// auto: the largest component given to the subset DP first (-1: 24 with the LP bound). Larger
-  /// ones get the best heuristic ranking and, where the build has CLP, the LP bound: exact when
-  /// the two meet; else the DP where it fits, else the ranking with its certified gap.
+  /// auto: the largest component given to the subset DP first (-1: auto_dp_limit). Larger ones get
+  /// branch and cut on the LP (KemenySearch.hpp) where the build has CLP; where that does not
+  /// finish, the DP where it fits (the search then has about the DP's expected time), else the
+  /// best ranking with its certified gap.
   int dp_limit = -1;
+  double time_limit = 300;  ///< auto: seconds at most for each component's branch and cut
 };
 
 struct Result {
-  std::uint64_t distance = 0;        ///< doubled (halves come from ties)
-  bool exact = false;                ///< distance is the optimum (found by an exact method, or a
-                                     ///< heuristic ranking that meets the lower bound)
-  std::uint64_t lower_bound = 0;     ///< doubled; equals distance when exact
-  std::vector<Ranking> optima;       ///< optimal rankings (exact) or the best ranking found
-  bool count_known = false;          ///< every optimum was enumerated: count is exact
-  std::uint64_t count = 0;           ///< number of optimal rankings (when count_known)
+  std::uint64_t distance = 0;     ///< doubled (halves come from ties)
+  bool exact = false;             ///< distance is the optimum (found by an exact method, or a
+                                  ///< heuristic ranking that meets the lower bound)
+  std::uint64_t lower_bound = 0;  ///< doubled; equals distance when exact
+  std::vector<Ranking> optima;    ///< optimal rankings (exact) or the best ranking found
+  bool count_known = false;       ///< every optimum was enumerated: count is exact
+  std::uint64_t count = 0;  ///< optimal rankings: exact when count_known, else at least this many (0: not searched)
   bool count_saturated = false;      ///< true when the count exceeds 2^64 - 1
   std::vector<int> component_sizes;  ///< Condorcet components, in ranking order
-  std::string method;                ///< what ran, e.g. "decomposition+dp" (+lp: a component the LP bound certified)
-  double lp_seconds = 0;             ///< in LP bounds (CLP and the triangle search), over the components
-  int lp_rounds = 0;                 ///< LP solves, over the components
-  std::int64_t lp_cuts = 0;          ///< triangle inequalities added, over the components
-  bool lp_missing = false;           ///< a component was left with a gap that this build's missing LP bound might close
-  int ranks = 1;                     ///< ranks that shared the largest subset DP
-  double exchange_seconds = 0;       ///< of the subset DPs, spent exchanging layers between ranks
+  /// What solved each component: trivial (1 or 2 alternatives), dp, lp (the LP optimum was a
+  /// ranking), branch-and-cut, or heuristic (not proven: the best ranking found)
+  std::vector<std::string> component_methods;
+  std::string method;             ///< what ran, e.g. "decomposition+dp+lp": the components' methods once each
+  double lp_seconds = 0;          ///< in LP bounds (CLP and the triangle search), over the components
+  int lp_rounds = 0;              ///< LP solves, over the components
+  std::int64_t lp_cuts = 0;       ///< triangle inequalities added, over the components
+  std::int64_t search_nodes = 0;  ///< LP nodes of branch and cut, over the components
+  bool lp_missing = false;        ///< a component was left with a gap that this build's missing LP bound might close
+  int ranks = 1;                  ///< ranks that shared the largest subset DP
+  double exchange_seconds = 0;    ///< of the subset DPs, spent exchanging layers between ranks
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).
@@ -75,12 +81,17 @@ struct PlannedWork {
 };
 PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes);
 
-/// auto's largest Condorcet component given to the subset DP first: options.dp_limit, or 24
-/// where the build has the LP bound. Above that the bound was the faster on both kinds of
-/// machine: a contested component of 30 took 0.004 s by the bound on 2 CPU cores, against 251 s
-/// by the DP there and 0.19 s on an H200 (perf/results/2026-11-25_kemeny_lp.md). Without the
-/// bound, every size the DP accepts.
+/// auto's largest Condorcet component given to the subset DP first: options.dp_limit, or 12
+/// where the build has the LP search (else every size the DP accepts). Above that the search was
+/// the faster on both kinds of machine: a component of 22 in 0.001 s against the DP's 0.22 s on
+/// 2 CPU cores, a contested one of 30 in 0.004 s against 251 s there and 0.19 s on an H200
+/// (perf/results/2026-11-25_kemeny_lp.md, 2026-11-25_kemeny_search.md).
 int auto_dp_limit(const Options& options);
+
+/// The subset DP's expected seconds for n alternatives: n 2^n steps at the rate measured on the
+/// 2-core CPU machine (1.3e8 a second, n = 30 in 251 s) or on an H200 (1.7e11, n = 30 in 0.19 s).
+/// auto gives the LP search of a component the DP could solve about this long before the DP.
+double dp_estimated_seconds(int n, bool on_host);
 
 }  // namespace kollective::kemeny
 

@@ -16,6 +16,7 @@
 
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyLP.hpp"
+#include "algorithms/kemeny/KemenySearch.hpp"
 #include "algorithms/kemeny/impl/KemenyTriangles_Impl.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
 #include "algorithms/kemeny/KemenyTypes.hpp"
@@ -165,35 +166,32 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   return too_large[0] == 0;
 }
 
-/// A component's best ranking found and a lower bound on its optimum: the best heuristic
-/// ranking and, where the build has CLP, the LP bound with triangle cuts (whose integral optimum
-/// is a ranking too).
-struct BoundedRanking {
-  Ranking ranking;
-  std::uint64_t distance = 0, bound = 0;
-  LpBound lp;  ///< its figures (zero when it did not run)
-};
-
+/// A component given to the LP: branch and cut from the best heuristic ranking, where the build
+/// has CLP; else (or above lp_max_alternatives) that ranking with the simple lower bound.
 template <class ExecSpace>
-BoundedRanking bounded_ranking(const ExecSpace& space, const Counts& o, const Options& options) {
-  BoundedRanking best{best_heuristic(o, options.seed), 0, lower_bound(o), {}};
-  best.distance = distance(o, best.ranking);
-  if (!lp_available() || best.distance == best.bound || o.alternatives > lp_max_alternatives) return best;
-  best.lp = lp_bound(o, [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); });
-  const LpBound& lp = best.lp;
-  // A bound above a ranking's distance cannot hold: never certify from one.
-  if (lp.bound <= best.distance) best.bound = std::max(best.bound, lp.bound);
-  if (!lp.ranking.empty() && distance(o, lp.ranking) < best.distance) {
-    best.ranking = lp.ranking;
-    best.distance = distance(o, lp.ranking);
+SearchResult search_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds) {
+  const Ranking start = best_heuristic(o, options.seed);
+  SearchResult searched;
+  if (lp_available() && o.alternatives <= lp_max_alternatives) {
+    const auto separate = [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); };
+    searched = branch_and_cut(o, separate, start, options.list_limit, seconds);
+  } else {
+    searched.optima = {start};
+    searched.distance = distance(o, start);
+    searched.count = 0;  // the optima were not searched
   }
-  return best;
+  searched.bound = std::min(searched.distance, std::max(searched.bound, lower_bound(o)));
+  return searched;
 }
 
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
-  if (options.method == Method::dp) return Impl::solve_dp(space, o, options);
-  if (options.method == Method::enumeration) return Impl::solve_enumeration(space, o, options);
+  if (options.method == Method::dp || options.method == Method::enumeration) {
+    Result whole =
+        options.method == Method::dp ? Impl::solve_dp(space, o, options) : Impl::solve_enumeration(space, o, options);
+    whole.component_methods = {whole.method};
+    return whole;
+  }
   Result result;
   result.lower_bound = lower_bound(o);
   if (options.method == Method::heuristic) {
@@ -204,9 +202,10 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
     result.count_known = false;
     result.component_sizes = {o.alternatives};
     result.method = "heuristic";
+    result.component_methods = {result.method};
     return result;
   }
-  // auto: Condorcet components in order, each exact when the DP fits, else heuristic.
+  // auto: Condorcet components in order, each by the DP or the LP search.
   std::vector<std::vector<Ranking>> parts;
   result.exact = true;
   result.count = 1;
@@ -219,47 +218,56 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
     std::vector<Ranking> local;
     std::uint64_t local_count = 1;
     bool local_saturated = false;
+    std::string how = "trivial";
     if (component.size() <= 2) {  // one alternative, or two tied ones: every order is optimal
       local = {{0}};
       if (component.size() == 2) local = {{0, 1}, {1, 0}};
       local_count = local.size();
     } else {
-      // By cost: the DP up to the limit; above it, the heuristic ranking with the LP bound, and
-      // the DP after all where the bound does not certify the ranking and the DP fits.
+      // By cost: the DP up to the limit; above it, branch and cut on the LP, and the DP after all
+      // where that did not finish in the DP's expected time (or time_limit when the DP does not fit).
       const int size = static_cast<int>(component.size());
-      std::optional<BoundedRanking> best;
-      auto bound_it = [&] {
-        best = bounded_ranking(space, sub, options);
-        result.lp_seconds += best->lp.seconds;
-        result.lp_rounds += best->lp.rounds;
-        result.lp_cuts += best->lp.cuts;
+      const bool dp_possible = size <= dp_max_alternatives && dp_fits(sub, options);
+      constexpr bool on_host =
+          Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+      const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;
+      std::optional<SearchResult> searched;
+      auto search_it = [&](double seconds) {
+        searched = search_component(space, sub, options, seconds);
+        result.lp_seconds += searched->seconds;
+        result.lp_rounds += searched->rounds;
+        result.lp_cuts += searched->cuts;
+        result.search_nodes += searched->nodes;
       };
-      if (size > auto_dp_limit(options) && lp_available()) bound_it();
-      bool certified = best && best->distance == best->bound;
+      if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
+      bool proven = searched && searched->proven();
       if (options.across_ranks) {  // every rank must choose alike (the DP has collectives)
-        std::vector<std::int64_t> uncertified = {certified ? 0 : 1};
-        comm::allreduce_max(uncertified);
-        certified = uncertified[0] == 0;
+        std::vector<std::int64_t> unproven = {proven ? 0 : 1};
+        comm::allreduce_max(unproven);
+        proven = unproven[0] == 0;
       }
-      if (!certified && size <= dp_max_alternatives && dp_fits(sub, options)) {
+      if (!proven && dp_possible) {
         const Result exact = Impl::solve_dp(space, sub, options);
         local = exact.optima;
         local_count = exact.count;
         local_saturated = exact.count_saturated;
         result.ranks = std::max(result.ranks, exact.ranks);
         result.exchange_seconds += exact.exchange_seconds;
-        methods += methods.find("dp") == std::string::npos ? "+dp" : "";
+        how = "dp";
       } else {
-        if (!best) bound_it();
-        local = {best->ranking};
-        counted = false;
-        gap += best->distance - best->bound;
-        result.exact = result.exact && best->distance == best->bound;
-        result.lp_missing = result.lp_missing || (best->distance != best->bound && !lp_available());
-        const std::string how = best->distance == best->bound && best->lp.rounds > 0 ? "+lp" : "+heuristic";
-        methods += methods.find(how) == std::string::npos ? how : "";
+        if (!searched) search_it(options.time_limit);
+        local = searched->proven() ? searched->optima : std::vector<Ranking>{searched->optima.front()};
+        local_count = searched->proven() ? searched->count : 1;
+        counted = counted && searched->count_exact;
+        gap += searched->distance - searched->bound;
+        result.exact = result.exact && searched->proven();
+        result.lp_missing = result.lp_missing || (!searched->proven() && !lp_available());
+        // proven with no LP node: the heuristic ranking met the simple bound
+        how = !searched->proven() || searched->nodes == 0 ? "heuristic" : searched->nodes > 1 ? "branch-and-cut" : "lp";
       }
     }
+    result.component_methods.push_back(how);
+    if (how != "trivial" && methods.find("+" + how) == std::string::npos) methods += "+" + how;
     const unsigned __int128 product = static_cast<unsigned __int128>(result.count) * local_count;
     result.count_saturated = result.count_saturated || local_saturated || product > ~std::uint64_t{0};
     result.count = result.count_saturated ? ~std::uint64_t{0} : static_cast<std::uint64_t>(product);
@@ -286,7 +294,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
   result.distance = distance(o, result.optima[0]);
   result.lower_bound = result.distance - gap;
   result.count_known = result.exact && counted;
-  if (!result.count_known) result.count = 0;
+  if (!result.exact) result.count = 0;  // else exact, or (not counted) at least this many
   result.method = "decomposition" + methods;
   return result;
 }

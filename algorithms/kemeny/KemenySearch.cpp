@@ -1,0 +1,281 @@
+#include "algorithms/kemeny/KemenySearch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "core/Error.hpp"
+#include "core/Timer.hpp"
+
+namespace kollective::kemeny {
+
+namespace {
+
+/// LP solves one node may take before it counts as stopped (in practice a node needs tens).
+constexpr int node_max_rounds = 1000;
+
+struct Node {
+  std::vector<signed char> fixed;  // by pair column: -1 free, else the pair's value
+  std::uint64_t bound = 0;         // a lower bound on every ranking in the node (its parent's)
+};
+
+/// A ranking near a fractional LP point: by how many alternatives each is placed before.
+Ranking rounded_ranking(const std::vector<double>& x, int n) {
+  std::vector<double> score(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const double before = x[static_cast<std::size_t>(i) * n + j];
+      score[i] += before;
+      score[j] += 1 - before;
+    }
+  }
+  Ranking ranking(n);
+  std::iota(ranking.begin(), ranking.end(), 0);
+  std::stable_sort(ranking.begin(), ranking.end(), [&](int a, int b) { return score[a] > score[b]; });
+  return ranking;
+}
+
+/// The pair values of a ranking, by column.
+std::vector<signed char> pair_values(const Ranking& ranking) {
+  const int n = static_cast<int>(ranking.size());
+  std::vector<int> position(n);
+  for (int p = 0; p < n; ++p) position[ranking[p]] = p;
+  std::vector<signed char> values(static_cast<std::size_t>(n) * (n - 1) / 2);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) values[pair_column(i, j, n)] = position[i] < position[j] ? 1 : 0;
+  }
+  return values;
+}
+
+/// The free pair (i < j) whose LP value is nearest 1/2; i = -1 when every free one is integral.
+struct Pair {
+  int i = -1, j = -1;
+};
+Pair most_fractional(const std::vector<signed char>& fixed, const std::vector<double>& x, int n) {
+  Pair chosen;
+  double nearest = 0.5 - 1e-9;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const double distance_to_half = std::fabs(x[static_cast<std::size_t>(i) * n + j] - 0.5);
+      if (fixed[pair_column(i, j, n)] < 0 && distance_to_half < nearest) nearest = distance_to_half, chosen = {i, j};
+    }
+  }
+  return chosen;
+}
+
+/// Placements a listing may take: about a second at n = 100, and alike on every machine.
+constexpr std::int64_t listing_max_steps = 10'000'000;
+
+/// The rankings of the distance of a known optimum: one alternative placed at a time (after every
+/// one it is fixed behind; candidates in the optimum's order, so that it comes first), a prefix
+/// pruned by two lower bounds on
+/// the distance of every ranking that extends it:
+/// - its cost, plus the least cost of each pair still undecided (its fixed order's, if fixed);
+/// - the LP's split of the distance (TriangleLp::Solution): dual_value, plus the penalties of the
+///   decided pairs off their lean, plus the weights of the decided rows left slack.
+/// Lists `limit` and counts on while steps remain.
+class OptimaListing {
+ public:
+  OptimaListing(const Counts& o, const TriangleLp::Solution& lp, const std::vector<signed char>& fixed,
+                const Ranking& optimum, std::size_t limit)
+      : o_(o),
+        lp_(lp),
+        n_(o.alternatives),
+        target_(distance(o, optimum)),
+        limit_(limit),
+        order_(optimum),
+        open_cost_(n_ * n_),
+        successors_(n_),
+        waiting_(n_),
+        rows_of_(n_),
+        position_(n_, n_) {
+    for (int i = 0; i < n_; ++i) {
+      for (int j = i + 1; j < n_; ++j) {
+        const signed char value = fixed[pair_column(i, j, n_)];  // 1: i before j
+        const std::uint64_t i_first = o.at(j, i), j_first = o.at(i, j);
+        const std::uint64_t cost = value < 0 ? std::min(i_first, j_first) : value == 1 ? i_first : j_first;
+        open_cost_[i * n_ + j] = open_cost_[j * n_ + i] = cost;
+        rest_ += cost;
+        if (value >= 0) {
+          successors_[value == 1 ? i : j].push_back(value == 1 ? j : i);
+          ++waiting_[value == 1 ? j : i];
+        }
+      }
+    }
+    for (std::size_t r = 0; r < lp.priced_rows.size(); ++r) {
+      const Triangle& t = lp.priced_rows[r].first;
+      for (int a : {t.i, t.j, t.k}) rows_of_[a].push_back(static_cast<int>(r));
+    }
+    // Room for the LP's terms above dual_value, with a margin for the rounding of its sums.
+    room_ = static_cast<double>(target_) - lp.dual_value + 1e-6 * (1 + static_cast<double>(target_));
+  }
+
+  void run() { place(0); }
+
+  std::vector<Ranking> rankings;
+  std::uint64_t count = 0;
+  bool complete = true;  ///< every ranking was counted
+
+ private:
+  /// Whether a is before b once a is placed at `position_` (the unplaced come after every placed one).
+  bool before(int a, int b) const { return position_[a] < position_[b]; }
+
+  /// What placing a adds to the LP's terms: its pairs with the unplaced, and the rows that
+  /// placing it decides (two of their three alternatives placed).
+  double lp_terms(int a) const {
+    double terms = 0;
+    for (int b = 0; b < n_; ++b) {
+      if (position_[b] < n_ || b == a) continue;
+      const int i = std::min(a, b), j = std::max(a, b);
+      const int c = pair_column(i, j, n_);
+      if ((a == i ? 1 : 0) != lp_.lean[c]) terms += lp_.penalty[c];  // a before b
+    }
+    for (int r : rows_of_[a]) {
+      const auto& [t, weight] = lp_.priced_rows[r];
+      const int placed = (position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_);
+      if (placed != 2) continue;  // a is the second one placed: the row is decided now
+      const int sum = before(t.i, t.j) + before(t.j, t.k) - before(t.i, t.k);  // in {0, 1} for a ranking
+      const bool slack = t.upper ? sum == 0 : sum == 1;
+      if (slack) terms += weight;
+    }
+    return terms;
+  }
+
+  void place(int depth) {
+    if (depth == n_) {
+      if (prefix_ != target_) return;
+      if (rankings.size() < limit_) rankings.push_back(ranking_);
+      ++count;
+      return;
+    }
+    for (int a : order_) {
+      if (!complete) return;
+      if (position_[a] < n_ || waiting_[a] > 0) continue;
+      if (++steps_ > listing_max_steps) {
+        complete = false;
+        return;
+      }
+      std::uint64_t added = 0, dropped = 0;  // a goes before every unplaced b
+      for (int b = 0; b < n_; ++b) {
+        if (position_[b] < n_ || b == a) continue;
+        added += o_.at(b, a);
+        dropped += open_cost_[a * n_ + b];
+      }
+      if (prefix_ + added + rest_ - dropped > target_) continue;
+      position_[a] = depth;
+      const double terms = lp_terms(a);
+      if (used_ + terms <= room_) {
+        ranking_.push_back(a);
+        prefix_ += added, rest_ -= dropped, used_ += terms;
+        for (int b : successors_[a]) --waiting_[b];
+        place(depth + 1);
+        for (int b : successors_[a]) ++waiting_[b];
+        prefix_ -= added, rest_ += dropped, used_ -= terms;
+        ranking_.pop_back();
+      }
+      position_[a] = n_;
+    }
+  }
+
+  const Counts& o_;
+  const TriangleLp::Solution& lp_;
+  int n_;
+  std::uint64_t target_;
+  std::size_t limit_;
+  Ranking order_;                             // candidates for each place: the known optimum's order first
+  std::vector<std::uint64_t> open_cost_;      // per pair: its fixed order's cost, else the lesser one
+  std::vector<std::vector<int>> successors_;  // fixed to come after each alternative
+  std::vector<int> waiting_;                  // fixed predecessors not yet placed
+  std::vector<std::vector<int>> rows_of_;     // priced rows of each alternative
+  std::vector<int> position_;                 // n_ while unplaced
+  Ranking ranking_;
+  std::uint64_t prefix_ = 0, rest_ = 0;
+  double used_ = 0, room_ = 0;
+  std::int64_t steps_ = 0;
+};
+
+/// Replaces the one optimal ranking of a proven search by a listing of the optima, with the root
+/// LP solved again with every cut the search found: its reduced costs fix the pairs that no
+/// optimum can flip, and its prices bound the rest of the listing.
+void list_optima(const Counts& o, TriangleLp& lp, SearchResult& result, std::size_t limit, double max_seconds) {
+  const std::vector<signed char> none(lp.columns(), -1);
+  const TriangleLp::Solution root = lp.solve(none, node_max_rounds, max_seconds);
+  if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
+  std::vector<signed char> fixed = none;
+  const double target = static_cast<double>(result.distance), margin = 1e-6 * (1 + target);
+  for (int c = 0; c < lp.columns(); ++c) {
+    if (root.dual_value + root.penalty[c] - margin > target) fixed[c] = root.lean[c];
+  }
+  OptimaListing listing(o, root, fixed, result.optima.front(), limit);
+  listing.run();
+  if (listing.rankings.empty()) return;  // out of steps before the first: keep the search's one
+  result.optima = std::move(listing.rankings);
+  std::sort(result.optima.begin(), result.optima.end());
+  result.count = listing.count;
+  result.count_exact = listing.complete;
+}
+
+}  // namespace
+
+SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
+                            double max_seconds) {
+  WallTimer timer;
+  const int n = o.alternatives;
+  const std::size_t limit = static_cast<std::size_t>(std::max(1, list_limit));
+  TriangleLp lp(o, separate);
+  SearchResult result;
+  Ranking best = start;
+  result.distance = distance(o, start);
+  // The largest distance a node may still hold something new at: a better ranking.
+  auto worth = [&] { return static_cast<double>(result.distance) - 1; };
+  auto offer = [&](const Ranking& ranking) {
+    const std::uint64_t d = distance(o, ranking);
+    if (d < result.distance) result.distance = d, best = ranking;
+  };
+
+  std::vector<Node> stack = {{std::vector<signed char>(lp.columns(), -1), 0}};
+  while (!stack.empty() && timer.seconds() < max_seconds) {
+    Node node = std::move(stack.back());
+    stack.pop_back();
+    if (static_cast<double>(node.bound) > worth()) continue;
+    const TriangleLp::Solution lp_point = lp.solve(node.fixed, node_max_rounds, max_seconds - timer.seconds());
+    ++result.nodes;
+    if (lp_point.status == TriangleLp::Status::infeasible) continue;
+    node.bound = std::max(node.bound, whole_bound(lp_point.bound));
+    if (lp_point.status == TriangleLp::Status::open) {  // stopped by the time limit: left open
+      stack.push_back(std::move(node));
+      break;
+    }
+    offer(lp_point.ranking.empty() ? local_search(o, rounded_ranking(lp_point.x, n)) : lp_point.ranking);
+    if (static_cast<double>(node.bound) > worth()) continue;
+    // Pairs whose other value alone would lift the bound past what is worth finding.
+    std::vector<signed char> fixed = node.fixed;
+    const double margin = 1e-6 * (1 + worth());
+    for (int c = 0; c < lp.columns(); ++c) {
+      if (fixed[c] < 0 && lp_point.dual_value + lp_point.penalty[c] - margin > worth()) fixed[c] = lp_point.lean[c];
+    }
+    const Pair pair = most_fractional(fixed, lp_point.x, n);
+    if (pair.i < 0)
+      fail("Kemeny branch and cut: an LP point with no fractional free pair and no ranking (internal error)");
+    const int c = pair_column(pair.i, pair.j, n);
+    const signed char nearer = lp_point.x[static_cast<std::size_t>(pair.i) * n + pair.j] >= 0.5 ? 1 : 0;
+    for (const signed char value : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
+      Node child{fixed, node.bound};
+      child.fixed[c] = value;
+      stack.push_back(std::move(child));
+    }
+  }
+  result.bound = result.distance;
+  for (const Node& node : stack) result.bound = std::min(result.bound, node.bound);
+  result.optima = {best};
+  result.count = 1;
+  if (result.proven()) list_optima(o, lp, result, limit, max_seconds - timer.seconds());
+  result.rounds = lp.rounds();
+  result.cuts = lp.cuts();
+  result.seconds = timer.seconds();
+  return result;
+}
+
+}  // namespace kollective::kemeny

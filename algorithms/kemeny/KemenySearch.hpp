@@ -1,0 +1,45 @@
+#ifndef KOLLECTIVE_ALGORITHMS_KEMENY_SEARCH_HPP
+#define KOLLECTIVE_ALGORITHMS_KEMENY_SEARCH_HPP
+
+/// \file KemenySearch.hpp
+/// Exact Kemeny for components too large for the subset DP: branch and cut on the LP relaxation
+/// with triangle cuts (KemenyLP.hpp). Depth first over fixed pairs; every node's LP adds the
+/// triangles it violates (cuts valid everywhere, kept for all later nodes), is pruned when its
+/// bound exceeds the best distance, fixes the pairs whose reduced cost alone would exceed it, and
+/// branches on the most fractional pair. Each node's LP point, rounded to a ranking and improved
+/// by local search, may lower the best distance.
+///
+/// Then the optimal rankings are listed: the root LP, with every cut found, fixes the pairs whose
+/// reduced cost alone would exceed the optimum, and a depth-first placement of the alternatives
+/// lists the rankings of the optimum that keep them (up to `list_limit`), counting on for a fixed
+/// number of steps: the count is exact when the placement ended.
+
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/kemeny/KemenyLP.hpp"
+#include "algorithms/kemeny/KemenyTypes.hpp"
+
+namespace kollective::kemeny {
+
+struct SearchResult {
+  std::vector<Ranking> optima;  ///< rankings of `distance`, sorted, at most list_limit
+  std::uint64_t count = 1;      ///< rankings of `distance` found: all of them when count_exact
+  std::uint64_t distance = 0;   ///< the best distance found (doubled)
+  std::uint64_t bound = 0;      ///< a lower bound on the optimum: equals distance when proven
+  bool count_exact = false;     ///< proven, and every ranking of the optimum was counted
+  std::int64_t nodes = 0;       ///< LP nodes solved
+  int rounds = 0;               ///< LP solves
+  std::int64_t cuts = 0;        ///< triangle inequalities added
+  double seconds = 0;
+  bool proven() const { return distance == bound; }
+};
+
+/// Branch and cut from the ranking `start`, for at most about `max_seconds` (then the best
+/// ranking with its certified bound). Deterministic for a deterministic separation.
+SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
+                            double max_seconds);
+
+}  // namespace kollective::kemeny
+
+#endif

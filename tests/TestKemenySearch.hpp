@@ -1,0 +1,194 @@
+// Kemeny's LP bound and branch and cut (KemenyLP.hpp, KemenySearch.hpp) against brute force and
+// the subset DP (included once per backend).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "algorithms/kemeny/Kemeny.hpp"
+#include "algorithms/kemeny/KemenyLP.hpp"
+#include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "algorithms/kemeny/KemenyReference.hpp"
+#include "algorithms/kemeny/KemenySearch.hpp"
+#include "core/preferences/Generators.hpp"
+#include "core/preferences/Pairwise.hpp"
+#include "tests/TestHelpers.hpp"
+
+namespace kollective::test {
+
+/// The LP bound with the device's triangle separation.
+template <class ExecSpace>
+kemeny::LpBound lp_bound_on(const kemeny::Counts& o) {
+  ExecSpace space;
+  return kemeny::lp_bound(
+      o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); });
+}
+
+TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  int integral = 0;
+  for (int n = 3; n <= 8; ++n) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const auto o = preferences::pairwise_reference(random_weak_profile(n, 1 + static_cast<int>(seed % 7), seed, 4));
+      const kemeny::BruteForceResult brute = kemeny::brute_force(o);
+      const kemeny::LpBound lp = lp_bound_on<TEST_EXECSPACE>(o);
+      const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
+      EXPECT_TRUE(lp.closed) << what;
+      EXPECT_LE(lp.bound, brute.distance) << what;
+      EXPECT_GE(lp.bound, kemeny::lower_bound(o)) << what;
+      if (!lp.ranking.empty()) {  // an integral LP optimum is an optimal ranking
+        ++integral;
+        EXPECT_EQ(kemeny::distance(o, lp.ranking), brute.distance) << what;
+      }
+    }
+  }
+  EXPECT_GT(integral, 36) << "of 72 small profiles, few had an integral LP optimum";
+}
+
+/// A weighted tournament: m voters per pair, split at random (any such matrix is a valid input;
+/// small m gives the LP fractional optima, so the search must branch).
+inline kemeny::Counts random_tournament(int n, int m, std::uint64_t seed) {
+  kemeny::Counts o;
+  o.alternatives = n;
+  o.names = preferences::numbered_names(n);
+  o.doubled.assign(static_cast<std::size_t>(n) * n, 0);
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const auto with_i = static_cast<std::uint32_t>((state >> 33) % static_cast<std::uint64_t>(m + 1));
+      o.doubled[static_cast<std::size_t>(i) * n + j] = 2 * with_i;
+      o.doubled[static_cast<std::size_t>(j) * n + i] = 2 * (m - with_i);
+    }
+  }
+  return o;
+}
+
+/// Branch and cut with the device's triangle separation, from the best heuristic ranking.
+template <class ExecSpace>
+kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60) {
+  ExecSpace space;
+  return kemeny::branch_and_cut(
+      o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); },
+      kemeny::best_heuristic(o, 1), list_limit, max_seconds);
+}
+
+TEST(TEST_CATEGORY, kemeny_branch_and_cut_lists_every_optimum_of_brute_force) {
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  for (int n = 3; n <= 8; ++n) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const auto o =
+          seed % 2 == 0
+              ? random_tournament(n, 1 + static_cast<int>(seed % 3), seed)
+              : preferences::pairwise_reference(random_weak_profile(n, 1 + static_cast<int>(seed % 5), seed, 3));
+      const kemeny::BruteForceResult brute = kemeny::brute_force(o);
+      const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
+      const kemeny::SearchResult all = search_on<TEST_EXECSPACE>(o, 100000);
+      ASSERT_TRUE(all.proven()) << what;
+      EXPECT_EQ(all.distance, brute.distance) << what;
+      EXPECT_TRUE(all.count_exact) << what;
+      EXPECT_EQ(all.optima, brute.optima) << what;  // both sorted
+      EXPECT_EQ(all.count, brute.optima.size()) << what;
+      // A short list: optima, sorted, and still the whole count.
+      const kemeny::SearchResult three = search_on<TEST_EXECSPACE>(o, 3);
+      EXPECT_EQ(three.optima.size(), std::min<std::size_t>(3, brute.optima.size())) << what;
+      EXPECT_TRUE(std::is_sorted(three.optima.begin(), three.optima.end())) << what;
+      for (const auto& ranking : three.optima) EXPECT_EQ(kemeny::distance(o, ranking), brute.distance) << what;
+      EXPECT_TRUE(three.count_exact) << what;
+      EXPECT_EQ(three.count, brute.optima.size()) << what;
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, kemeny_branch_and_cut_matches_the_dp_where_it_branches) {
+  // Weighted tournaments of 16 and 20 alternatives, where the LP optimum is often fractional.
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  TEST_EXECSPACE space;
+  int branched = 0;
+  for (const auto& [n, m] : std::vector<std::pair<int, int>>{{16, 1}, {16, 3}, {20, 1}, {20, 2}}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const auto o = random_tournament(n, m, seed);
+      kemeny::Options dp;
+      dp.method = kemeny::Method::dp;
+      dp.list_limit = 100000;
+      const kemeny::Result exact = kemeny::solve(space, o, dp);
+      const kemeny::SearchResult searched = search_on<TEST_EXECSPACE>(o, 100000);
+      const std::string what = "n=" + std::to_string(n) + " m=" + std::to_string(m) + " seed=" + std::to_string(seed);
+      ASSERT_TRUE(searched.proven()) << what;
+      EXPECT_EQ(searched.distance, exact.distance) << what;
+      EXPECT_TRUE(searched.count_exact) << what;
+      EXPECT_EQ(searched.count, exact.count) << what;
+      auto expected = exact.optima;
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(searched.optima, expected) << what;
+      branched += searched.nodes > 1 ? 1 : 0;
+    }
+  }
+  EXPECT_GE(branched, 3) << "of 16 tournaments, few needed branching: the branching is barely tested";
+}
+
+template <class ExecSpace>
+void check_auto_by_the_lp_search() {
+  // Contested elections (one large Condorcet component): auto with the DP limited to 3 solves it
+  // by the LP search, with the DP's optimum, count and rankings.
+  ExecSpace space;
+  for (const int n : {10, 13, 16}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const auto o = preferences::pairwise_reference(preferences::mallows_mixture(n, 100, 0.7, seed));
+      kemeny::Options dp;
+      dp.method = kemeny::Method::dp;
+      const kemeny::Result exact = kemeny::solve(space, o, dp);
+      kemeny::Options bounded;
+      bounded.dp_limit = 3;
+      const kemeny::Result result = kemeny::solve(space, o, bounded);
+      const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed) + " " + result.method;
+      EXPECT_TRUE(result.exact) << what;
+      EXPECT_EQ(result.distance, exact.distance) << what;
+      EXPECT_EQ(result.lower_bound, exact.distance) << what;
+      EXPECT_TRUE(result.count_known) << what;
+      EXPECT_EQ(result.count, exact.count) << what;
+      auto listed = result.optima, expected = exact.optima;
+      std::sort(listed.begin(), listed.end());
+      std::sort(expected.begin(), expected.end());
+      if (exact.count < 100) EXPECT_EQ(listed, expected) << what;
+      ASSERT_EQ(result.component_methods.size(), result.component_sizes.size()) << what;
+      const bool by_lp =
+          result.method.find("+lp") != std::string::npos || result.method.find("+branch-and-cut") != std::string::npos;
+      EXPECT_EQ(by_lp, kemeny::lp_available()) << what;
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, kemeny_auto_solves_large_components_by_the_lp_search) {
+  check_auto_by_the_lp_search<TEST_EXECSPACE>();
+}
+
+TEST(TEST_CATEGORY, kemeny_search_out_of_time_keeps_a_valid_bound) {
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  TEST_EXECSPACE space;
+  const auto o = preferences::pairwise_reference(preferences::mallows_mixture(16, 100, 0.7, 2));
+  kemeny::Options dp;
+  dp.method = kemeny::Method::dp;
+  const kemeny::Result exact = kemeny::solve(space, o, dp);
+  const kemeny::SearchResult cut_short = search_on<TEST_EXECSPACE>(o, 100, 1e-9);
+  EXPECT_FALSE(cut_short.proven());
+  EXPECT_FALSE(cut_short.count_exact);
+  EXPECT_LE(cut_short.bound, exact.distance);
+  EXPECT_GE(cut_short.distance, exact.distance);
+  // auto: the DP after all where it fits; else the best ranking with its certified gap.
+  kemeny::Options hurried;
+  hurried.dp_limit = 3;
+  hurried.time_limit = 1e-9;
+  const kemeny::Result by_dp = kemeny::solve(space, o, hurried);
+  EXPECT_TRUE(by_dp.exact);
+  EXPECT_EQ(by_dp.distance, exact.distance);
+  EXPECT_NE(by_dp.method.find("+dp"), std::string::npos) << by_dp.method;
+  setenv("KOLLECTIVE_MEMORY_LIMIT", "1000", 1);
+  const kemeny::Result gap = kemeny::solve(space, o, hurried);
+  unsetenv("KOLLECTIVE_MEMORY_LIMIT");
+  EXPECT_FALSE(gap.exact);
+  EXPECT_EQ(gap.count, 0u);
+  EXPECT_LE(gap.lower_bound, exact.distance);
+  EXPECT_EQ(gap.component_methods, std::vector<std::string>{"heuristic"});
+}
+
+}  // namespace kollective::test
