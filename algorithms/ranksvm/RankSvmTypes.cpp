@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <vector>
 
 #include "core/Error.hpp"
 
@@ -33,16 +33,22 @@ void scale_features(RankData& data, const FeatureRange& range) {
   }
 }
 
+std::int64_t query_pairs(const RankData& data, std::int64_t q) {
+  // Sorted, the documents of each label are one run.
+  std::vector<double> labels(data.labels.begin() + data.query_begin[q], data.labels.begin() + data.query_begin[q + 1]);
+  std::sort(labels.begin(), labels.end());
+  const auto n = static_cast<std::int64_t>(labels.size());
+  std::int64_t same = 0;
+  for (std::int64_t begin = 0, end = 0; begin < n; begin = end) {
+    while (end < n && labels[end] == labels[begin]) ++end;
+    same += (end - begin) * (end - begin);
+  }
+  return (n * n - same) / 2;
+}
+
 std::int64_t preference_pairs(const RankData& data) {
   std::int64_t pairs = 0;
-  for (std::int64_t q = 0; q < data.queries(); ++q) {
-    std::map<double, std::int64_t> count;
-    const std::int64_t n = data.query_begin[q + 1] - data.query_begin[q];
-    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) ++count[data.labels[d]];
-    std::int64_t same = 0;
-    for (const auto& entry : count) same += entry.second * entry.second;
-    pairs += (n * n - same) / 2;
-  }
+  for (std::int64_t q = 0; q < data.queries(); ++q) pairs += query_pairs(data, q);
   return pairs;
 }
 

@@ -37,10 +37,9 @@ struct FeatureRange {
 FeatureRange feature_range(const RankData& data);
 void scale_features(RankData& data, const FeatureRange& range);
 
-/// Preference pairs: pairs of documents of one query with different labels.
-std::int64_t preference_pairs(const RankData& data);
-
-/// Preference pairs: pairs of documents of one query with different labels.
+/// Preference pairs of query q: pairs of its documents with different labels.
+std::int64_t query_pairs(const RankData& data, std::int64_t q);
+/// Preference pairs of every query.
 std::int64_t preference_pairs(const RankData& data);
 
 struct TrainOptions {

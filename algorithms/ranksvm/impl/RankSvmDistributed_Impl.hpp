@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <numeric>
 #include <vector>
 
@@ -22,17 +21,11 @@ namespace kollective::ranksvm::Impl {
 
 /// The queries of `data` that rank `rank` of `ranks` trains on, in their order in `data`. Queries
 /// go longest first (by preference pairs plus documents) to the rank with the least so far.
-inline RankData rank_share(const RankData& data, int rank, int ranks) {
+inline std::vector<char> queries_of_rank(const RankData& data, int rank, int ranks) {
   const std::int64_t queries = data.queries();
   std::vector<std::int64_t> load(queries);
-  for (std::int64_t q = 0; q < queries; ++q) {
-    std::map<double, std::int64_t> count;
-    const std::int64_t n = data.query_begin[q + 1] - data.query_begin[q];
-    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) ++count[data.labels[d]];
-    std::int64_t same = 0;
-    for (const auto& entry : count) same += entry.second * entry.second;
-    load[q] = (n * n - same) / 2 + n;
-  }
+  for (std::int64_t q = 0; q < queries; ++q)
+    load[q] = query_pairs(data, q) + data.query_begin[q + 1] - data.query_begin[q];
   std::vector<std::int64_t> order(queries);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return load[a] > load[b]; });
@@ -43,20 +36,34 @@ inline RankData rank_share(const RankData& data, int rank, int ranks) {
     total[least] += load[q];
     mine[q] = least == rank;
   }
+  return mine;
+}
+
+/// This rank's share of `data` (queries_of_rank), copied into one allocation per array.
+inline RankData rank_share(const RankData& data, int rank, int ranks) {
+  const std::vector<char> mine = queries_of_rank(data, rank, ranks);
   RankData share;
   share.features = data.features;
   share.query_begin = {0};
-  for (std::int64_t q = 0; q < queries; ++q) {
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
     if (!mine[q]) continue;
-    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) {
-      share.labels.push_back(data.labels[d]);
-      share.x.insert(share.x.end(), data.x.begin() + d * data.features, data.x.begin() + (d + 1) * data.features);
-      if (!data.file_index.empty()) share.file_index.push_back(data.file_index[d]);
-    }
     share.query_ids.push_back(data.query_ids[q]);
-    share.query_begin.push_back(static_cast<std::int64_t>(share.labels.size()));
+    share.query_begin.push_back(share.query_begin.back() + data.query_begin[q + 1] - data.query_begin[q]);
   }
-  share.docs = static_cast<std::int64_t>(share.labels.size());
+  share.docs = share.query_begin.back();
+  share.labels.resize(share.docs);
+  share.x.resize(share.docs * data.features);
+  if (!data.file_index.empty()) share.file_index.resize(share.docs);
+  for (std::int64_t q = 0, to = 0; q < data.queries(); ++q) {
+    if (!mine[q]) continue;
+    const std::int64_t from = data.query_begin[q], end = data.query_begin[q + 1];
+    std::copy(data.labels.begin() + from, data.labels.begin() + end, share.labels.begin() + to);
+    std::copy(data.x.begin() + from * data.features, data.x.begin() + end * data.features,
+              share.x.begin() + to * data.features);
+    if (!data.file_index.empty())
+      std::copy(data.file_index.begin() + from, data.file_index.begin() + end, share.file_index.begin() + to);
+    to += end - from;
+  }
   return share;
 }
 

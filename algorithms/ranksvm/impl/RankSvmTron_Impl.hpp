@@ -180,7 +180,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
     } else {
       fun(w);  // the objective keeps the order of the last fun(): restore it for w
     }
-    if (options.log) {
+    if (options.log && comm::rank() == 0) {  // every rank takes the same steps
       std::fprintf(stderr, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s\n", iteration - (accepted ? 1 : 0),
                    f, gnorm, steps, delta, accepted ? "" : "(step rejected)");
     }
