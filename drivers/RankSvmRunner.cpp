@@ -240,7 +240,8 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   if (w.empty()) {
     Space space;
     ranksvm::TrainResult result;
-    const double seconds = time_fenced(space, [&] { result = ranksvm::train(space, train, options); });
+    const double seconds =
+        time_solve(space, options.across_ranks, [&] { result = ranksvm::train(space, train, options); });
     w = result.w;
     const double x_bytes = result.x_bytes;
     row.set("iterations", result.iterations)

@@ -10,6 +10,7 @@ namespace kollective::driver {
 Measurement parse_measurement(const ConfigNode& run) {
   Measurement measurement;
   measurement.max_seconds = max_seconds(run);
+  measurement.together = parse_distribute(run);
   measurement.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
   measurement.warmup = static_cast<int>(run.get_int_in("warmup", measurement.repetitions > 1 ? 1 : 0, 0, 100));
   if (run.has("verify")) {

@@ -13,6 +13,7 @@
 
 #include "core/Config.hpp"
 #include "core/Tables.hpp"
+#include "core/comm/Communicator.hpp"
 #include "core/Timer.hpp"
 #include "drivers/Estimate.hpp"
 
@@ -27,6 +28,7 @@ struct Measurement {
   int warmup = 0;  ///< default: 1 when repetitions > 1
   Verify verify = Verify::automatic;
   double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
+  bool together = false;   ///< distribute: solve (every rank shares each solve)
   int solves() const { return repetitions + warmup; }
 };
 
@@ -54,6 +56,17 @@ void check_work(const Measurement& measurement, Work work, double amount, const 
 /// itself and the spread is the imbalance of the ranks' work.
 void set_rank_range(Row& row, const std::string& column, double value, bool took_part = true);
 
+/// time_fenced(space, work), where a solve shared by every rank (`together`) starts after a
+/// barrier: each rank times the solve, not its wait for ranks still preparing their inputs.
+template <class Space, class Work>
+double time_solve(const Space& space, bool together, Work&& work) {
+  if (together) {
+    space.fence();
+    comm::barrier();
+  }
+  return time_fenced(space, std::forward<Work>(work));
+}
+
 /// Runs solve() `warmup` times untimed, then `repetitions` times fenced and timed; after each
 /// timed call, observe(result) sees its result. Returns the last result.
 template <class Space, class Solve, class Observe>
@@ -61,7 +74,7 @@ auto measure(const Space& space, const Measurement& measurement, Timing& timing,
   for (int w = 0; w < measurement.warmup; ++w) solve();
   decltype(solve()) result{};
   for (int r = 0; r < measurement.repetitions; ++r) {
-    timing.seconds.push_back(time_fenced(space, [&] { result = solve(); }));
+    timing.seconds.push_back(time_solve(space, measurement.together, [&] { result = solve(); }));
     observe(result);
   }
   return result;
