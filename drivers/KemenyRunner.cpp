@@ -34,7 +34,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
   KemenySettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"method", "list_limit", "seed", "dp_limit", "time_limit"});
+    options.expect_keys({"method", "list_limit", "seed", "dp_limit", "time_limit", "reduce"});
     if (options.has("method")) {
       settings.options.method =
           kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
@@ -44,6 +44,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.dp_limit =
         static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: auto_dp_limit
     settings.options.time_limit = options.get_double("time_limit", settings.options.time_limit);
+    settings.options.reduce = options.get_bool("reduce", settings.options.reduce);
     if (!(settings.options.time_limit > 0) || !std::isfinite(settings.options.time_limit))
       options.required("time_limit").error("must be a positive number of seconds");
   }
@@ -157,8 +158,13 @@ class KemenyJob : public ElectionJob {
         .set("lp_seconds", result.lp_seconds)
         .set("lp_rounds", result.lp_rounds)
         .set("lp_cuts", result.lp_cuts)
-        .set("search_nodes", result.search_nodes)
-        .set("count_known", result.count_known);
+        .set("search_nodes", result.search_nodes);
+    if (result.reduction_pairs > 0) {  // the data reduction ran (auto, components given to the LP search)
+      row.set("reduction_pairs", result.reduction_pairs)
+          .set("fixed_by_exchange", result.fixed_by_exchange)
+          .set("fixed_by_closure", result.fixed_by_closure);
+    }
+    row.set("count_known", result.count_known);
     if (result.exact && result.count > 0) {  // exact when count_known, else at least this many (0: not searched)
       row.set("optimal_rankings", result.count).set("optimal_rankings_saturated", result.count_saturated);
     }

@@ -11,6 +11,7 @@
 #include "algorithms/ranksvm/RankSvmTypes.hpp"
 #include "core/Error.hpp"
 #include "core/Random.hpp"
+#include "core/preferences/Pairwise.hpp"
 #include "core/preferences/Profile.hpp"
 
 namespace kollective::test {
@@ -58,6 +59,25 @@ inline std::string error_of(const std::function<void()>& f) {
     return e.what();
   }
   return "";
+}
+
+/// A weighted tournament: m voters per pair, split at random (any such matrix is a valid input;
+/// small m gives the LP fractional optima, so the search must branch).
+inline preferences::PairwiseCounts random_tournament(int n, int m, std::uint64_t seed) {
+  preferences::PairwiseCounts o;
+  o.alternatives = n;
+  o.names = preferences::numbered_names(n);
+  o.doubled.assign(static_cast<std::size_t>(n) * n, 0);
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const auto with_i = static_cast<std::uint32_t>((state >> 33) % static_cast<std::uint64_t>(m + 1));
+      o.doubled[static_cast<std::size_t>(i) * n + j] = 2 * with_i;
+      o.doubled[static_cast<std::size_t>(j) * n + i] = 2 * (m - with_i);
+    }
+  }
+  return o;
 }
 
 }  // namespace kollective::test

@@ -7,6 +7,7 @@
 #include "algorithms/kemeny/Kemeny.hpp"
 #include "algorithms/kemeny/KemenyLP.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "algorithms/kemeny/KemenyReductions.hpp"
 #include "algorithms/kemeny/KemenyReference.hpp"
 #include "algorithms/kemeny/KemenySearch.hpp"
 #include "core/preferences/Generators.hpp"
@@ -44,32 +45,15 @@ TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {
   EXPECT_GT(integral, 36) << "of 72 small profiles, few had an integral LP optimum";
 }
 
-/// A weighted tournament: m voters per pair, split at random (any such matrix is a valid input;
-/// small m gives the LP fractional optima, so the search must branch).
-inline kemeny::Counts random_tournament(int n, int m, std::uint64_t seed) {
-  kemeny::Counts o;
-  o.alternatives = n;
-  o.names = preferences::numbered_names(n);
-  o.doubled.assign(static_cast<std::size_t>(n) * n, 0);
-  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      const auto with_i = static_cast<std::uint32_t>((state >> 33) % static_cast<std::uint64_t>(m + 1));
-      o.doubled[static_cast<std::size_t>(i) * n + j] = 2 * with_i;
-      o.doubled[static_cast<std::size_t>(j) * n + i] = 2 * (m - with_i);
-    }
-  }
-  return o;
-}
-
-/// Branch and cut with the device's triangle separation, from the best heuristic ranking.
+/// Branch and cut with the device's triangle separation, from the best heuristic ranking, with
+/// the data reduction's pairs fixed where `reduced`.
 template <class ExecSpace>
-kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60) {
+kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60, bool reduced = false) {
   ExecSpace space;
   return kemeny::branch_and_cut(
       o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); },
-      kemeny::best_heuristic(o, 1), list_limit, max_seconds);
+      kemeny::best_heuristic(o, 1), list_limit, max_seconds,
+      reduced ? kemeny::pair_columns(kemeny::fixed_pairs(o)) : std::vector<signed char>{});
 }
 
 TEST(TEST_CATEGORY, kemeny_branch_and_cut_lists_every_optimum_of_brute_force) {
@@ -82,12 +66,14 @@ TEST(TEST_CATEGORY, kemeny_branch_and_cut_lists_every_optimum_of_brute_force) {
               : preferences::pairwise_reference(random_weak_profile(n, 1 + static_cast<int>(seed % 5), seed, 3));
       const kemeny::BruteForceResult brute = kemeny::brute_force(o);
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
-      const kemeny::SearchResult all = search_on<TEST_EXECSPACE>(o, 100000);
-      ASSERT_TRUE(all.proven()) << what;
-      EXPECT_EQ(all.distance, brute.distance) << what;
-      EXPECT_TRUE(all.count_exact) << what;
-      EXPECT_EQ(all.optima, brute.optima) << what;  // both sorted
-      EXPECT_EQ(all.count, brute.optima.size()) << what;
+      for (const bool reduced : {false, true}) {  // with the reduction's pairs fixed, the same optima
+        const kemeny::SearchResult all = search_on<TEST_EXECSPACE>(o, 100000, 60, reduced);
+        ASSERT_TRUE(all.proven()) << what << " reduced=" << reduced;
+        EXPECT_EQ(all.distance, brute.distance) << what << " reduced=" << reduced;
+        EXPECT_TRUE(all.count_exact) << what << " reduced=" << reduced;
+        EXPECT_EQ(all.optima, brute.optima) << what << " reduced=" << reduced;  // both sorted
+        EXPECT_EQ(all.count, brute.optima.size()) << what << " reduced=" << reduced;
+      }
       // A short list: optima, sorted, and still the whole count.
       const kemeny::SearchResult three = search_on<TEST_EXECSPACE>(o, 3);
       EXPECT_EQ(three.optima.size(), std::min<std::size_t>(3, brute.optima.size())) << what;
@@ -154,6 +140,7 @@ void check_auto_by_the_lp_search() {
       const bool by_lp =
           result.method.find("+lp") != std::string::npos || result.method.find("+branch-and-cut") != std::string::npos;
       EXPECT_EQ(by_lp, kemeny::lp_available()) << what;
+      if (by_lp) EXPECT_GT(result.reduction_pairs, 0) << what;  // the reduction ran on the searched component
     }
   }
 }

@@ -199,14 +199,14 @@ class OptimaListing {
 /// Replaces the one optimal ranking of a proven search by a listing of the optima, with the root
 /// LP solved again with every cut the search found: its reduced costs fix the pairs that no
 /// optimum can flip, and its prices bound the rest of the listing.
-void list_optima(const Counts& o, TriangleLp& lp, SearchResult& result, std::size_t limit, double max_seconds) {
-  const std::vector<signed char> none(lp.columns(), -1);
-  const TriangleLp::Solution root = lp.solve(none, node_max_rounds, max_seconds);
+void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>& known, SearchResult& result,
+                 std::size_t limit, double max_seconds) {
+  const TriangleLp::Solution root = lp.solve(known, node_max_rounds, max_seconds);
   if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
-  std::vector<signed char> fixed = none;
+  std::vector<signed char> fixed = known;
   const double target = static_cast<double>(result.distance), margin = 1e-6 * (1 + target);
   for (int c = 0; c < lp.columns(); ++c) {
-    if (root.dual_value + root.penalty[c] - margin > target) fixed[c] = root.lean[c];
+    if (fixed[c] < 0 && root.dual_value + root.penalty[c] - margin > target) fixed[c] = root.lean[c];
   }
   OptimaListing listing(o, root, fixed, result.optima.front(), limit);
   listing.run();
@@ -220,11 +220,14 @@ void list_optima(const Counts& o, TriangleLp& lp, SearchResult& result, std::siz
 }  // namespace
 
 SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
-                            double max_seconds) {
+                            double max_seconds, std::vector<signed char> known) {
   WallTimer timer;
   const int n = o.alternatives;
   const std::size_t limit = static_cast<std::size_t>(std::max(1, list_limit));
   TriangleLp lp(o, separate);
+  if (known.empty()) known.assign(lp.columns(), -1);
+  if (static_cast<int>(known.size()) != lp.columns())
+    fail("Kemeny branch and cut: ", known.size(), " known pairs for ", lp.columns(), " pair columns (internal error)");
   SearchResult result;
   Ranking best = start;
   result.distance = distance(o, start);
@@ -235,7 +238,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
     if (d < result.distance) result.distance = d, best = ranking;
   };
 
-  std::vector<Node> stack = {{std::vector<signed char>(lp.columns(), -1), 0}};
+  std::vector<Node> stack = {{known, 0}};
   while (!stack.empty() && timer.seconds() < max_seconds) {
     Node node = std::move(stack.back());
     stack.pop_back();
@@ -271,7 +274,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   for (const Node& node : stack) result.bound = std::min(result.bound, node.bound);
   result.optima = {best};
   result.count = 1;
-  if (result.proven()) list_optima(o, lp, result, limit, max_seconds - timer.seconds());
+  if (result.proven()) list_optima(o, lp, known, result, limit, max_seconds - timer.seconds());
   result.rounds = lp.rounds();
   result.cuts = lp.cuts();
   result.seconds = timer.seconds();

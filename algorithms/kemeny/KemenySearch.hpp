@@ -36,9 +36,11 @@ struct SearchResult {
 };
 
 /// Branch and cut from the ranking `start`, for at most about `max_seconds` (then the best
-/// ranking with its certified bound). Deterministic for a deterministic separation.
+/// ranking with its certified bound), with the pairs `known` (by LP column, as pair_columns
+/// gives them; empty: none) fixed from the root: they must hold in every optimal ranking, so that
+/// the optima and their count stay whole. Deterministic for a deterministic separation.
 SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
-                            double max_seconds);
+                            double max_seconds, std::vector<signed char> known = {});
 
 }  // namespace kollective::kemeny
 

@@ -34,6 +34,9 @@ struct Options {
   /// best ranking with its certified gap.
   int dp_limit = -1;
   double time_limit = 300;  ///< auto: seconds at most for each component's branch and cut
+  /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
+  /// ablation, the search without them)
+  bool reduce = true;
 };
 
 struct Result {
@@ -54,9 +57,14 @@ struct Result {
   int lp_rounds = 0;              ///< LP solves, over the components
   std::int64_t lp_cuts = 0;       ///< triangle inequalities added, over the components
   std::int64_t search_nodes = 0;  ///< LP nodes of branch and cut, over the components
-  bool lp_missing = false;        ///< a component was left with a gap that this build's missing LP bound might close
-  int ranks = 1;                  ///< ranks that shared the largest subset DP
-  double exchange_seconds = 0;    ///< of the subset DPs, spent exchanging layers between ranks
+  /// auto's data reduction (KemenyReductions.hpp), over the components given to the LP search:
+  /// their pairs, and those fixed in every optimum by the exchange rule and by transitivity
+  std::int64_t reduction_pairs = 0;
+  std::int64_t fixed_by_exchange = 0;
+  std::int64_t fixed_by_closure = 0;
+  bool lp_missing = false;      ///< a component was left with a gap that this build's missing LP bound might close
+  int ranks = 1;                ///< ranks that shared the largest subset DP
+  double exchange_seconds = 0;  ///< of the subset DPs, spent exchanging layers between ranks
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).

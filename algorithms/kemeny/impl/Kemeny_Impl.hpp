@@ -16,6 +16,7 @@
 
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyLP.hpp"
+#include "algorithms/kemeny/KemenyReductions.hpp"
 #include "algorithms/kemeny/KemenySearch.hpp"
 #include "algorithms/kemeny/impl/KemenyTriangles_Impl.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
@@ -166,15 +167,17 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   return too_large[0] == 0;
 }
 
-/// A component given to the LP: branch and cut from the best heuristic ranking, where the build
-/// has CLP; else (or above lp_max_alternatives) that ranking with the simple lower bound.
+/// A component given to the LP: branch and cut from the best heuristic ranking with the pairs of
+/// `reduction` fixed, where the build has CLP; else (or above lp_max_alternatives) that ranking
+/// with the simple lower bound.
 template <class ExecSpace>
-SearchResult search_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds) {
+SearchResult search_component(const ExecSpace& space, const Counts& o, const PairReduction& reduction,
+                              const Options& options, double seconds) {
   const Ranking start = best_heuristic(o, options.seed);
   SearchResult searched;
   if (lp_available() && o.alternatives <= lp_max_alternatives) {
     const auto separate = [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); };
-    searched = branch_and_cut(o, separate, start, options.list_limit, seconds);
+    searched = branch_and_cut(o, separate, start, options.list_limit, seconds, pair_columns(reduction));
   } else {
     searched.optima = {start};
     searched.distance = distance(o, start);
@@ -232,8 +235,15 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
           Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
       const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;
       std::optional<SearchResult> searched;
+      std::optional<PairReduction> reduction;
       auto search_it = [&](double seconds) {
-        searched = search_component(space, sub, options, seconds);
+        if (options.reduce && !reduction && size <= lp_max_alternatives) {
+          reduction = fixed_pairs(sub);
+          result.reduction_pairs += static_cast<std::int64_t>(size) * (size - 1) / 2;
+          result.fixed_by_exchange += reduction->by_exchange;
+          result.fixed_by_closure += reduction->by_closure;
+        }
+        searched = search_component(space, sub, reduction.value_or(PairReduction{}), options, seconds);
         result.lp_seconds += searched->seconds;
         result.lp_rounds += searched->rounds;
         result.lp_cuts += searched->cuts;

@@ -1,0 +1,49 @@
+#include "algorithms/kemeny/KemenyReductions.hpp"
+
+#include <algorithm>
+
+#include "algorithms/kemeny/KemenyLP.hpp"
+
+namespace kollective::kemeny {
+
+PairReduction fixed_pairs(const Counts& o) {
+  const int n = o.alternatives;
+  PairReduction reduction;
+  reduction.alternatives = n;
+  reduction.before.assign(static_cast<std::size_t>(n) * n, 0);
+  auto margin = [&](int x, int y) { return static_cast<std::int64_t>(o.at(x, y)) - o.at(y, x); };
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b < n; ++b) {
+      if (a == b || margin(a, b) <= 0) continue;
+      std::int64_t worst = 0;  // the most the alternatives between b and a can gain from the swap's loss
+      for (int c = 0; c < n && worst < margin(a, b); ++c) {
+        if (c != a && c != b) worst += std::max<std::int64_t>(0, margin(b, c) - margin(a, c));
+      }
+      if (worst < margin(a, b)) reduction.before[static_cast<std::size_t>(a) * n + b] = 1, ++reduction.by_exchange;
+    }
+  }
+  // Transitive closure (Warshall): a before c before b in every optimum puts a before b.
+  for (int c = 0; c < n; ++c) {
+    for (int a = 0; a < n; ++a) {
+      if (!reduction.fixed(a, c)) continue;
+      for (int b = 0; b < n; ++b) {
+        signed char& ab = reduction.before[static_cast<std::size_t>(a) * n + b];
+        if (!ab && reduction.fixed(c, b)) ab = 1, ++reduction.by_closure;
+      }
+    }
+  }
+  return reduction;
+}
+
+std::vector<signed char> pair_columns(const PairReduction& reduction) {
+  const int n = reduction.alternatives;
+  std::vector<signed char> columns(static_cast<std::size_t>(n) * (n - 1) / 2, -1);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      if (reduction.fixed(i, j) || reduction.fixed(j, i)) columns[pair_column(i, j, n)] = reduction.fixed(i, j) ? 1 : 0;
+    }
+  }
+  return columns;
+}
+
+}  // namespace kollective::kemeny
