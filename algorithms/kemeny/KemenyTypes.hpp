@@ -93,7 +93,7 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
 /// where the build has the LP search (else every size the DP accepts). Above that the search was
 /// the faster on both kinds of machine: a component of 22 in 0.001 s against the DP's 0.22 s on
 /// 2 CPU cores, a contested one of 30 in 0.004 s against 251 s there and 0.19 s on an H200
-/// (perf/results/2026-11-25_kemeny_lp.md, 2026-11-25_kemeny_search.md).
+/// (perf/results/2026-11-25_kemeny_lp.md, 2026-11-25_kemeny_reduction.md).
 int auto_dp_limit(const Options& options);
 
 /// The subset DP's expected seconds for n alternatives: n 2^n steps at the rate measured on the
