@@ -8,7 +8,8 @@
 # $OUT (the device tool's output folder) or ./gpu-out. Several GPUs:
 #   KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_RANKS="1 2" scripts/gpu_run.sh CONFIG.yaml
 # builds with MPI + NCCL and runs each config under `mpirun -np R` for each R (NVLink multicast
-# off); KOLLECTIVE_GPU_TESTS=REGEX runs only the matching tests.
+# off); KOLLECTIVE_GPU_TESTS=REGEX runs only the matching tests, KOLLECTIVE_GPU_TARGETS="a b"
+# builds only those targets.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -70,7 +71,9 @@ prefix=$(tail -n 1 "$out/kokkos_prefix")
 # -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
 step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
   -DCMAKE_CXX_FLAGS=-lineinfo -DKOLLECTIVE_LP=$lp
-step build cmake --build "$root/build/$preset" -j "$jobs"
+targets=()  # KOLLECTIVE_GPU_TARGETS="a b": build only those (default: everything)
+for target in ${KOLLECTIVE_GPU_TARGETS:-}; do targets+=(--target "$target"); done
+step build cmake --build "$root/build/$preset" -j "$jobs" "${targets[@]}"
 (cd "$root/build/$preset" && ctest -j 4 --timeout 600 --output-on-failure ${KOLLECTIVE_GPU_TESTS:+-R "$KOLLECTIVE_GPU_TESTS"}) \
   >"$out/tests.log" 2>&1
 tests_status=$?
