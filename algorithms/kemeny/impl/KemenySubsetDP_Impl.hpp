@@ -143,98 +143,8 @@ inline void require_rank_memory(const Layout& l, int distance_bytes, const std::
 /// The candidates of top alternative m + j of a part: where its lower part's layer arrives.
 using TopSlots = Kokkos::Array<int, Layout::max_part_bits>;
 
-/// The new stream a device exchange runs on, so that the layer's local candidates run meanwhile;
-/// on the host the exchange (MPI) blocks, and runs on `space` before them.
-template <class ExecSpace>
-ExecSpace exchange_space(const ExecSpace& space) {
-  if constexpr (comm::Impl::on_host<ExecSpace>()) {
-    return space;
-  } else {
-    return Kokkos::Experimental::partition_space(space, 1)[0];
-  }
-}
-
-/// What a layer reads besides the tables: the binomials for unranking, and the layers received
-/// from the lower parts (slot e at e * largest, in colex order of the low part).
-template <class Distance, class Memory>
-struct LayerInputs {
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial;
-  Kokkos::View<Distance*, Memory> got_best;
-  Kokkos::View<std::uint64_t*, Memory> got_ways;
-  std::uint64_t largest = 0;
-};
-
-/// Layer k of this rank's part q, `sets` of them: the candidates within the part (`top` false:
-/// from scratch; on one rank, every candidate), or those of its top alternatives, from the
-/// layers received (`top` true: onto the first pass's result).
-template <bool top, class Distance, class ExecSpace>
-void dp_layer(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& tables,
-              const Layout& l, const LayerInputs<Distance, typename ExecSpace::memory_space>& in, int k, std::size_t q,
-              std::uint64_t sets) {
-  const int v = l.parts[q], m = l.low_bits(), part_bits = l.part_bits;
-  const int s = k - Kokkos::popcount(static_cast<unsigned>(v));  // the size of the low parts of v's sets in layer k
-  const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
-  TopSlots slot{};  // bit j of v -> where part v without j arrives
-  for (int j = 0; j < part_bits; ++j) {
-    if (v >> j & 1) {
-      slot[j] = static_cast<int>(std::find(l.received.begin(), l.received.end(), v ^ 1 << j) - l.received.begin());
-    }
-  }
-  const auto best = tables.best;
-  const auto ways = tables.ways;
-  const auto binomial = in.binomial;
-  const auto got_best = in.got_best;
-  const auto got_ways = in.got_ways;
-  const std::uint64_t largest = in.largest;
-  Kokkos::parallel_for(
-      "Kollective::Kemeny::dp_layer",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(sets)),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
-        const std::uint64_t set = low_part | high;
-        Distance minimum = k == 0 ? 0 : ~Distance{0};
-        std::uint64_t count = k == 0 ? 1 : 0;
-        if (top) {  // a constant; not `if constexpr`, in which nvcc's lambdas cannot capture
-          minimum = best(base + low_part);
-          count = ways(base + low_part);
-          for (int j = 0; j < part_bits; ++j) {
-            if (!(v >> j & 1)) continue;
-            const std::uint64_t at = static_cast<std::uint64_t>(slot[j]) * largest + static_cast<std::uint64_t>(i);
-            const Distance value = got_best(at) + tables.cost(m + j, set);
-            if (value < minimum) {
-              minimum = value;
-              count = got_ways(at);
-            } else if (value == minimum) {
-              count = subsets::saturating_add(count, got_ways(at));
-            }
-          }
-        } else {
-          // As the one-rank DP: a candidate's count is read only when it ties or beats the
-          // minimum (reading it for every candidate made the layer 1.5x slower on an H200).
-          for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
-            const int c = Kokkos::Experimental::countr_zero_builtin(rest);
-            const std::uint64_t without = base + (low_part ^ (std::uint64_t{1} << c));
-            const Distance value = best(without) + tables.cost(c, set);
-            if (value < minimum) {
-              minimum = value;
-              count = ways(without);
-            } else if (value == minimum) {
-              count = subsets::saturating_add(count, ways(without));
-            }
-          }
-        }
-        best(base + low_part) = minimum;
-        ways(base + low_part) = count;
-      });
-}
-
 /// This rank's parts of the tables (best and ways, part i at i 2^m, by low part), and the
-/// seconds spent exchanging layers that the layers' local work did not hide.
-///
-/// Each layer runs in two passes when ranks share the DP: the candidates within a set's part
-/// (its low alternatives), while the lower parts' previous layer arrives; then the top
-/// alternatives' candidates from what arrived. Minimum and saturating count do not depend on
-/// the order of the candidates, so the tables equal one rank's bit for bit.
+/// seconds spent exchanging layers.
 template <class Distance, class ExecSpace>
 SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o,
                                                                 const Layout& l, double& exchange_seconds) {
@@ -256,7 +166,6 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
   const auto sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_device);
   auto layer_size = [&](int s) -> std::uint64_t { return s < 0 || s > m ? 0 : sizes(m, s); };
   auto top_count = [](int part) { return Kokkos::popcount(static_cast<unsigned>(part)); };
-  const ExecSpace exchanging = l.part_bits > 0 ? exchange_space(space) : space;
 
   const auto tables = t;
   const auto best = t.best;
@@ -266,8 +175,7 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
                         (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
                     n + 1);
   for (int k = 0; k <= n; ++k) {
-    const bool receives_layer = k > 0 && l.part_bits > 0;
-    if (receives_layer) {
+    if (k > 0 && l.part_bits > 0) {
       std::vector<comm::Transfer> sends, receives;
       for (std::size_t e = 0; e < l.sent.size(); ++e) {  // layer k - 1 of each part that others read
         const int s = k - 1 - top_count(l.sent[e]);
@@ -291,22 +199,56 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
         receives.push_back({got_best.data() + at, count * sizeof(Distance), from});
         receives.push_back({got_ways.data() + at, count * sizeof(std::uint64_t), from});
       }
-      space.fence();  // packed, and the layer below complete, before the exchange's stream reads them
-      WallTimer timer;
-      comm::exchange_parts(exchanging, sends, receives);  // queued on the device; on the host, done here
-      exchange_seconds += timer.seconds();
-    }
-    const LayerInputs<Distance, Memory> inputs{binomial_table, got_best, got_ways, largest};
-    auto sets = [&](std::size_t q) { return layer_size(k - top_count(l.parts[q])); };
-    for (std::size_t q = 0; q < l.parts.size(); ++q) dp_layer<false>(space, tables, l, inputs, k, q, sets(q));
-    if (receives_layer) {
       space.fence();
       WallTimer timer;
-      exchanging.fence();  // what the local candidates did not hide
+      comm::exchange_parts(space, sends, receives);
+      space.fence();
       exchange_seconds += timer.seconds();
-      for (std::size_t q = 0; q < l.parts.size(); ++q) {
-        if (top_count(l.parts[q]) > 0) dp_layer<true>(space, tables, l, inputs, k, q, sets(q));
+    }
+    for (std::size_t q = 0; q < l.parts.size(); ++q) {
+      const int v = l.parts[q], s = k - top_count(v);  // s: size of the low parts of v's sets in layer k
+      const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
+      TopSlots slot{};  // bit j of v -> where part v without j arrives
+      for (int j = 0; j < l.part_bits; ++j) {
+        if (v >> j & 1) {
+          slot[j] = static_cast<int>(std::find(l.received.begin(), l.received.end(), v ^ 1 << j) - l.received.begin());
+        }
       }
+      const int part_bits = l.part_bits;
+      Kokkos::parallel_for(
+          "Kollective::Kemeny::dp_layer", Range(space, 0, static_cast<std::int64_t>(layer_size(s))),
+          KOKKOS_LAMBDA(const std::int64_t i) {
+            const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
+            const std::uint64_t set = low_part | high;
+            Distance minimum = k == 0 ? 0 : ~Distance{0};
+            std::uint64_t count = k == 0 ? 1 : 0;
+            // As the one-rank DP: a candidate's count is read only when it ties or beats the
+            // minimum (reading it for every candidate made the layer 1.5x slower on an H200).
+            for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
+              const int c = Kokkos::Experimental::countr_zero_builtin(rest);
+              const std::uint64_t without = base + (low_part ^ (std::uint64_t{1} << c));
+              const Distance value = best(without) + tables.cost(c, set);
+              if (value < minimum) {
+                minimum = value;
+                count = ways(without);
+              } else if (value == minimum) {
+                count = subsets::saturating_add(count, ways(without));
+              }
+            }
+            for (int j = 0; j < part_bits; ++j) {
+              if (!(v >> j & 1)) continue;
+              const std::uint64_t at = static_cast<std::uint64_t>(slot[j]) * largest + static_cast<std::uint64_t>(i);
+              const Distance value = got_best(at) + tables.cost(m + j, set);
+              if (value < minimum) {
+                minimum = value;
+                count = got_ways(at);
+              } else if (value == minimum) {
+                count = subsets::saturating_add(count, got_ways(at));
+              }
+            }
+            best(base + low_part) = minimum;
+            ways(base + low_part) = count;
+          });
     }
     space.fence();
     progress.update(k + 1);
