@@ -167,17 +167,30 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   return too_large[0] == 0;
 }
 
-/// A component given to the LP: branch and cut from the best heuristic ranking with the pairs of
-/// `reduction` fixed, where the build has CLP; else (or above lp_max_alternatives) that ranking
-/// with the simple lower bound.
+/// A component given to the LP: branch and cut from the best heuristic ranking, with the data
+/// reduction's pairs fixed (options.reduce), where the build has CLP; else (or above
+/// lp_max_alternatives) that ranking with the simple lower bound. The reduction's and the LP's
+/// figures are added to `totals`.
 template <class ExecSpace>
-SearchResult search_component(const ExecSpace& space, const Counts& o, const PairReduction& reduction,
-                              const Options& options, double seconds) {
+SearchResult search_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
+                              Result& totals) {
   const Ranking start = best_heuristic(o, options.seed);
   SearchResult searched;
   if (lp_available() && o.alternatives <= lp_max_alternatives) {
+    std::vector<signed char> known;  // none
+    if (options.reduce) {
+      const PairReduction reduction = fixed_pairs(o);
+      totals.reduction_pairs += static_cast<std::int64_t>(o.alternatives) * (o.alternatives - 1) / 2;
+      totals.fixed_by_exchange += reduction.by_exchange;
+      totals.fixed_by_closure += reduction.by_closure;
+      known = pair_columns(reduction);
+    }
     const auto separate = [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); };
-    searched = branch_and_cut(o, separate, start, options.list_limit, seconds, pair_columns(reduction));
+    searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known));
+    totals.lp_seconds += searched.seconds;
+    totals.lp_rounds += searched.rounds;
+    totals.lp_cuts += searched.cuts;
+    totals.search_nodes += searched.nodes;
   } else {
     searched.optima = {start};
     searched.distance = distance(o, start);
@@ -235,20 +248,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
           Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
       const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;
       std::optional<SearchResult> searched;
-      std::optional<PairReduction> reduction;
-      auto search_it = [&](double seconds) {
-        if (options.reduce && !reduction && size <= lp_max_alternatives) {
-          reduction = fixed_pairs(sub);
-          result.reduction_pairs += static_cast<std::int64_t>(size) * (size - 1) / 2;
-          result.fixed_by_exchange += reduction->by_exchange;
-          result.fixed_by_closure += reduction->by_closure;
-        }
-        searched = search_component(space, sub, reduction.value_or(PairReduction{}), options, seconds);
-        result.lp_seconds += searched->seconds;
-        result.lp_rounds += searched->rounds;
-        result.lp_cuts += searched->cuts;
-        result.search_nodes += searched->nodes;
-      };
+      auto search_it = [&](double seconds) { searched = search_component(space, sub, options, seconds, result); };
       if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
       bool proven = searched && searched->proven();
       if (options.across_ranks) {  // every rank must choose alike (the DP has collectives)
