@@ -9,7 +9,8 @@
 #   KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_RANKS="1 2" scripts/gpu_run.sh CONFIG.yaml
 # builds with MPI + NCCL and runs each config under `mpirun -np R` for each R (NVLink multicast
 # off); KOLLECTIVE_GPU_TESTS=REGEX runs only the matching tests, KOLLECTIVE_GPU_TARGETS="a b"
-# builds only those targets.
+# builds only those targets. KOLLECTIVE_GPU_PRESET=openmp builds the OpenMP backend instead, to
+# compare the two builds on one host.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -66,11 +67,14 @@ if [ -f "$deps/src/clp.tar.xz" ]; then  # COIN-OR CLP for Kemeny's LP bound, wit
   fi
 fi
 export PKG_CONFIG_PATH="$tools/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-step kokkos bash -c "'$root/scripts/bootstrap_kokkos.sh' cuda > '$out/kokkos_prefix'"
+backend=cuda
+case $preset in openmp*) backend=openmp;; esac
+step kokkos bash -c "'$root/scripts/bootstrap_kokkos.sh' $backend > '$out/kokkos_prefix'"
 prefix=$(tail -n 1 "$out/kokkos_prefix")
 # -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
-step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
-  -DCMAKE_CXX_FLAGS=-lineinfo -DKOLLECTIVE_LP=$lp
+compiler=()
+[ $backend = cuda ] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-lineinfo)
+step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" "${compiler[@]}" -DKOLLECTIVE_LP=$lp
 targets=()  # KOLLECTIVE_GPU_TARGETS="a b": build only those (default: everything)
 for target in ${KOLLECTIVE_GPU_TARGETS:-}; do targets+=(--target "$target"); done
 step build cmake --build "$root/build/$preset" -j "$jobs" "${targets[@]}"
