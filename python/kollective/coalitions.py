@@ -23,7 +23,7 @@ def coalition(values, method="idp", precision="double") -> CoalitionResult:
     "double" or "float" (the device computes in that type)."""
     values = _arrays.numeric(values, "values", 1, np.float64, finite=False)  # the extension checks
     raw = _kollective.coalition(values, method, precision)
-    structure = [[a for a in range(64) if mask >> a & 1] for mask in raw["masks"]]
+    structure = [[a for a in range(mask.bit_length()) if mask >> a & 1] for mask in raw["masks"]]
     return CoalitionResult(raw["value"], structure, raw["masks"], raw["method"], raw["seconds"])
 
 
