@@ -30,7 +30,8 @@ case $backend in
     options=(-DKokkos_ENABLE_SERIAL=ON); key=serial-clang$clang_major;;
   *) echo "bootstrap_kokkos: unknown backend '$backend' (openmp, serial, cuda or serial-clang)" >&2; exit 2;;
 esac
-prefix=$deps/install/kokkos-$version-$patch_id-$key
+# "pic": position-independent code, so the Python extension (a shared library) can link it too.
+prefix=$deps/install/kokkos-$version-$patch_id-$key-pic
 if [ -f "$prefix/.complete" ]; then echo "$prefix"; exit 0; fi
 
 build=$deps/build/kokkos-$key
@@ -44,7 +45,7 @@ done
 compiler=()
 if [ "$backend" = cuda ]; then compiler=(-DCMAKE_CXX_COMPILER="$build/kokkos/bin/nvcc_wrapper"); fi
 if [ "$backend" = serial-clang ]; then compiler=(-DCMAKE_CXX_COMPILER="$clang_cxx"); fi
-common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17)
+common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 -DCMAKE_POSITION_INDEPENDENT_CODE=ON)
 echo "bootstrap_kokkos: building Kokkos $version ($key) in $build" >&2
 cmake -S "$build/kokkos" -B "$build/kokkos-build" "${common[@]}" "${compiler[@]}" "${options[@]}" \
       -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >"$build/kokkos-configure.log" 2>&1 \

@@ -1,0 +1,176 @@
+/// \file Elections.cpp
+/// Profiles (PrefLib files, rank arrays, generators), the pairwise matrix, Schulze and Kemeny.
+
+#include <Kokkos_Core.hpp>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+
+#include "algorithms/kemeny/Kemeny.hpp"
+#include "algorithms/schulze/Schulze.hpp"
+#include "core/Error.hpp"
+#include "core/preferences/Generators.hpp"
+#include "core/preferences/PrefLib.hpp"
+#include "python/bindings/Bindings.hpp"
+
+namespace kollective::python {
+namespace {
+
+namespace prefs = preferences;
+using Space = Kokkos::DefaultExecutionSpace;
+
+/// A profile from ranks[v][a], the place of alternative a in ballot v (smaller is preferred,
+/// equal places tie, negative: unranked), and each ballot's weight.
+prefs::Profile profile_from_ranks(const HostArray<std::int64_t, 2>& ranks, const HostArray<std::int64_t, 1>& weights,
+                                  std::vector<std::string> names) {
+  const std::int64_t voters = ranks.shape(0), n = ranks.shape(1);
+  if (static_cast<std::int64_t>(weights.shape(0)) != voters) {
+    fail("rankings: ", voters, " ballots but ", weights.shape(0), " weights");
+  }
+  prefs::Profile profile;
+  profile.alternatives = static_cast<int>(n);
+  profile.names = std::move(names);
+  profile.ballots.reserve(voters);
+  std::vector<std::pair<std::int64_t, int>> placed;
+  for (std::int64_t v = 0; v < voters; ++v) {
+    placed.clear();
+    for (std::int64_t a = 0; a < n; ++a) {
+      if (ranks(v, a) >= 0) placed.emplace_back(ranks(v, a), static_cast<int>(a));
+    }
+    std::sort(placed.begin(), placed.end());
+    prefs::Ballot ballot;
+    ballot.count = weights(v);
+    for (std::size_t k = 0; k < placed.size(); ++k) {
+      if (k == 0 || placed[k].first != placed[k - 1].first) ballot.groups.emplace_back();
+      ballot.groups.back().push_back(placed[k].second);
+    }
+    if (ballot.groups.empty()) fail("rankings: ballot ", v, " ranks no alternative");
+    profile.ballots.push_back(std::move(ballot));
+  }
+  prefs::validate(profile, "rankings");
+  profile.merge_identical();
+  return profile;
+}
+
+prefs::PairwiseCounts counts_from(const HostArray<std::uint32_t, 2>& doubled, std::vector<std::string> names) {
+  const std::size_t n = doubled.shape(0);
+  if (doubled.shape(1) != n) fail("pairwise matrix: ", n, " x ", doubled.shape(1), " is not square");
+  prefs::PairwiseCounts counts;
+  counts.alternatives = static_cast<int>(n);
+  counts.names = std::move(names);
+  counts.doubled.assign(doubled.data(), doubled.data() + n * n);
+  return counts;
+}
+
+nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& rule, const std::string& width,
+                 bool keep_paths) {
+  schulze::Options options;
+  options.rule = schulze::parse_link_rule(rule);
+  options.width = schulze::parse_strength_width(width);
+  options.keep_paths = keep_paths;
+  prefs::PairwiseCounts counts = counts_from(doubled, {});
+  schulze::Result result;
+  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
+  {
+    nb::gil_scoped_release unlocked;
+    Kokkos::Timer timer;
+    Space space;
+    result = schulze::solve(space, prefs::to_device(space, counts), options);
+    seconds = timer.seconds();
+  }
+  const std::size_t n = counts.alternatives;
+  nb::dict out;
+  out["seconds"] = seconds;
+  out["winners"] = result.winners;
+  out["beaten"] = result.beaten;
+  out["ranking"] = result.ranking;
+  out["strength_bits"] = result.strength_bits;
+  out["paths_seconds"] = result.paths_seconds;
+  if (keep_paths) out["doubled_paths"] = to_numpy(std::move(result.paths), {n, n});
+  return out;
+}
+
+kemeny::Options kemeny_options(const std::string& method, int list_limit, std::uint64_t seed, int dp_limit,
+                               double time_limit, bool reduce) {
+  kemeny::Options options;
+  options.method = kemeny::parse_method(method);
+  if (list_limit < 0) fail("list_limit must be 0 or more, got ", list_limit);
+  if (!(time_limit > 0)) fail("time_limit must be positive, got ", time_limit);
+  options.list_limit = list_limit;
+  options.seed = seed;
+  options.dp_limit = dp_limit;
+  options.time_limit = time_limit;
+  options.reduce = reduce;
+  return options;
+}
+
+nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const kemeny::Options& options) {
+  const prefs::PairwiseCounts counts = counts_from(doubled, prefs::numbered_names(doubled.shape(0)));
+  kemeny::Result result;
+  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
+  {
+    nb::gil_scoped_release unlocked;
+    Kokkos::Timer timer;
+    result = kemeny::solve(Space(), counts, options);
+    seconds = timer.seconds();
+  }
+  nb::dict out;
+  out["seconds"] = seconds;
+  out["doubled_distance"] = result.distance;
+  out["doubled_lower_bound"] = result.lower_bound;
+  out["exact"] = result.exact;
+  out["rankings"] = result.optima;
+  out["count"] = result.count;
+  out["count_exact"] = result.count_known;
+  out["count_saturated"] = result.count_saturated;
+  out["component_sizes"] = result.component_sizes;
+  out["component_methods"] = result.component_methods;
+  out["method"] = result.method;
+  out["lp_missing"] = result.lp_missing;
+  return out;
+}
+
+}  // namespace
+
+void bind_elections(nb::module_& m) {
+  nb::class_<prefs::Profile>(m, "Profile", "A preference profile: weighted ballots with ties")
+      .def_ro("alternatives", &prefs::Profile::alternatives)
+      .def_ro("names", &prefs::Profile::names)
+      .def_ro("title", &prefs::Profile::title)
+      .def_prop_ro("voters", &prefs::Profile::total_weight)
+      .def_prop_ro("distinct_ballots", [](const prefs::Profile& p) { return p.ballots.size(); })
+      .def_prop_ro("data_type", [](const prefs::Profile& p) { return std::string(prefs::to_string(p.data_type())); });
+  m.def("read_preflib", &prefs::read_preflib, nb::arg("path"));
+  m.def("write_preflib", &prefs::write_preflib_file, nb::arg("profile"), nb::arg("path"));
+  m.def("profile_from_ranks", &profile_from_ranks, nb::arg("ranks"), nb::arg("weights"), nb::arg("names"));
+  m.def("generate_profile", &prefs::generate_profile, nb::arg("model"), nb::arg("alternatives"), nb::arg("voters"),
+        nb::arg("phi"), nb::arg("seed"));
+  m.def(
+      "doubled_pairwise",
+      [](const prefs::Profile& profile) {
+        prefs::PairwiseCounts counts = prefs::pairwise_reference(profile);
+        const std::size_t n = counts.alternatives;
+        return to_numpy(std::move(counts.doubled), {n, n});
+      },
+      nb::arg("profile"), "2 d[i][j]: twice the voters preferring i to j (a tie gives each side 1)");
+  m.def(
+      "read_pairwise_csv",
+      [](const std::string& path) {
+        prefs::PairwiseCounts counts = prefs::read_pairwise_csv(path);
+        const std::size_t n = counts.alternatives;
+        return nb::make_tuple(to_numpy(std::move(counts.doubled), {n, n}), counts.names);
+      },
+      nb::arg("path"));
+  m.def("schulze", &schulze, nb::arg("doubled"), nb::arg("rule"), nb::arg("width"), nb::arg("keep_paths"));
+  m.def(
+      "kemeny",
+      [](const HostArray<std::uint32_t, 2>& doubled, const std::string& method, int list_limit, std::uint64_t seed,
+         int dp_limit, double time_limit, bool reduce) {
+        return kemeny(doubled, kemeny_options(method, list_limit, seed, dp_limit, time_limit, reduce));
+      },
+      nb::arg("doubled"), nb::arg("method"), nb::arg("list_limit"), nb::arg("seed"), nb::arg("dp_limit"),
+      nb::arg("time_limit"), nb::arg("reduce"));
+}
+
+}  // namespace kollective::python

@@ -1,0 +1,42 @@
+/// \file Module.cpp
+/// The extension module: Kokkos' lifetime, the error type, and what this build runs on.
+
+#include <Kokkos_Core.hpp>
+#include <nanobind/stl/string.h>
+
+#include "core/Error.hpp"
+#include "core/RuntimeInfo.hpp"
+#include "python/bindings/Bindings.hpp"
+
+namespace kollective::python {
+namespace {
+
+/// Kokkos starts once, when the module is imported; the package finalizes it at exit (atexit),
+/// after every result, which holds only host memory, can be dropped.
+void initialize_kokkos() {
+  if (!Kokkos::is_initialized() && !Kokkos::is_finalized()) Kokkos::initialize();
+}
+
+void finalize_kokkos() {
+  if (Kokkos::is_initialized()) Kokkos::finalize();
+}
+
+}  // namespace
+}  // namespace kollective::python
+
+NB_MODULE(_kollective, m) {
+  namespace kp = kollective::python;
+  m.doc() = "Kollective's solvers on Kokkos' default execution space (use the kollective package)";
+  kp::nb::exception<kollective::Error>(m, "Error", PyExc_ValueError);
+  kp::initialize_kokkos();
+  m.def("finalize", &kp::finalize_kokkos, "Ends Kokkos; the package calls it at exit.");
+  m.def(
+      "backend", [] { return std::string(Kokkos::DefaultExecutionSpace::name()); },
+      "Kokkos' default execution space, e.g. OpenMP or Cuda.");
+  m.def(
+      "concurrency", [] { return Kokkos::DefaultExecutionSpace().concurrency(); },
+      "Threads (host) or resident threads (GPU) of the default execution space.");
+  kp::bind_elections(m);
+  kp::bind_coalition(m);
+  kp::bind_ranksvm(m);
+}

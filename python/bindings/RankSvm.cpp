@@ -1,0 +1,169 @@
+/// \file RankSvm.cpp
+/// Linear RankSVM: training by TRON, LETOR files and models, and the ranking metrics, on numpy
+/// arrays in the caller's document order (documents are grouped by qid inside, stably, as the
+/// LETOR reader groups them, so a fit here takes the CLI's steps on the same file).
+
+#include <Kokkos_Core.hpp>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "algorithms/ranksvm/RankSvm.hpp"
+#include "algorithms/ranksvm/RankSvmIO.hpp"
+#include "algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "core/Error.hpp"
+#include "python/bindings/Bindings.hpp"
+
+namespace kollective::python {
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+
+/// Labels per document, checked: integer grades 0..max_label, as in LETOR files.
+void check_labels(const HostArray<double, 1>& y) {
+  for (std::size_t d = 0; d < y.shape(0); ++d) {
+    const double label = y(d);
+    if (!(label >= 0 && label <= ranksvm::max_label && label == std::floor(label))) {
+      fail("y[", d, "] = ", label, " is not an integer grade in 0..", ranksvm::max_label);
+    }
+  }
+}
+
+/// Documents grouped by qid (stable), features from x (docs x features; none when x is empty).
+ranksvm::RankData rank_data(const double* x, int features, const HostArray<double, 1>& y,
+                            const HostArray<std::int64_t, 1>& qid) {
+  const std::int64_t docs = y.shape(0);
+  if (static_cast<std::int64_t>(qid.shape(0)) != docs) fail("qid has ", qid.shape(0), " entries, y has ", docs);
+  if (docs == 0) fail("no documents");
+  check_labels(y);
+  ranksvm::RankData data;
+  data.docs = docs;
+  data.features = features;
+  data.file_index.resize(docs);
+  std::iota(data.file_index.begin(), data.file_index.end(), 0);
+  std::stable_sort(data.file_index.begin(), data.file_index.end(),
+                   [&](std::int64_t a, std::int64_t b) { return qid(a) < qid(b); });
+  data.labels.resize(docs);
+  if (x) data.x.resize(static_cast<std::size_t>(docs) * features);
+  for (std::int64_t d = 0; d < docs; ++d) {
+    const std::int64_t source = data.file_index[d];
+    data.labels[d] = y(source);
+    if (x) std::copy_n(x + source * features, features, data.x.begin() + d * features);
+    if (d == 0 || qid(source) != qid(data.file_index[d - 1])) {
+      if (qid(source) < 0) fail("qid[", source, "] = ", qid(source), " is negative");
+      data.query_begin.push_back(d);
+      data.query_ids.push_back(qid(source));
+    }
+  }
+  data.query_begin.push_back(docs);
+  return data;
+}
+
+ranksvm::RankData training_data(const HostArray<double, 2>& x, const HostArray<double, 1>& y,
+                                const HostArray<std::int64_t, 1>& qid) {
+  if (x.shape(0) != y.shape(0)) fail("X has ", x.shape(0), " rows, y has ", y.shape(0), " entries");
+  if (x.shape(1) == 0) fail("X has no features");
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x.data()[i]))
+      fail("X[", i / x.shape(1), ", ", i % x.shape(1), "] = ", x.data()[i], " is not finite");
+  }
+  return rank_data(x.data(), static_cast<int>(x.shape(1)), y, qid);
+}
+
+nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, const HostArray<std::int64_t, 1>& qid,
+               double C, double eps, int max_iterations, const std::string& precision, bool log) {
+  if (!(C > 0) || !std::isfinite(C)) fail("C must be positive and finite, got ", C);
+  if (!(eps > 0) || !std::isfinite(eps)) fail("eps must be positive and finite, got ", eps);
+  if (max_iterations < 1) fail("max_iter must be at least 1, got ", max_iterations);
+  if (precision != "double" && precision != "float")
+    fail("precision must be 'double' or 'float', got '", precision, "'");
+  const ranksvm::RankData data = training_data(x, y, qid);
+  ranksvm::TrainOptions options;
+  options.C = C;
+  options.eps = eps;
+  options.max_iterations = max_iterations;
+  options.float_features = precision == "float";
+  options.log = log;
+  ranksvm::TrainResult result;
+  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
+  {
+    nb::gil_scoped_release unlocked;
+    Kokkos::Timer timer;
+    result = ranksvm::train(Space(), data, options);
+    seconds = timer.seconds();
+  }
+  nb::dict out;
+  out["seconds"] = seconds;
+  const std::size_t features = result.w.size();
+  out["w"] = to_numpy(std::move(result.w), {features});
+  out["objective"] = result.objective;
+  out["gradient_norm"] = result.gradient_norm;
+  out["initial_gradient_norm"] = result.initial_gradient_norm;
+  out["iterations"] = result.iterations;
+  out["cg_steps"] = result.cg_steps;
+  out["converged"] = result.converged;
+  out["stop"] = result.stop;
+  return out;
+}
+
+/// Pairwise accuracy, and NDCG@k and LETOR's mean NDCG per query (in increasing qid order).
+nb::dict metrics(const HostArray<double, 1>& y, const HostArray<double, 1>& scores,
+                 const HostArray<std::int64_t, 1>& qid, std::vector<int> ks, const std::string& convention) {
+  if (scores.shape(0) != y.shape(0)) fail("scores has ", scores.shape(0), " entries, y has ", y.shape(0));
+  const ranksvm::RankData data = rank_data(nullptr, 0, y, qid);
+  const auto rule = ranksvm::parse_ndcg_convention(convention);
+  std::vector<double> grouped(data.docs);
+  for (std::int64_t d = 0; d < data.docs; ++d) {
+    grouped[d] = scores(data.file_index[d]);
+    if (std::isnan(grouped[d])) fail("scores[", data.file_index[d], "] is NaN");
+  }
+  nb::dict out;
+  out["pairs"] = ranksvm::preference_pairs(data);
+  out["pairs_correct"] = ranksvm::pairwise_correct(data, grouped);
+  for (int k : ks) {
+    if (k < 1) fail("NDCG positions must be at least 1, got ", k);
+    std::vector<double> per_query = ranksvm::ndcg_at(data, grouped, k, rule);
+    const std::size_t queries = per_query.size();
+    out[("ndcg@" + std::to_string(k)).c_str()] = to_numpy(std::move(per_query), {queries});
+  }
+  std::vector<double> mean = ranksvm::mean_ndcg(data, grouped, rule);
+  const std::size_t queries = mean.size();
+  out["mean_ndcg"] = to_numpy(std::move(mean), {queries});
+  return out;
+}
+
+/// A LETOR file's documents in file order: X, y and qid.
+nb::tuple read(const std::string& path, int features) {
+  ranksvm::RankData data = ranksvm::read_letor(path, features);
+  const std::size_t docs = data.docs, width = data.features;
+  std::vector<double> x(docs * width), y(docs);
+  std::vector<std::int64_t> qid(docs);
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) {
+      const std::int64_t line = data.file_index[d];
+      y[line] = data.labels[d];
+      qid[line] = data.query_ids[q];
+      std::copy_n(data.x.begin() + d * width, width, x.begin() + line * width);
+    }
+  }
+  return nb::make_tuple(to_numpy(std::move(x), {docs, width}), to_numpy(std::move(y), {docs}),
+                        to_numpy(std::move(qid), {docs}));
+}
+
+}  // namespace
+
+void bind_ranksvm(nb::module_& m) {
+  m.def("ranksvm_train", &train, nb::arg("x"), nb::arg("y"), nb::arg("qid"), nb::arg("C"), nb::arg("eps"),
+        nb::arg("max_iterations"), nb::arg("precision"), nb::arg("log"));
+  m.def("ranking_metrics", &metrics, nb::arg("y"), nb::arg("scores"), nb::arg("qid"), nb::arg("ks"),
+        nb::arg("convention"));
+  m.def("read_letor", &read, nb::arg("path"), nb::arg("features") = 0);
+  m.def("write_model", &ranksvm::write_model, nb::arg("w"), nb::arg("path"));
+  m.def("read_model", &ranksvm::read_model, nb::arg("path"));
+}
+
+}  // namespace kollective::python

@@ -1,0 +1,32 @@
+"""Coalition structure generation: the partition of agents with the largest total value."""
+
+from dataclasses import dataclass
+from typing import List
+
+import numpy as np
+
+from . import _arrays, _kollective
+
+
+@dataclass
+class CoalitionResult:
+    value: float                 # the optimal structure's total value
+    structure: List[List[int]]   # its coalitions, each a list of agents 0..n-1
+    masks: List[int]             # the same coalitions as bit masks, ascending
+    method: str
+    seconds: float = 0.0         # the solve in C++, without the Python layer
+
+
+def coalition(values, method="idp", precision="double") -> CoalitionResult:
+    """The optimal coalition structure of the game values[mask] (2^n entries, values[0] = 0;
+    bit a of mask is agent a). method: "idp" (Rahwan and Jennings) or "dp"; precision:
+    "double" or "float" (the device computes in that type)."""
+    values = _arrays.numeric(values, "values", 1, np.float64, finite=False)  # the extension checks
+    raw = _kollective.coalition(values, method, precision)
+    structure = [[a for a in range(mask.bit_length()) if mask >> a & 1] for mask in raw["masks"]]
+    return CoalitionResult(raw["value"], structure, raw["masks"], raw["method"], raw["seconds"])
+
+
+def generate_game(model, agents, seed=1):
+    """A seeded game as the YAML configs' generators make it (e.g. model "idpg" or "uniform")."""
+    return _kollective.generate_game(model, agents, seed)

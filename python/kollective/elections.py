@@ -1,0 +1,182 @@
+"""Elections: profiles, the pairwise matrix, Schulze winners and Kemeny rankings.
+
+Alternatives are numbered 0..n-1 in every result; `names` maps them to the input's names.
+Counts are in voters: a voter who ties i and j gives each side 1/2, and a voter who ranks i but
+not j prefers i (PrefLib's reading of incomplete ballots).
+"""
+
+import os
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+import numpy as np
+
+from . import _arrays, _kollective
+
+Profile = _kollective.Profile
+write_preflib = _kollective.write_preflib
+
+
+def profile(data, weights=None, names=None) -> Profile:
+    """A profile from a PrefLib file path, a numpy array of ranks, a pref_voting profile (Profile
+    or ProfileWithTies, read by duck typing) or a Profile (returned as is).
+
+    A rank array has one row per ballot: ranks[v, a] is the place of alternative a in ballot v
+    (smaller is preferred, equal places tie, a negative place leaves a unranked). `weights`: how
+    many voters cast each ballot (default 1 each); `names`: one per alternative (default 1..n).
+    """
+    if isinstance(data, Profile):
+        return data
+    if isinstance(data, (str, os.PathLike)):
+        return _kollective.read_preflib(os.fspath(data))
+    if hasattr(data, "rankings_counts") and hasattr(data, "candidates"):
+        return _from_pref_voting(data)
+    ranks = _arrays.numeric(data, "rankings", 2, np.int64, integral=True)
+    return _from_ranks(ranks, weights, names)
+
+
+def from_orders(orders, weights=None, names=None, alternatives=None) -> Profile:
+    """A profile of strict orders: orders[v] lists alternatives (0..n-1) from most preferred;
+    alternatives a row leaves out are unranked. `alternatives` defaults to the largest index + 1."""
+    orders = _arrays.numeric(orders, "orders", 2, np.int64, integral=True)
+    n = alternatives if alternatives is not None else (int(orders.max()) + 1 if orders.size else 0)
+    if orders.size and (orders.min() < 0 or orders.max() >= n):
+        raise ValueError(f"orders must hold alternatives 0..{n - 1}, got {orders.min()}..{orders.max()}")
+    ranks = np.full((orders.shape[0], n), -1, dtype=np.int64)
+    for v, order in enumerate(orders):
+        if len(set(order.tolist())) != len(order):
+            raise ValueError(f"orders[{v}] lists an alternative twice: {order.tolist()}")
+        ranks[v, order] = np.arange(len(order))
+    return _from_ranks(ranks, weights, names)
+
+
+def _from_ranks(ranks, weights, names) -> Profile:
+    voters, n = ranks.shape
+    if weights is None:
+        weights = np.ones(voters, dtype=np.int64)
+    weights = _arrays.numeric(weights, "weights", 1, np.int64, integral=True)
+    _arrays.same_length("rankings", ranks, "weights", weights)
+    names = [str(a + 1) for a in range(n)] if names is None else [str(name) for name in names]
+    return _kollective.profile_from_ranks(ranks, weights, names)
+
+
+def _from_pref_voting(source) -> Profile:
+    """pref_voting's Profile (orders as an array) or ProfileWithTies (Ranking objects whose rmap
+    gives each ranked candidate's place); candidates in the order of source.candidates."""
+    rankings, counts = source.rankings_counts
+    candidates = list(source.candidates)
+    index = {candidate: a for a, candidate in enumerate(candidates)}
+    ranks = np.full((len(counts), len(candidates)), -1, dtype=np.int64)
+    for v, ranking in enumerate(rankings):
+        places = ranking.rmap.items() if hasattr(ranking, "rmap") else ((c, k) for k, c in enumerate(ranking))
+        for candidate, place in places:
+            ranks[v, index[candidate]] = place
+    cmap = getattr(source, "cmap", None) or {}
+    names = [str(cmap.get(candidate, candidate)) for candidate in candidates]
+    return _from_ranks(ranks, np.asarray(counts, dtype=np.int64), names)
+
+
+def generate_profile(model, alternatives, voters, phi=0.5, seed=1) -> Profile:
+    """A seeded profile: model "impartial_culture", "mallows", "mallows_mixture" (phi) or
+    "kemeny_benchmark", as in the YAML configs' generators."""
+    return _kollective.generate_profile(model, alternatives, voters, phi, seed)
+
+
+class Pairwise:
+    """The pairwise matrix: counts[i, j] voters prefer i to j (halves from ties)."""
+
+    def __init__(self, doubled, names):
+        self.doubled = doubled  # 2 counts, unsigned 32-bit: what the solvers take
+        self.names = list(names)
+
+    @property
+    def counts(self):
+        return self.doubled / 2.0
+
+    @property
+    def margins(self):
+        return (self.doubled.astype(np.int64) - self.doubled.T.astype(np.int64)) / 2.0
+
+    @property
+    def alternatives(self):
+        return self.doubled.shape[0]
+
+    @classmethod
+    def from_counts(cls, counts, names=None):
+        """From an n x n matrix of counts: whole or ending in .5, 0 on the diagonal."""
+        counts = _arrays.numeric(counts, "counts", 2, np.float64)
+        n = counts.shape[0]
+        if counts.shape != (n, n):
+            raise ValueError(f"counts must be square, got shape {counts.shape}")
+        doubled = 2 * counts
+        if np.any(doubled < 0) or np.any(doubled != np.floor(doubled)) or np.any(doubled > 0xFFFFFFFF):
+            raise ValueError("counts must be whole or end in .5, from 0 to 2147483647.5")
+        if np.any(np.diag(counts) != 0):
+            raise ValueError("counts must be 0 on the diagonal")
+        return cls(doubled.astype(np.uint32), names or [str(a + 1) for a in range(n)])
+
+    @classmethod
+    def read_csv(cls, path):
+        """A pairwise CSV as the CLI reads it (errors name the file and line)."""
+        doubled, names = _kollective.read_pairwise_csv(os.fspath(path))
+        return cls(doubled, names)
+
+
+def pairwise(election, weights=None, names=None) -> Pairwise:
+    """The pairwise matrix of anything profile() accepts, or a Pairwise (returned as is)."""
+    if isinstance(election, Pairwise):
+        return election
+    source = profile(election, weights, names)
+    return Pairwise(_kollective.doubled_pairwise(source), source.names)
+
+
+@dataclass
+class SchulzeResult:
+    winners: List[int]         # alternatives no other beats by a stronger path
+    ranking: List[List[int]]   # groups by the number of alternatives each beats, most first
+    beaten: np.ndarray         # per alternative, how many it beats
+    paths: Optional[np.ndarray]  # strongest-path strengths in voters (when paths=True)
+    strength_bits: int         # width of the path computation (16 or 32)
+    names: List[str] = field(default_factory=list)
+    seconds: float = 0.0       # the solve in C++, without the Python layer
+
+
+def schulze(election, rule="winning_votes", strength_bits="auto", paths=True) -> SchulzeResult:
+    """Schulze's method on anything pairwise() accepts. rule: "winning_votes" or "margin";
+    strength_bits: "auto", "32" or "16"."""
+    matrix = pairwise(election)
+    raw = _kollective.schulze(matrix.doubled, rule, str(strength_bits), paths)
+    strengths = raw["doubled_paths"] / 2.0 if paths else None
+    return SchulzeResult(raw["winners"], raw["ranking"], np.asarray(raw["beaten"]), strengths,
+                         raw["strength_bits"], matrix.names, raw["seconds"])
+
+
+@dataclass
+class KemenyResult:
+    distance: float            # Kemeny distance of the rankings found, in voters
+    lower_bound: float         # proven lower bound on the optimum: equals distance when exact
+    exact: bool
+    rankings: List[List[int]]  # optimal rankings (at most list_limit), or the best one found
+    count: int                 # optimal rankings: all of them when count_exact, else at least
+    count_exact: bool
+    components: List[int]      # Condorcet components' sizes, in ranking order
+    component_methods: List[str]  # what solved each: trivial, dp, lp, branch-and-cut, heuristic
+    method: str
+    names: List[str] = field(default_factory=list)
+    seconds: float = 0.0       # the solve in C++, without the Python layer
+
+    @property
+    def gap(self):
+        return self.distance - self.lower_bound
+
+
+def kemeny(election, method="auto", list_limit=100, time_limit=300.0, dp_limit=-1, reduce=True,
+           seed=1) -> KemenyResult:
+    """Kemeny's optimal rankings of anything pairwise() accepts. method: "auto" (Condorcet
+    components, each by the subset DP or branch and cut on the LP bound), "dp", "enumeration"
+    or "heuristic"; the other options are the YAML runs' options of the same names."""
+    matrix = pairwise(election)
+    raw = _kollective.kemeny(matrix.doubled, method, list_limit, seed, dp_limit, float(time_limit), reduce)
+    return KemenyResult(raw["doubled_distance"] / 2.0, raw["doubled_lower_bound"] / 2.0, raw["exact"],
+                        raw["rankings"], raw["count"], raw["count_exact"], raw["component_sizes"],
+                        raw["component_methods"], raw["method"], matrix.names, raw["seconds"])

@@ -1,0 +1,117 @@
+"""Linear RankSVM (TRON, LIBLINEAR's solver) as a scikit-learn-style estimator, LETOR files,
+and the ranking metrics the CLI reports (pairwise accuracy, NDCG in two conventions)."""
+
+import os
+
+import numpy as np
+
+from . import _arrays, _kollective
+
+
+def _documents(X, y, qid):
+    X = _arrays.numeric(X, "X", 2, np.float64, finite=False)  # the extension checks, naming the entry
+    y = _arrays.numeric(y, "y", 1, np.float64)
+    qid = _arrays.numeric(qid, "qid", 1, np.int64, integral=True)
+    _arrays.same_length("X", X, "y", y)
+    _arrays.same_length("y", y, "qid", qid)
+    return X, y, qid
+
+
+class RankSVM:
+    """Linear RankSVM: minimises 1/2 w'w + C * sum over preference pairs of the squared hinge,
+    as liblinear-ranksvm does, by TRON on Kokkos' default execution space.
+
+    fit(X, y, qid) takes documents (rows of X) with integer relevance grades y (0..30) and query
+    ids qid; pairs are formed within each query. precision "float" keeps X in float on the
+    device (half the memory traffic). Attributes after fit: coef_, objective_, n_iter_,
+    cg_steps_, converged_, fit_seconds_.
+    """
+
+    def __init__(self, C=1.0, eps=1e-3, max_iter=1000, precision="double", verbose=False):
+        self.C = C
+        self.eps = eps
+        self.max_iter = max_iter
+        self.precision = precision
+        self.verbose = verbose
+
+    def get_params(self, deep=True):
+        return {name: getattr(self, name) for name in ("C", "eps", "max_iter", "precision", "verbose")}
+
+    def set_params(self, **params):
+        valid = self.get_params()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"RankSVM has no parameter '{name}' (it has {', '.join(valid)})")
+            setattr(self, name, value)
+        return self
+
+    def fit(self, X, y, qid):
+        X, y, qid = _documents(X, y, qid)
+        raw = _kollective.ranksvm_train(X, y, qid, float(self.C), float(self.eps), int(self.max_iter),
+                                        self.precision, bool(self.verbose))
+        self.coef_ = raw["w"]
+        self.objective_ = raw["objective"]
+        self.n_iter_ = raw["iterations"]
+        self.cg_steps_ = raw["cg_steps"]
+        self.converged_ = raw["converged"]
+        self.fit_seconds_ = raw["seconds"]  # the training in C++, without the Python layer
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X):
+        """Scores w'x of each document (higher ranks first)."""
+        if not hasattr(self, "coef_"):
+            raise ValueError("RankSVM.predict before fit (or load)")
+        X = _arrays.numeric(X, "X", 2, np.float64)
+        if X.shape[1] != len(self.coef_):
+            raise ValueError(f"X has {X.shape[1]} features, the model {len(self.coef_)}")
+        return X @ self.coef_
+
+    def score(self, X, y, qid):
+        """Pairwise accuracy of predict(X) on (y, qid)."""
+        return pairwise_accuracy(y, self.predict(X), qid)
+
+    def save(self, path):
+        """The model in LIBLINEAR's text format (liblinear-ranksvm reads it)."""
+        if not hasattr(self, "coef_"):
+            raise ValueError("RankSVM.save before fit")
+        _kollective.write_model(list(map(float, self.coef_)), os.fspath(path))
+
+    @classmethod
+    def load(cls, path, **params):
+        model = cls(**params)
+        model.coef_ = np.asarray(_kollective.read_model(os.fspath(path)), dtype=np.float64)
+        model.n_features_in_ = len(model.coef_)
+        return model
+
+
+def read_letor(path, features=0):
+    """A LETOR / SVMrank file: (X, y, qid) in file order; errors name the file and line."""
+    return _kollective.read_letor(os.fspath(path), features)
+
+
+def _metrics(y, scores, qid, ks=(), convention="letor4"):
+    y = _arrays.numeric(y, "y", 1, np.float64)
+    scores = _arrays.numeric(scores, "scores", 1, np.float64)
+    qid = _arrays.numeric(qid, "qid", 1, np.int64, integral=True)
+    _arrays.same_length("y", y, "scores", scores)
+    _arrays.same_length("y", y, "qid", qid)
+    return _kollective.ranking_metrics(y, scores, qid, list(ks), convention)
+
+
+def pairwise_accuracy(y, scores, qid):
+    """The fraction of preference pairs (within a query, different grades) that scores order
+    correctly; NaN where there are no pairs."""
+    raw = _metrics(y, scores, qid)
+    return raw["pairs_correct"] / raw["pairs"] if raw["pairs"] else float("nan")
+
+
+def ndcg(y, scores, qid, k=10, convention="letor4"):
+    """NDCG@k averaged over queries. convention "letor4" (LETOR 4.0's evaluation script) or
+    "modern" (LightGBM's)."""
+    return float(np.mean(_metrics(y, scores, qid, (k,), convention)[f"ndcg@{k}"]))
+
+
+def mean_ndcg(y, scores, qid, convention="letor4"):
+    """LETOR's MeanNDCG: per query the mean of NDCG@k over k = 1..its size, averaged over queries."""
+    return float(np.mean(_metrics(y, scores, qid, (), convention)["mean_ndcg"]))

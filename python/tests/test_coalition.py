@@ -1,0 +1,60 @@
+"""Coalition structures against a brute force over every partition of the agents."""
+
+import numpy as np
+import pytest
+
+import kollective
+
+
+def partitions(agents):
+    """Every partition of the list `agents`, as lists of bit masks."""
+    if not agents:
+        yield []
+        return
+    first, rest = agents[0], agents[1:]
+    for partition in partitions(rest):
+        yield [1 << first] + partition
+        for k in range(len(partition)):
+            yield partition[:k] + [partition[k] | 1 << first] + partition[k + 1:]
+
+
+def brute_force(values, n):
+    return max(sum(values[mask] for mask in p) for p in partitions(list(range(n))))
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("method", ["idp", "dp"])
+@pytest.mark.parametrize("precision", ["double", "float"])
+def test_optimum_matches_brute_force(seed, method, precision):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 8))
+    values = rng.normal(size=1 << n) * rng.integers(1, 5, size=1 << n)
+    values[0] = 0
+    if precision == "float":
+        values = values.astype(np.float32).astype(np.float64)  # exact in both
+    result = kollective.coalition(values, method=method, precision=precision)
+    tolerance = 1e-12 if precision == "double" else 1e-5
+    assert result.value == pytest.approx(brute_force(values, n), rel=tolerance, abs=tolerance)
+    covered = 0
+    for mask, members in zip(result.masks, result.structure):
+        assert covered & mask == 0 and members == [a for a in range(n) if mask >> a & 1]
+        covered |= mask
+    assert covered == (1 << n) - 1
+    assert sum(values[m] for m in result.masks) == pytest.approx(result.value, rel=tolerance, abs=tolerance)
+
+
+def test_generated_game_solves():
+    values = kollective.generate_game("idpg", 10, seed=3)
+    assert values.shape == (1024,) and values[0] == 0
+    assert kollective.coalition(values).value >= values[-1]
+
+
+def test_bad_values_raise():
+    with pytest.raises(kollective.Error, match="2\\^n"):
+        kollective.coalition(np.zeros(6))
+    with pytest.raises(ValueError, match="finite"):
+        kollective.coalition(np.array([0.0, np.nan]))
+    with pytest.raises(kollective.Error):
+        kollective.coalition(np.array([1.0, 2.0]))  # v(empty) must be 0
+    with pytest.raises(kollective.Error, match="precision"):
+        kollective.coalition(np.zeros(4), precision="half")

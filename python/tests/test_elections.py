@@ -1,0 +1,129 @@
+"""Profiles, pairwise counts, Schulze and Kemeny against pref_voting on seeded random profiles."""
+
+import itertools
+
+import numpy as np
+import pytest
+from conftest import random_ranks
+from pref_voting.profiles import Profile as StrictProfile
+from pref_voting.profiles_with_ties import ProfileWithTies
+from pref_voting.voting_methods import beat_path, kemeny_young, kemeny_young_rankings
+
+import kollective
+
+SEEDS = range(200)
+
+
+def with_ties(ranks, weights):
+    """pref_voting's ProfileWithTies of the same ballots; a ranked candidate beats an unranked one."""
+    rmaps = [{a: int(place) for a, place in enumerate(row) if place >= 0} for row in ranks]
+    profile = ProfileWithTies(rmaps, [int(w) for w in weights], candidates=list(range(ranks.shape[1])))
+    profile.use_extended_strict_preference()
+    return profile
+
+
+def random_election(seed):
+    rng = np.random.default_rng(seed)
+    n, voters = int(rng.integers(3, 9)), int(rng.integers(1, 12))
+    ranks = random_ranks(rng, voters, n, ties=seed % 2 == 1, incomplete=seed % 4 == 3)
+    return ranks, rng.integers(1, 5, size=voters)
+
+
+def tied_pairs(ranks, weights, a, b):
+    both = (ranks[:, a] >= 0) & (ranks[:, a] == ranks[:, b])
+    return int(np.sum(weights[both]))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pairwise_and_schulze_match_pref_voting(seed):
+    ranks, weights = random_election(seed)
+    theirs = with_ties(ranks, weights)
+    n = ranks.shape[1]
+    matrix = kollective.pairwise(ranks, weights)
+    for a, b in itertools.permutations(range(n), 2):
+        assert matrix.counts[a, b] == theirs.support(a, b) + tied_pairs(ranks, weights, a, b) / 2
+        assert matrix.margins[a, b] == theirs.margin(a, b)
+    margin = kollective.schulze(matrix, rule="margin")
+    assert margin.winners == sorted(beat_path(theirs))
+
+    # Winning votes: a link is the count for the majority side, ties counting 1/2 on each side.
+    def winning_votes(a, b):
+        return matrix.counts[a, b] if theirs.margin(a, b) > 0 else 0
+
+    winning = kollective.schulze(matrix, rule="winning_votes")
+    assert winning.winners == sorted(beat_path(theirs, strength_function=winning_votes))
+
+
+def test_schulze_paths_are_strengths_in_voters():
+    ranks = np.array([[0, 1, 2], [0, 1, 2], [2, 0, 1]])
+    result = kollective.schulze(ranks, rule="margin")
+    assert result.winners == [0]
+    assert result.paths.shape == (3, 3)
+    assert result.paths[0, 1] == 1.0 and result.paths[1, 2] == 3.0 and result.paths[0, 2] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_kemeny_rankings_match_pref_voting(seed):
+    rng = np.random.default_rng(1000 + seed)
+    n, voters = int(rng.integers(3, 8)), int(rng.integers(1, 9))
+    orders = np.array([rng.permutation(n) for _ in range(voters)])
+    weights = rng.integers(1, 4, size=voters)
+    ours = kollective.kemeny(kollective.from_orders(orders, weights), list_limit=10000)
+    rankings, distance = kemeny_young_rankings(StrictProfile(orders.tolist(), weights.tolist()))
+    assert ours.exact and ours.count_exact
+    assert ours.distance == distance
+    assert sorted(ours.rankings) == sorted(list(map(int, r)) for r in rankings)
+    assert ours.count == len(rankings)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_kemeny_winners_with_ties_match_pref_voting(seed):
+    ranks, weights = random_election(2000 + seed)
+    theirs = with_ties(ranks, weights)
+    ours = kollective.kemeny(kollective.profile(ranks, weights), list_limit=100000)
+    assert ours.exact
+    assert sorted({r[0] for r in ours.rankings}) == sorted(kemeny_young(theirs, algorithm="marginal"))
+
+
+def test_pref_voting_profiles_read_by_duck_typing():
+    strict = StrictProfile([[0, 1, 2], [2, 1, 0], [1, 0, 2]], [3, 2, 1])
+    p = kollective.profile(strict)
+    assert (p.alternatives, p.voters, p.data_type) == (3, 6, "soc")
+    tied = ProfileWithTies([{0: 1, 1: 1, 2: 2}, {2: 1, 0: 2}], [2, 1])
+    q = kollective.profile(tied)
+    assert (q.alternatives, q.voters, q.data_type) == (3, 3, "toi")
+    assert kollective.pairwise(q).counts[0, 1] == 2.0  # two voters tie 0 and 1 (1/2 each), one ranks 0 over unranked 1
+
+
+def test_preflib_round_trip(tmp_path):
+    p = kollective.profile(np.array([[0, 1, 2], [1, 1, 0]]), weights=[2, 3], names=["a", "b", "c"])
+    path = tmp_path / "e.toc"
+    kollective.write_preflib(p, str(path))
+    q = kollective.profile(path)
+    assert q.names == ["a", "b", "c"]
+    assert np.array_equal(kollective.pairwise(q).doubled, kollective.pairwise(p).doubled)
+
+
+def test_bad_inputs_raise_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match="2 dimensions"):
+        kollective.profile(np.array([0, 1, 2]))
+    with pytest.raises(TypeError, match="numbers"):
+        kollective.profile(np.array([["a", "b"]]))
+    with pytest.raises(TypeError, match="integers"):
+        kollective.profile(np.array([[0.5, 1.0]]))
+    with pytest.raises(TypeError, match="integers"):
+        kollective.profile(np.array([[0.0, np.nan]]))
+    with pytest.raises(ValueError, match="weights"):
+        kollective.profile(np.array([[0, 1]]), weights=[1, 2])
+    with pytest.raises(kollective.Error, match="ranks no alternative"):
+        kollective.profile(np.array([[-1, -1]]))
+    with pytest.raises(ValueError, match="square"):
+        kollective.Pairwise.from_counts(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match=r"\.5"):
+        kollective.Pairwise.from_counts(np.array([[0, 0.25], [1, 0]]))
+    with pytest.raises(kollective.Error, match="winning_votes"):
+        kollective.schulze(np.array([[0, 1]]), rule="plurality")
+    bad = tmp_path / "bad.soc"
+    bad.write_text("# FILE NAME: bad.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 2\nnonsense\n")
+    with pytest.raises(kollective.Error, match="bad.soc"):
+        kollective.profile(bad)
