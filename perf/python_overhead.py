@@ -2,7 +2,7 @@
 median wall time of the Python call against the median time of the C++ solve inside it (the
 results' `seconds`), over many calls after a warm-up. A benchmark, not a test.
 
-    PYTHONPATH=build/openmp/python .venv/bin/python perf/python_overhead.py [--calls 50]
+    PYTHONPATH=build/openmp/python .deps/venv/bin/python perf/python_overhead.py [--calls 50]
 """
 
 import argparse

@@ -74,7 +74,8 @@ prefix=$(tail -n 1 "$out/kokkos_prefix")
 # -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
 compiler=()
 [ $backend = cuda ] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-lineinfo)
-step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" "${compiler[@]}" -DKOLLECTIVE_LP=$lp
+step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" "${compiler[@]}" -DKOLLECTIVE_LP=$lp \
+  -DKOLLECTIVE_ENABLE_PYTHON=OFF  # no PyPI there for nanobind
 targets=()  # KOLLECTIVE_GPU_TARGETS="a b": build only those (default: everything)
 for target in ${KOLLECTIVE_GPU_TARGETS:-}; do targets+=(--target "$target"); done
 step build cmake --build "$root/build/$preset" -j "$jobs" "${targets[@]}"

@@ -76,8 +76,8 @@ void validate(const Profile& profile, const std::string& origin) {
   for (size_t b = 0; b < profile.ballots.size(); ++b) {
     const Ballot& ballot = profile.ballots[b];
     if (ballot.count <= 0) fail(origin, ": ballot ", b + 1, " has non-positive count ", ballot.count);
+    if (ballot.count >= max_total - total) fail(origin, ": total voter weight exceeds 2^31 - 1");
     total += ballot.count;
-    if (total >= max_total) fail(origin, ": total voter weight exceeds 2^31 - 1");
     for (const auto& group : ballot.groups) {
       if (group.empty()) fail(origin, ": ballot ", b + 1, " has an empty tie group");
       for (int a : group) {

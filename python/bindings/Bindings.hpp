@@ -31,6 +31,10 @@ nb::ndarray<nb::numpy, T> to_numpy(std::vector<T>&& values, std::initializer_lis
 template <class T, std::size_t dims>
 using HostArray = nb::ndarray<const T, nb::ndim<dims>, nb::c_contig, nb::device::cpu>;
 
+/// Fails unless Kokkos can run here: it is initialized, not yet finalized, and this is not a
+/// process forked from one that started it (its threads are not in the child).
+void require_kokkos();
+
 void bind_elections(nb::module_& m);  ///< profiles, the pairwise matrix, Schulze, Kemeny
 void bind_coalition(nb::module_& m);
 void bind_ranksvm(nb::module_& m);

@@ -34,6 +34,7 @@ coalition::Game game_from(const HostArray<double, 1>& values, bool single_precis
 nb::dict solve(const HostArray<double, 1>& values, const std::string& method, const std::string& precision) {
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
+  require_kokkos();
   const bool single = precision == "float";
   const coalition::Game game = game_from(values, single);
   coalition::Options options;

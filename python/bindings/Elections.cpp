@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <string>
 
 #include "algorithms/kemeny/Kemeny.hpp"
@@ -69,6 +70,7 @@ nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& 
   options.rule = schulze::parse_link_rule(rule);
   options.width = schulze::parse_strength_width(width);
   options.keep_paths = keep_paths;
+  require_kokkos();
   prefs::PairwiseCounts counts = counts_from(doubled, {});
   schulze::Result result;
   double seconds = 0;  // the solve alone, for measuring what the Python layer adds
@@ -95,8 +97,12 @@ kemeny::Options kemeny_options(const std::string& method, int list_limit, std::u
                                double time_limit, bool reduce) {
   kemeny::Options options;
   options.method = kemeny::parse_method(method);
-  if (list_limit < 0) fail("list_limit must be 0 or more, got ", list_limit);
-  if (!(time_limit > 0)) fail("time_limit must be positive, got ", time_limit);
+  // The ranges of the YAML runs' options of the same names.
+  if (list_limit < 1 || list_limit > 1000000) fail("list_limit must be in 1..1000000, got ", list_limit);
+  if (!(time_limit > 0) || !std::isfinite(time_limit)) fail("time_limit must be a positive number of seconds");
+  if (dp_limit < -1 || dp_limit > kemeny::dp_max_alternatives) {
+    fail("dp_limit must be in -1..", kemeny::dp_max_alternatives, " (-1: auto), got ", dp_limit);
+  }
   options.list_limit = list_limit;
   options.seed = seed;
   options.dp_limit = dp_limit;
@@ -106,6 +112,7 @@ kemeny::Options kemeny_options(const std::string& method, int list_limit, std::u
 }
 
 nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const kemeny::Options& options) {
+  require_kokkos();
   const prefs::PairwiseCounts counts = counts_from(doubled, prefs::numbered_names(doubled.shape(0)));
   kemeny::Result result;
   double seconds = 0;  // the solve alone, for measuring what the Python layer adds

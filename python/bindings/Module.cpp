@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <nanobind/stl/string.h>
+#include <pthread.h>
 
 #include "core/Error.hpp"
 #include "core/RuntimeInfo.hpp"
@@ -10,6 +11,8 @@
 
 namespace kollective::python {
 namespace {
+
+bool forked_child = false;
 
 /// Kokkos starts once, when the module is imported; the package finalizes it at exit (atexit),
 /// after every result, which holds only host memory, can be dropped.
@@ -22,6 +25,16 @@ void finalize_kokkos() {
 }
 
 }  // namespace
+
+void require_kokkos() {
+  if (forked_child) {
+    fail(
+        "kollective cannot run in a process forked from one that had imported it (OpenMP's threads do not "
+        "survive fork): use multiprocessing's 'spawn' or 'forkserver' start method");
+  }
+  if (!Kokkos::is_initialized()) fail("kollective: Kokkos was finalized (the interpreter is exiting)");
+}
+
 }  // namespace kollective::python
 
 NB_MODULE(_kollective, m) {
@@ -29,6 +42,7 @@ NB_MODULE(_kollective, m) {
   m.doc() = "Kollective's solvers on Kokkos' default execution space (use the kollective package)";
   kp::nb::exception<kollective::Error>(m, "Error", PyExc_ValueError);
   kp::initialize_kokkos();
+  pthread_atfork(nullptr, nullptr, [] { kp::forked_child = true; });
   m.def("finalize", &kp::finalize_kokkos, "Ends Kokkos; the package calls it at exit.");
   m.def(
       "backend", [] { return std::string(Kokkos::DefaultExecutionSpace::name()); },

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -81,7 +82,16 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   if (max_iterations < 1) fail("max_iter must be at least 1, got ", max_iterations);
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
+  require_kokkos();
   const ranksvm::RankData data = training_data(x, y, qid);
+  if (precision == "float") {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (std::fabs(x.data()[i]) > std::numeric_limits<float>::max()) {
+        fail("X[", i / x.shape(1), ", ", i % x.shape(1), "] = ", x.data()[i],
+             " does not fit in float (precision='float')");
+      }
+    }
+  }
   ranksvm::TrainOptions options;
   options.C = C;
   options.eps = eps;

@@ -15,6 +15,11 @@ def numeric(value, name, ndim, dtype, integral=False, finite=True):
     if integral and array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or np.any(array != np.floor(array)):
             raise TypeError(f"{name} must hold integers, got non-integer values of dtype {array.dtype}")
+    if integral and array.size:
+        limits = np.iinfo(dtype)
+        low, high = array.min(), array.max()
+        if low < limits.min or high > limits.max:
+            raise ValueError(f"{name} holds {low if low < limits.min else high}, outside {np.dtype(dtype).name}'s range")
     if array.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension{'s' if ndim > 1 else ''}, got shape {array.shape}")
     if finite and array.dtype.kind == "f" and not np.all(np.isfinite(array)):

@@ -73,7 +73,7 @@ def _from_pref_voting(source) -> Profile:
             ranks[v, index[candidate]] = place
     cmap = getattr(source, "cmap", None) or {}
     names = [str(cmap.get(candidate, candidate)) for candidate in candidates]
-    return _from_ranks(ranks, np.asarray(counts, dtype=np.int64), names)
+    return _from_ranks(ranks, _arrays.numeric(counts, "the profile's counts", 1, np.int64, integral=True), names)
 
 
 def generate_profile(model, alternatives, voters, phi=0.5, seed=1) -> Profile:
@@ -85,9 +85,20 @@ def generate_profile(model, alternatives, voters, phi=0.5, seed=1) -> Profile:
 class Pairwise:
     """The pairwise matrix: counts[i, j] voters prefer i to j (halves from ties)."""
 
-    def __init__(self, doubled, names):
-        self.doubled = doubled  # 2 counts, unsigned 32-bit: what the solvers take
-        self.names = list(names)
+    def __init__(self, doubled, names=None):
+        """From doubled counts (2 counts[i, j], whole numbers from 0 to 2^32 - 1, 0 on the diagonal)."""
+        doubled = _arrays.numeric(doubled, "doubled", 2, np.int64, integral=True)
+        n = doubled.shape[0]
+        if doubled.shape != (n, n):
+            raise ValueError(f"the pairwise matrix must be square, got shape {doubled.shape}")
+        if doubled.size and (doubled.min() < 0 or doubled.max() > 0xFFFFFFFF):
+            raise ValueError("doubled counts must be whole numbers from 0 to 2^32 - 1")
+        if np.any(np.diag(doubled) != 0):
+            raise ValueError("the pairwise matrix must be 0 on the diagonal")
+        self.doubled = doubled.astype(np.uint32)  # what the solvers take
+        self.names = [str(a + 1) for a in range(n)] if names is None else [str(name) for name in names]
+        if len(self.names) != n:
+            raise ValueError(f"{len(self.names)} names for {n} alternatives")
 
     @property
     def counts(self):
@@ -104,16 +115,10 @@ class Pairwise:
     @classmethod
     def from_counts(cls, counts, names=None):
         """From an n x n matrix of counts: whole or ending in .5, 0 on the diagonal."""
-        counts = _arrays.numeric(counts, "counts", 2, np.float64)
-        n = counts.shape[0]
-        if counts.shape != (n, n):
-            raise ValueError(f"counts must be square, got shape {counts.shape}")
-        doubled = 2 * counts
-        if np.any(doubled < 0) or np.any(doubled != np.floor(doubled)) or np.any(doubled > 0xFFFFFFFF):
-            raise ValueError("counts must be whole or end in .5, from 0 to 2147483647.5")
-        if np.any(np.diag(counts) != 0):
-            raise ValueError("counts must be 0 on the diagonal")
-        return cls(doubled.astype(np.uint32), names or [str(a + 1) for a in range(n)])
+        doubled = 2 * _arrays.numeric(counts, "counts", 2, np.float64)
+        if np.any(doubled != np.floor(doubled)):
+            raise ValueError("counts must be whole or end in .5")
+        return cls(doubled, names)
 
     @classmethod
     def read_csv(cls, path):

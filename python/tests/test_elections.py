@@ -123,7 +123,32 @@ def test_bad_inputs_raise_clear_errors(tmp_path):
         kollective.Pairwise.from_counts(np.array([[0, 0.25], [1, 0]]))
     with pytest.raises(kollective.Error, match="winning_votes"):
         kollective.schulze(np.array([[0, 1]]), rule="plurality")
+    with pytest.raises(kollective.Error, match="2\\^31"):
+        kollective.profile(np.array([[0, 1]] * 3), weights=[1, 2**63 - 1, 2**63 - 1])
+    with pytest.raises(ValueError, match="range"):
+        kollective.profile(np.array([[0, 2**63]], dtype=np.uint64))
+    with pytest.raises(ValueError, match="2\\^32"):
+        kollective.Pairwise(np.array([[0, -4], [2, 0]]))
+    with pytest.raises(ValueError, match="names"):
+        kollective.Pairwise.from_counts(np.zeros((3, 3)), names=["a"])
+    with pytest.raises(kollective.Error, match="list_limit"):
+        kollective.kemeny(np.array([[0, 1]]), list_limit=0)
     bad = tmp_path / "bad.soc"
     bad.write_text("# FILE NAME: bad.soc\n# DATA TYPE: soc\n# NUMBER ALTERNATIVES: 2\nnonsense\n")
     with pytest.raises(kollective.Error, match="bad.soc"):
         kollective.profile(bad)
+
+
+def test_a_forked_child_refuses_to_solve():
+    import os
+
+    kollective.schulze(np.array([[0, 1]]))  # Kokkos' threads are running in the parent
+    child = os.fork()
+    if child == 0:
+        try:
+            kollective.schulze(np.array([[0, 1]]))
+        except kollective.Error as error:
+            os._exit(0 if "spawn" in str(error) else 2)
+        os._exit(1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

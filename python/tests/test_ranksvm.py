@@ -90,6 +90,14 @@ def test_bad_inputs_raise(tmp_path):
         kollective.RankSVM(C=-1).fit(X, y, qid)
     with pytest.raises(ValueError, match="features"):
         model.fit(X, y, qid).predict(X[:, :3])
+    with pytest.raises(kollective.Error, match="does not fit in float"):
+        huge = X.copy()
+        huge[0, 0] = 1e39
+        kollective.RankSVM(precision="float").fit(huge, y, qid)
+    with pytest.raises(kollective.Error, match="not finite"):
+        huge = X.copy()
+        huge[0, 0] = 1e200
+        model.fit(huge, y, qid)
     broken = tmp_path / "broken.txt"
     broken.write_text("1 qid:1 1:0.5\nx qid:1 1:0.2\n")
     with pytest.raises(kollective.Error, match="broken.txt:2"):

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <numeric>
 #include <sstream>
 #include <algorithm>
 #include <cstdint>
@@ -190,6 +191,30 @@ TEST(distributed, ranksvm_training_shared_by_every_rank_reaches_the_same_optimum
   // Every rank took the same steps: the same w, bit for bit.
   const std::string bits(reinterpret_cast<const char*>(b.w.data()), b.w.size() * sizeof(double));
   for (const std::string& other : comm::allgather(bits)) EXPECT_EQ(other, bits);
+}
+
+TEST(distributed, ranksvm_shares_are_contiguous_balanced_runs_of_queries) {
+  const ranksvm::RankData data = ranksvm::synthetic_letor("mslr", 300, 9000, 4, 5);
+  const int ranks = comm::size() + 2;  // also counts that are not this run's
+  std::int64_t total = 0, heaviest = 0, expected_first = 0;
+  std::vector<std::int64_t> load(data.queries());
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    load[q] = ranksvm::query_pairs(data, q) + data.query_begin[q + 1] - data.query_begin[q];
+    total += load[q];
+    heaviest = std::max(heaviest, load[q]);
+  }
+  for (int r = 0; r < ranks; ++r) {
+    const auto range = ranksvm::Impl::share_queries(data, r, ranks);
+    ASSERT_EQ(range.first, expected_first) << "rank " << r;  // contiguous, in order, covering all
+    ASSERT_LT(range.first, range.end) << "rank " << r << " has no query";
+    const std::int64_t mine = std::accumulate(load.begin() + range.first, load.begin() + range.end, std::int64_t{0});
+    EXPECT_LE(mine, total / ranks + heaviest) << "rank " << r;
+    const ranksvm::RankData share = ranksvm::Impl::rank_share(data, r, ranks);
+    ASSERT_EQ(share.docs, data.query_begin[range.end] - data.query_begin[range.first]);
+    EXPECT_EQ(share.x.front(), *ranksvm::Impl::share_rows(data, r, ranks));  // X read in place starts there
+    expected_first = range.end;
+  }
+  EXPECT_EQ(expected_first, data.queries());
 }
 
 /// This rank's rows, both directions, equal the whole matrix's rows and columns.

@@ -19,52 +19,52 @@
 
 namespace kollective::ranksvm::Impl {
 
-/// The queries of `data` that rank `rank` of `ranks` trains on, in their order in `data`. Queries
-/// go longest first (by preference pairs plus documents) to the rank with the least so far.
-inline std::vector<char> queries_of_rank(const RankData& data, int rank, int ranks) {
+/// The queries [first, end) of `data` that one rank trains on: contiguous runs in data's order,
+/// balanced by load (preference pairs plus documents). A query goes to the rank whose share of
+/// the total load holds its middle; no rank is left without one where there are enough queries.
+/// Contiguous, a share's documents are one block of X, which the training reads in place.
+struct QueryRange {
+  std::int64_t first = 0, end = 0;
+};
+inline QueryRange share_queries(const RankData& data, int rank, int ranks) {
   const std::int64_t queries = data.queries();
   std::vector<std::int64_t> load(queries);
-  for (std::int64_t q = 0; q < queries; ++q)
+  std::int64_t total = 0;
+  for (std::int64_t q = 0; q < queries; ++q) {
     load[q] = query_pairs(data, q) + data.query_begin[q + 1] - data.query_begin[q];
-  std::vector<std::int64_t> order(queries);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return load[a] > load[b]; });
-  std::vector<std::int64_t> total(ranks, 0);
-  std::vector<char> mine(queries, 0);
-  for (const std::int64_t q : order) {
-    const auto least = static_cast<int>(std::min_element(total.begin(), total.end()) - total.begin());
-    total[least] += load[q];
-    mine[q] = least == rank;
+    total += load[q];
   }
-  return mine;
+  std::vector<std::int64_t> first(ranks + 1, queries);
+  std::int64_t before = 0;
+  for (std::int64_t q = 0, r = 0; q < queries; before += load[q++]) {
+    const std::int64_t owner = (2 * before + load[q]) * ranks / (2 * total);  // total >= queries > 0
+    while (r <= owner) first[r++] = q;
+  }
+  first[0] = 0;
+  for (int r = 1; r < ranks && queries >= ranks; ++r)
+    first[r] = std::clamp(first[r], first[r - 1] + 1, queries - (ranks - r));
+  return {first[rank], first[rank + 1]};
 }
 
-/// This rank's share of `data` (queries_of_rank), copied into one allocation per array.
-inline RankData rank_share(const RankData& data, int rank, int ranks) {
-  const std::vector<char> mine = queries_of_rank(data, rank, ranks);
+/// This rank's share of `data` (share_queries), copied; without X when `with_x` is false (the
+/// training reads the share's block of data.x in place).
+inline RankData rank_share(const RankData& data, int rank, int ranks, bool with_x = true) {
+  const QueryRange range = share_queries(data, rank, ranks);
+  const std::int64_t from = data.query_begin[range.first], end = data.query_begin[range.end];
   RankData share;
   share.features = data.features;
-  share.query_begin = {0};
-  for (std::int64_t q = 0; q < data.queries(); ++q) {
-    if (!mine[q]) continue;
-    share.query_ids.push_back(data.query_ids[q]);
-    share.query_begin.push_back(share.query_begin.back() + data.query_begin[q + 1] - data.query_begin[q]);
-  }
-  share.docs = share.query_begin.back();
-  share.labels.resize(share.docs);
-  share.x.resize(share.docs * data.features);
-  if (!data.file_index.empty()) share.file_index.resize(share.docs);
-  for (std::int64_t q = 0, to = 0; q < data.queries(); ++q) {
-    if (!mine[q]) continue;
-    const std::int64_t from = data.query_begin[q], end = data.query_begin[q + 1];
-    std::copy(data.labels.begin() + from, data.labels.begin() + end, share.labels.begin() + to);
-    std::copy(data.x.begin() + from * data.features, data.x.begin() + end * data.features,
-              share.x.begin() + to * data.features);
-    if (!data.file_index.empty())
-      std::copy(data.file_index.begin() + from, data.file_index.begin() + end, share.file_index.begin() + to);
-    to += end - from;
-  }
+  share.docs = end - from;
+  share.query_ids.assign(data.query_ids.begin() + range.first, data.query_ids.begin() + range.end);
+  for (std::int64_t q = range.first; q <= range.end; ++q) share.query_begin.push_back(data.query_begin[q] - from);
+  share.labels.assign(data.labels.begin() + from, data.labels.begin() + end);
+  if (with_x) share.x.assign(data.x.begin() + from * data.features, data.x.begin() + end * data.features);
+  if (!data.file_index.empty()) share.file_index.assign(data.file_index.begin() + from, data.file_index.begin() + end);
   return share;
+}
+
+/// The first row of this rank's block of data.x (share_queries).
+inline const double* share_rows(const RankData& data, int rank, int ranks) {
+  return data.x.data() + data.query_begin[share_queries(data, rank, ranks).first] * data.features;
 }
 
 /// Fails on every rank alike unless every rank gets a query.

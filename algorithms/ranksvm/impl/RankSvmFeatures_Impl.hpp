@@ -38,16 +38,17 @@ class FeatureMatrix {
   /// X column-major on the device: gemv "N" (a thread per document) and transpose_times both
   /// read it in contiguous runs. The row-major host matrix is copied as it is (not at all on a
   /// host backend) and transposed on the device (a host transpose took longer than the training).
-  FeatureMatrix(const ExecSpace& space, const RankData& data)
+  /// `rows`: data's X, row-major, where it lives (data.x, or a block of a larger set's X).
+  FeatureMatrix(const ExecSpace& space, const RankData& data, const double* rows)
       : space_(space), docs_(data.docs), features_(data.features) {
-    upload(data);
+    upload(rows);
   }
 
   // Public only because CUDA's extended lambdas cannot live in constructors or private members.
-  void upload(const RankData& data) {
+  void upload(const double* rows_on_host) {
     x_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
     Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-        data.x.data(), docs_, features_);
+        rows_on_host, docs_, features_);
     auto rows = Kokkos::create_mirror_view_and_copy(Memory(), host);
     auto x = x_;
     Kokkos::parallel_for(

@@ -122,8 +122,11 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   const bool shared = options.across_ranks && comm::size() > 1;
   const bool to_share = shared && !options.data_is_share;
   if (to_share) require_query_per_rank(data);
-  const RankData share = to_share ? rank_share(data, comm::rank(), comm::size()) : RankData();
-  RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, options.C, options.split_span);
+  // A share of a whole set in memory: its metadata copied, its block of X read in place.
+  const RankData share = to_share ? rank_share(data, comm::rank(), comm::size(), false) : RankData();
+  const double* rows = to_share ? share_rows(data, comm::rank(), comm::size()) : data.x.data();
+  RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, rows, options.C,
+                                                     options.split_span);
   device_objective.set_regularized(!shared || comm::rank() == 0);
   HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, shared);
   using Vector = HostVector;
@@ -145,6 +148,10 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   gradient(w);
   double delta = KokkosBlas::nrm2(g);
   const double gnorm0 = delta;
+  if (!std::isfinite(f) || !std::isfinite(gnorm0)) {  // no step could be measured: fail rather than spin
+    fail("RankSVM: the objective or its gradient at w = 0 is not finite (f = ", f, ", |g| = ", gnorm0,
+         "): feature values too large", options.float_features ? " for float" : "", "? try scaling them");
+  }
   result.initial_gradient_norm = gnorm0;
   double gnorm = gnorm0;
   result.stop = "max_iterations";
@@ -186,6 +193,8 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
     }
     if (gnorm <= options.eps * gnorm0) {
       result.stop = "converged";
+    } else if (!std::isfinite(f_new)) {
+      result.stop = "objective not finite at a step";
     } else if (f < -1.0e+32) {
       result.stop = "objective below -1e32";
     } else if (std::fabs(actred) <= 0 && prered <= 0) {

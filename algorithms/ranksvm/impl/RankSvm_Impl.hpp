@@ -54,6 +54,10 @@ class RankObjective {
 
   /// split_span: positions per team of a large query (a power of two >= 2; 0: the default).
   RankObjective(const ExecSpace& space, const RankData& data, double C, std::int64_t split_span = 0)
+      : RankObjective(space, data, data.x.data(), C, split_span) {}
+  /// `rows`: data's X, row-major, where it lives: a share of a larger set leaves data.x empty
+  /// and passes its block of the set's X, read in place.
+  RankObjective(const ExecSpace& space, const RankData& data, const double* rows, double C, std::int64_t split_span = 0)
       : space_(space), C_(C), span_(split_span > 0 ? split_span : default_split_span) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
     if (span_ < 2 || padded(span_) != span_)
@@ -73,7 +77,7 @@ class RankObjective {
         rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) +
             docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
         "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
-    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data);
+    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data, rows);
     level_ = upload<int>("Kollective::RankSvm::level", labels.of_document);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
     std::vector<int> doc_query(docs_);
