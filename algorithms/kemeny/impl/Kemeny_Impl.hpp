@@ -167,9 +167,6 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   return too_large[0] == 0;
 }
 
-/// The most triangle checks a round (n^3 / 6) that the host does itself rather than the device.
-constexpr double host_triangle_checks = 5e4;
-
 /// A component given to the LP: branch and cut from the best heuristic ranking, with the data
 /// reduction's pairs fixed (options.reduce), where the build has CLP; else (or above
 /// lp_max_alternatives) that ranking with the simple lower bound. The reduction's and the LP's
@@ -188,14 +185,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       totals.fixed_by_closure += reduction.by_closure;
       known = pair_columns(reduction);
     }
-    const auto separate = [&](const std::vector<double>& x, int n) {
-      // A device round (allocation, copies, launch) took 0.1-0.2 ms more than the host's search at
-      // n = 30 on an H200 (perf/results/2026-11-26_h200_kemeny_lp_builds.md); up to n = 66 the
-      // host's checks should take no longer (estimated, not measured). The same triangles either way.
-      if (static_cast<double>(n) * n * n / 6 <= host_triangle_checks)
-        return violated_triangles(Kokkos::DefaultHostExecutionSpace(), x, n);
-      return violated_triangles(space, x, n);
-    };
+    const auto separate = [&](const std::vector<double>& x, int n) { return violated_triangles(space, x, n); };
     searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known));
     totals.lp_seconds += searched.seconds;
     totals.lp_rounds += searched.rounds;
