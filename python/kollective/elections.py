@@ -5,6 +5,7 @@ Counts are in voters: a voter who ties i and j gives each side 1/2, and a voter 
 not j prefers i (PrefLib's reading of incomplete ballots).
 """
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -139,11 +140,16 @@ def pairwise(election, weights=None, names=None) -> Pairwise:
 class SchulzeResult:
     winners: List[int]         # alternatives no other beats by a stronger path
     ranking: List[List[int]]   # groups by the number of alternatives each beats, most first
-    beaten: np.ndarray         # per alternative, how many it beats
-    paths: Optional[np.ndarray]  # strongest-path strengths in voters (when paths=True)
+    beaten: List[int]          # per alternative, how many it beats
+    doubled_paths: Optional[np.ndarray]  # twice the strongest-path strengths (when paths=True)
     strength_bits: int         # width of the path computation (16 or 32)
     names: List[str] = field(default_factory=list)
     seconds: float = 0.0       # the solve in C++, without the Python layer
+
+    @functools.cached_property
+    def paths(self) -> Optional[np.ndarray]:
+        """Strongest-path strengths in voters (halves from ties), when the solve kept them."""
+        return None if self.doubled_paths is None else self.doubled_paths / 2.0
 
 
 def schulze(election, rule="winning_votes", strength_bits="auto", paths=True) -> SchulzeResult:
@@ -151,8 +157,7 @@ def schulze(election, rule="winning_votes", strength_bits="auto", paths=True) ->
     strength_bits: "auto", "32" or "16"."""
     matrix = pairwise(election)
     raw = _kollective.schulze(matrix.doubled, rule, str(strength_bits), paths)
-    strengths = raw["doubled_paths"] / 2.0 if paths else None
-    return SchulzeResult(raw["winners"], raw["ranking"], np.asarray(raw["beaten"]), strengths,
+    return SchulzeResult(raw["winners"], raw["ranking"], raw["beaten"], raw.get("doubled_paths"),
                          raw["strength_bits"], matrix.names, raw["seconds"])
 
 
