@@ -25,39 +25,42 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 
 /// Labels per document, checked: integer grades 0..max_label, as in LETOR files.
-void check_labels(const HostArray<double, 1>& y) {
-  for (std::size_t d = 0; d < y.shape(0); ++d) {
-    const double label = y(d);
-    if (!(label >= 0 && label <= ranksvm::max_label && label == std::floor(label))) {
-      fail("y[", d, "] = ", label, " is not an integer grade in 0..", ranksvm::max_label);
+void check_labels(const double* y, std::size_t docs) {
+  for (std::size_t d = 0; d < docs; ++d) {
+    if (!(y[d] >= 0 && y[d] <= ranksvm::max_label && y[d] == std::floor(y[d]))) {
+      fail("y[", d, "] = ", y[d], " is not an integer grade in 0..", ranksvm::max_label);
     }
   }
 }
 
-/// Documents grouped by qid (stable), features from x (docs x features; none when x is empty).
-ranksvm::RankData rank_data(const double* x, int features, const HostArray<double, 1>& y,
-                            const HostArray<std::int64_t, 1>& qid) {
-  const std::int64_t docs = y.shape(0);
-  if (static_cast<std::int64_t>(qid.shape(0)) != docs) fail("qid has ", qid.shape(0), " entries, y has ", docs);
+/// Documents grouped by qid (stable), features from x (docs x features; none when x is null).
+ranksvm::RankData rank_data(const double* x, int features, const HostArray<double, 1>& labels,
+                            const HostArray<std::int64_t, 1>& qids) {
+  const std::int64_t docs = labels.shape(0);
+  if (static_cast<std::int64_t>(qids.shape(0)) != docs) fail("qid has ", qids.shape(0), " entries, y has ", docs);
   if (docs == 0) fail("no documents");
-  check_labels(y);
+  const double* y = labels.data();
+  const std::int64_t* qid = qids.data();
+  check_labels(y, docs);
   ranksvm::RankData data;
   data.docs = docs;
   data.features = features;
   data.file_index.resize(docs);
   std::iota(data.file_index.begin(), data.file_index.end(), 0);
-  std::stable_sort(data.file_index.begin(), data.file_index.end(),
-                   [&](std::int64_t a, std::int64_t b) { return qid(a) < qid(b); });
+  if (!std::is_sorted(qid, qid + docs)) {  // LETOR data usually comes grouped already
+    std::stable_sort(data.file_index.begin(), data.file_index.end(),
+                     [&](std::int64_t a, std::int64_t b) { return qid[a] < qid[b]; });
+  }
   data.labels.resize(docs);
   if (x) data.x.resize(static_cast<std::size_t>(docs) * features);
   for (std::int64_t d = 0; d < docs; ++d) {
     const std::int64_t source = data.file_index[d];
-    data.labels[d] = y(source);
+    data.labels[d] = y[source];
     if (x) std::copy_n(x + source * features, features, data.x.begin() + d * features);
-    if (d == 0 || qid(source) != qid(data.file_index[d - 1])) {
-      if (qid(source) < 0) fail("qid[", source, "] = ", qid(source), " is negative");
+    if (d == 0 || qid[source] != qid[data.file_index[d - 1]]) {
+      if (qid[source] < 0) fail("qid[", source, "] = ", qid[source], " is negative");
       data.query_begin.push_back(d);
-      data.query_ids.push_back(qid(source));
+      data.query_ids.push_back(qid[source]);
     }
   }
   data.query_begin.push_back(docs);
