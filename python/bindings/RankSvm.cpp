@@ -47,16 +47,18 @@ ranksvm::RankData rank_data(const double* x, int features, const HostArray<doubl
   data.features = features;
   data.file_index.resize(docs);
   std::iota(data.file_index.begin(), data.file_index.end(), 0);
-  if (!std::is_sorted(qid, qid + docs)) {  // LETOR data usually comes grouped already
+  const bool grouped = std::is_sorted(qid, qid + docs);  // LETOR data usually comes grouped already
+  if (!grouped) {
     std::stable_sort(data.file_index.begin(), data.file_index.end(),
                      [&](std::int64_t a, std::int64_t b) { return qid[a] < qid[b]; });
   }
   data.labels.resize(docs);
-  if (x) data.x.resize(static_cast<std::size_t>(docs) * features);
+  if (x && grouped) data.x.assign(x, x + docs * features);  // one pass, no zero fill first
+  if (x && !grouped) data.x.resize(static_cast<std::size_t>(docs) * features);
   for (std::int64_t d = 0; d < docs; ++d) {
     const std::int64_t source = data.file_index[d];
     data.labels[d] = y[source];
-    if (x) std::copy_n(x + source * features, features, data.x.begin() + d * features);
+    if (x && !grouped) std::copy_n(x + source * features, features, data.x.begin() + d * features);
     if (d == 0 || qid[source] != qid[data.file_index[d - 1]]) {
       if (qid[source] < 0) fail("qid[", source, "] = ", qid[source], " is negative");
       data.query_begin.push_back(d);
