@@ -69,14 +69,26 @@ ranksvm::RankData rank_data(const double* x, int features, const HostArray<doubl
   return data;
 }
 
+/// Fails unless every value of X is finite and, for float features, fits in float.
+void check_features(const HostArray<double, 2>& x, bool single) {
+  const double* values = x.data();
+  const std::size_t count = x.size();
+  const double limit = single ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  bool fit = true;
+  for (std::size_t i = 0; i < count; ++i) fit &= std::fabs(values[i]) <= limit;  // false for NaN; vectorizes
+  if (fit) return;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::fabs(values[i]) <= limit) continue;
+    fail("X[", i / x.shape(1), ", ", i % x.shape(1), "] = ", values[i],
+         std::isfinite(values[i]) ? " does not fit in float (precision='float')" : " is not finite");
+  }
+}
+
 ranksvm::RankData training_data(const HostArray<double, 2>& x, const HostArray<double, 1>& y,
-                                const HostArray<std::int64_t, 1>& qid) {
+                                const HostArray<std::int64_t, 1>& qid, bool single) {
   if (x.shape(0) != y.shape(0)) fail("X has ", x.shape(0), " rows, y has ", y.shape(0), " entries");
   if (x.shape(1) == 0) fail("X has no features");
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x.data()[i]))
-      fail("X[", i / x.shape(1), ", ", i % x.shape(1), "] = ", x.data()[i], " is not finite");
-  }
+  check_features(x, single);
   return rank_data(x.data(), static_cast<int>(x.shape(1)), y, qid);
 }
 
@@ -88,15 +100,7 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
   require_kokkos();
-  const ranksvm::RankData data = training_data(x, y, qid);
-  if (precision == "float") {
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      if (std::fabs(x.data()[i]) > std::numeric_limits<float>::max()) {
-        fail("X[", i / x.shape(1), ", ", i % x.shape(1), "] = ", x.data()[i],
-             " does not fit in float (precision='float')");
-      }
-    }
-  }
+  const ranksvm::RankData data = training_data(x, y, qid, precision == "float");
   ranksvm::TrainOptions options;
   options.C = C;
   options.eps = eps;
