@@ -7,6 +7,7 @@
 /// plain values and numpy arrays, and raise kollective.Error with the CLI's messages; the Python
 /// package (python/kollective) shapes them into result objects.
 
+#include <Kokkos_Core.hpp>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
@@ -34,6 +35,24 @@ using HostArray = nb::ndarray<const T, nb::ndim<dims>, nb::c_contig, nb::device:
 /// Fails unless Kokkos can run here: it is initialized, not yet finalized, and this is not a
 /// process forked from one that started it (its threads are not in the child).
 void require_kokkos();
+
+/// What a solve returned, and its seconds: the library's call alone, without the Python layer.
+template <class Result>
+struct Timed {
+  Result result;
+  double seconds = 0;
+};
+
+/// Runs `solve` where Kokkos can run (require_kokkos), without the GIL, and times it.
+template <class Solve>
+auto solve_timed(Solve&& solve) {
+  require_kokkos();
+  nb::gil_scoped_release unlocked;
+  Kokkos::Timer timer;
+  Timed<decltype(solve())> timed{solve()};
+  timed.seconds = timer.seconds();
+  return timed;
+}
 
 void bind_elections(nb::module_& m);  ///< profiles, the pairwise matrix, Schulze, Kemeny
 void bind_coalition(nb::module_& m);

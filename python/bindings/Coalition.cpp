@@ -34,20 +34,13 @@ coalition::Game game_from(const HostArray<double, 1>& values, bool single_precis
 nb::dict solve(const HostArray<double, 1>& values, const std::string& method, const std::string& precision) {
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
-  require_kokkos();
   const bool single = precision == "float";
   const coalition::Game game = game_from(values, single);
   coalition::Options options;
   options.method = coalition::parse_method(method);
-  coalition::Result result;
-  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
-  {
-    nb::gil_scoped_release unlocked;
-    Kokkos::Timer timer;
-    result =
-        single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
-    seconds = timer.seconds();
-  }
+  const auto [result, seconds] = solve_timed([&] {
+    return single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
+  });
   nb::dict out;
   out["seconds"] = seconds;
   out["value"] = result.value;

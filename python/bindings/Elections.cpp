@@ -70,17 +70,11 @@ nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& 
   options.rule = schulze::parse_link_rule(rule);
   options.width = schulze::parse_strength_width(width);
   options.keep_paths = keep_paths;
-  require_kokkos();
-  prefs::PairwiseCounts counts = counts_from(doubled, {});
-  schulze::Result result;
-  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
-  {
-    nb::gil_scoped_release unlocked;
-    Kokkos::Timer timer;
+  const prefs::PairwiseCounts counts = counts_from(doubled, {});
+  auto [result, seconds] = solve_timed([&] {
     Space space;
-    result = schulze::solve(space, prefs::to_device(space, counts), options);
-    seconds = timer.seconds();
-  }
+    return schulze::solve(space, prefs::to_device(space, counts), options);
+  });
   const std::size_t n = counts.alternatives;
   nb::dict out;
   out["seconds"] = seconds;
@@ -112,16 +106,8 @@ kemeny::Options kemeny_options(const std::string& method, int list_limit, std::u
 }
 
 nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const kemeny::Options& options) {
-  require_kokkos();
   const prefs::PairwiseCounts counts = counts_from(doubled, prefs::numbered_names(doubled.shape(0)));
-  kemeny::Result result;
-  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
-  {
-    nb::gil_scoped_release unlocked;
-    Kokkos::Timer timer;
-    result = kemeny::solve(Space(), counts, options);
-    seconds = timer.seconds();
-  }
+  const auto [result, seconds] = solve_timed([&] { return kemeny::solve(Space(), counts, options); });
   nb::dict out;
   out["seconds"] = seconds;
   out["doubled_distance"] = result.distance;

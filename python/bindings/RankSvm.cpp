@@ -99,7 +99,6 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   if (max_iterations < 1) fail("max_iter must be at least 1, got ", max_iterations);
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
-  require_kokkos();
   const ranksvm::RankData data = training_data(x, y, qid, precision == "float");
   ranksvm::TrainOptions options;
   options.C = C;
@@ -107,14 +106,7 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   options.max_iterations = max_iterations;
   options.float_features = precision == "float";
   options.log = log;
-  ranksvm::TrainResult result;
-  double seconds = 0;  // the solve alone, for measuring what the Python layer adds
-  {
-    nb::gil_scoped_release unlocked;
-    Kokkos::Timer timer;
-    result = ranksvm::train(Space(), data, options);
-    seconds = timer.seconds();
-  }
+  auto [result, seconds] = solve_timed([&] { return ranksvm::train(Space(), data, options); });
   nb::dict out;
   out["seconds"] = seconds;
   const std::size_t features = result.w.size();
