@@ -46,10 +46,9 @@ inline QueryRange share_queries(const RankData& data, int rank, int ranks) {
   return {first[rank], first[rank + 1]};
 }
 
-/// This rank's share of `data` (share_queries), copied; without X when `with_x` is false (the
-/// training reads the share's block of data.x in place).
-inline RankData rank_share(const RankData& data, int rank, int ranks, bool with_x = true) {
-  const QueryRange range = share_queries(data, rank, ranks);
+/// The queries `range` of `data`, copied; without X when `with_x` is false (the training reads
+/// the share's block of data.x in place, from its first document's row).
+inline RankData rank_share(const RankData& data, QueryRange range, bool with_x = true) {
   const std::int64_t from = data.query_begin[range.first], end = data.query_begin[range.end];
   RankData share;
   share.features = data.features;
@@ -62,9 +61,9 @@ inline RankData rank_share(const RankData& data, int rank, int ranks, bool with_
   return share;
 }
 
-/// The first row of this rank's block of data.x (share_queries).
-inline const double* share_rows(const RankData& data, int rank, int ranks) {
-  return data.x.data() + data.query_begin[share_queries(data, rank, ranks).first] * data.features;
+/// This rank's share of `data` (share_queries), copied.
+inline RankData rank_share(const RankData& data, int rank, int ranks) {
+  return rank_share(data, share_queries(data, rank, ranks));
 }
 
 /// Fails on every rank alike unless every rank gets a query.

@@ -123,8 +123,9 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   const bool to_share = shared && !options.data_is_share;
   if (to_share) require_query_per_rank(data);
   // A share of a whole set in memory: its metadata copied, its block of X read in place.
-  const RankData share = to_share ? rank_share(data, comm::rank(), comm::size(), false) : RankData();
-  const double* rows = to_share ? share_rows(data, comm::rank(), comm::size()) : data.x.data();
+  const QueryRange range = to_share ? share_queries(data, comm::rank(), comm::size()) : QueryRange{};
+  const RankData share = to_share ? rank_share(data, range, false) : RankData();
+  const double* rows = data.x.data() + (to_share ? data.query_begin[range.first] * data.features : 0);
   RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, rows, options.C,
                                                      options.split_span);
   device_objective.set_regularized(!shared || comm::rank() == 0);
