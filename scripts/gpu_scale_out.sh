@@ -7,6 +7,11 @@
 #                                    (kemeny_scale_out_34 on H200s, _33 on H100s) on 2 (about 400 s)
 #   scripts/gpu_scale_out.sh paths   schulze_scale_out and ranksvm_scale_out on 1 and 2 ranks
 #   scripts/gpu_scale_out.sh sweep   csg_idpg2014 on 1 and 2 ranks (its wall time is the throughput)
+# and the four-GPU ones on a machine with four (about 450 s, 350 s and 400 s):
+#   scripts/gpu_scale_out.sh x4        builds cuda-mpi, runs the tests on 1 to 4 ranks, then
+#                                      scale_out_x4 (Kemeny n = 35, CSG n = 32) on 4
+#   scripts/gpu_scale_out.sh x4_paths  scale_out_x4_paths (Schulze n = 131072, RankSVM 22.7 M) on 4
+#   scripts/gpu_scale_out.sh x4_33     scale_out_x4_33 (CSG n = 33) on 4
 # Each call packs its tables and logs into $OUT/results_<phase>.tgz (the device tool returns only
 # so many files). Prepare with scripts/gpu_prepare.sh and carry [".deps/src"].
 set -uo pipefail
@@ -38,7 +43,17 @@ case $phase in
     KOLLECTIVE_GPU_TESTS=$no_tests OUT=$work/sweep "$root/scripts/gpu_run.sh" "$root/configs/csg_idpg2014.yaml"
     status=$?
     ;;
-  *) echo "gpu_scale_out.sh: unknown phase '$phase' (dp, paths or sweep)" >&2; exit 2;;
+  x4)
+    KOLLECTIVE_GPU_RANKS=4 KOLLECTIVE_GPU_TESTS='^(cuda|comm_np[123]|distributed_np[1234]|cli_distributed_np[123])$' \
+      OUT=$work/x4 "$root/scripts/gpu_run.sh" "$root/configs/scale_out_x4.yaml"
+    status=$?
+    ;;
+  x4_paths|x4_33)
+    KOLLECTIVE_GPU_RANKS=4 KOLLECTIVE_GPU_TESTS=$no_tests OUT=$work/$phase \
+      "$root/scripts/gpu_run.sh" "$root/configs/scale_out_$phase.yaml"
+    status=$?
+    ;;
+  *) echo "gpu_scale_out.sh: unknown phase '$phase' (dp, paths, sweep, x4, x4_paths or x4_33)" >&2; exit 2;;
 esac
 tar czf "$out/results_$phase.tgz" -C "$work" .
 exit $status
