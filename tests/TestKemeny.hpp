@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <vector>
 
 #include "algorithms/kemeny/Kemeny.hpp"
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
@@ -143,6 +145,34 @@ TEST(TEST_CATEGORY, kemeny_dp_and_auto_match_brute_force) {
 }
 
 TEST(TEST_CATEGORY, kemeny_decomposition) { check_decomposition<TEST_EXECSPACE>(); }
+
+TEST(TEST_CATEGORY, kemeny_dp_lists_the_first_optima_of_its_walk) {
+  // The DP lists optima as a walk from the bottom of the ranking up, candidates ascending: in
+  // ascending order of the reversed rankings. A limit keeps the first ones of that order.
+  TEST_EXECSPACE space;
+  int checked = 0;
+  for (int n = 4; n <= 9; ++n) {
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+      const auto o = preferences::pairwise_reference(random_weak_profile(n, 1 + static_cast<int>(seed % 3), seed, 3));
+      kemeny::Options options;
+      options.method = kemeny::Method::dp;
+      options.list_limit = 100000;
+      const auto all = kemeny::solve(space, o, options).optima;
+      std::vector<kemeny::Ranking> reversed;
+      for (const auto& ranking : all) reversed.emplace_back(ranking.rbegin(), ranking.rend());
+      EXPECT_TRUE(std::is_sorted(reversed.begin(), reversed.end())) << n << " " << seed;
+      if (all.size() < 3) continue;
+      ++checked;
+      for (const std::size_t limit : {std::size_t{1}, std::size_t{2}, all.size() / 2, all.size() - 1}) {
+        options.list_limit = static_cast<int>(limit);
+        EXPECT_EQ(kemeny::solve(space, o, options).optima,
+                  std::vector<kemeny::Ranking>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(limit)))
+            << n << " " << seed << " limit " << limit;
+      }
+    }
+  }
+  EXPECT_GE(checked, 10);  // enough profiles with several optima
+}
 
 TEST(TEST_CATEGORY, kemeny_enumeration_matches_dp_beyond_brute_force) {
   TEST_EXECSPACE space;

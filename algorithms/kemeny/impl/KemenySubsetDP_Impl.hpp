@@ -18,7 +18,9 @@
 /// with bit j cleared, at the same L, always on another rank. So for layer k, each part needs
 /// layer k - 1 of each such lower part, whose sets there have low parts of the same size: the
 /// owner sends that layer packed in colex order of L, and S finds its entry at its own colex
-/// rank. Each set is computed as on one rank (minimum and saturating count over the same
+/// rank. Where two or more lower parts of a part live on one other rank (two ranks: part 3
+/// reads parts 1 and 2), that rank sends instead, for each set, the best over those candidates
+/// with their cost added (one layer instead of two each way). Each set is computed as on one rank (minimum and saturating count over the same
 /// candidates), so the tables are identical bit for bit. Of P ranks, the largest power of two
 /// <= P take part; the others only join the collectives that read the result.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
@@ -33,6 +35,7 @@
 #include <vector>
 
 #include "algorithms/kemeny/KemenyTypes.hpp"
+#include "algorithms/kemeny/impl/KemenyShares_Impl.hpp"
 #include "algorithms/kemeny/impl/KemenyTables_Impl.hpp"
 #include "core/comm/ViewCollectives.hpp"
 #include "core/Error.hpp"
@@ -43,105 +46,110 @@
 
 namespace kollective::kemeny::Impl {
 
-/// How 2^d ranks share the DP of n alternatives, and what one rank holds, sends and receives.
-struct Layout {
-  static constexpr int max_part_bits = 16;
-  int n = 0;
-  int rank_bits = 0;          ///< d: 2^d ranks take part
-  int part_bits = 0;          ///< D: the top D alternatives pick a set's part (0 with one rank, else d + 1)
-  int rank = 0;               ///< this rank, or -1 when it does not take part
-  std::vector<int> parts;     ///< the parts this rank holds, ascending
-  std::vector<int> sent;      ///< those that some other rank reads (all but the top part)
-  std::vector<int> received;  ///< the parts below this rank's parts, ascending
+/// The layers one rank sends and receives (room for a largest layer each), and the subset sizes.
+template <class Distance, class Memory>
+struct LayerTrade {
+  std::uint64_t largest = 0;
+  Kokkos::View<Distance*, Memory> send_best, got_best;
+  Kokkos::View<std::uint64_t*, Memory> send_ways, got_ways;
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial;
+  typename Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>::HostMirror sizes;
+  int m = 0;
 
-  int low_bits() const { return n - part_bits; }
-  int owner(int part) const { return (part ^ part >> 1) & ((1 << rank_bits) - 1); }
-  bool shared = true;  ///< the ranks share the DP (collectives); false: this rank alone
-
-  /// Entries of the largest layer of one part (a packed layer's room).
-  std::uint64_t largest_layer() const {
-    return static_cast<std::uint64_t>(subsets::choose(low_bits(), low_bits() / 2) + 0.5);
-  }
-  /// The ranks that read part w (owners of the parts above it), ascending.
-  std::vector<int> readers(int w) const {
-    std::vector<int> ranks;
-    for (int j = 0; j < part_bits; ++j) {
-      if (!(w >> j & 1)) ranks.push_back(owner(w | 1 << j));
-    }
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    return ranks;
-  }
-  /// Where `part` is among this rank's parts, or -1.
-  int index_of(int part) const {
-    const auto at = std::find(parts.begin(), parts.end(), part);
-    return at == parts.end() ? -1 : static_cast<int>(at - parts.begin());
-  }
+  LayerTrade(const Layout& l, const Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>& binomial_table)
+      : largest(l.part_bits > 0 ? l.largest_layer() : 0),
+        send_best("Kollective::Kemeny::send_best", (l.sent.size() + l.merged_sent.size()) * largest),
+        got_best("Kollective::Kemeny::got_best", (l.received.size() + l.merged_received.size()) * largest),
+        send_ways("Kollective::Kemeny::send_ways", send_best.extent(0)),
+        got_ways("Kollective::Kemeny::got_ways", got_best.extent(0)),
+        binomial(binomial_table),
+        sizes(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_table)),
+        m(l.low_bits()) {}
+  /// Sets of a part's low size s.
+  std::uint64_t layer_size(int s) const { return s < 0 || s > m ? 0 : sizes(m, s); }
 };
 
-inline Layout layout(int n, int ranks, int rank) {
-  Layout l;
-  l.n = n;
-  while ((2 << l.rank_bits) <= ranks && l.rank_bits + 2 < n && l.rank_bits + 2 <= Layout::max_part_bits) ++l.rank_bits;
-  l.part_bits = l.rank_bits == 0 ? 0 : l.rank_bits + 1;
-  l.rank = rank < (1 << l.rank_bits) ? rank : -1;
-  for (int v = 0; v < (1 << l.part_bits) && l.rank >= 0; ++v) {
-    if (l.owner(v) != l.rank) continue;
-    l.parts.push_back(v);
-    if (v != (1 << l.part_bits) - 1) l.sent.push_back(v);
-    for (int j = 0; j < l.part_bits; ++j) {
-      if (v >> j & 1) l.received.push_back(v ^ 1 << j);
+inline int top_count(int part) { return Kokkos::popcount(static_cast<unsigned>(part)); }
+
+/// Packs what other ranks read for layer k (layer k - 1 of this rank's parts that they read as
+/// they are, and the merged candidates of their parts), then trades; returns the trade's seconds.
+template <class Distance, class ExecSpace>
+double trade_layer(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
+                   const Layout& l, const LayerTrade<Distance, typename ExecSpace::memory_space>& trade, int k) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const int m = l.low_bits();
+  const auto best = t.best;
+  const auto ways = t.ways;
+  const auto tables = t;
+  const auto binomial = trade.binomial;
+  const auto send_best = trade.send_best;
+  const auto send_ways = trade.send_ways;
+  std::vector<comm::Transfer> sends, receives;
+  auto send = [&](std::uint64_t at, std::uint64_t count, int rank) {
+    sends.push_back({send_best.data() + at, count * sizeof(Distance), rank});
+    sends.push_back({send_ways.data() + at, count * sizeof(std::uint64_t), rank});
+  };
+  for (std::size_t e = 0; e < l.sent.size(); ++e) {
+    const int s = k - 1 - top_count(l.sent[e]);
+    const std::uint64_t count = trade.layer_size(s), at = e * trade.largest,
+                        base = static_cast<std::uint64_t>(l.index_of(l.sent[e])) << m;
+    Kokkos::parallel_for(
+        "Kollective::Kemeny::pack_layer", Range(space, 0, static_cast<std::int64_t>(count)),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
+          send_best(at + i) = best(base + low_part);
+          send_ways(at + i) = ways(base + low_part);
+        });
+    for (const int reader : l.readers(l.sent[e])) send(at, count, reader);
+  }
+  for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
+    const Layout::Merged merged = l.merged_sent[e];
+    const int s = k - top_count(merged.part), bits = merged.bits, part_bits = l.part_bits;
+    const std::uint64_t count = trade.layer_size(s), at = (l.sent.size() + e) * trade.largest,
+                        high = static_cast<std::uint64_t>(merged.part) << m;
+    Kokkos::Array<std::uint64_t, Layout::max_part_bits> base{};  // bit j -> where the part without j is here
+    for (int j = 0; j < part_bits; ++j) {
+      if (bits >> j & 1) base[j] = static_cast<std::uint64_t>(l.index_of(merged.part ^ 1 << j)) << m;
     }
+    Kokkos::parallel_for(
+        "Kollective::Kemeny::merge_candidates", Range(space, 0, static_cast<std::int64_t>(count)),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
+          Distance minimum = ~Distance{0};
+          std::uint64_t ways_of_minimum = 0;
+          for (int j = 0; j < part_bits; ++j) {
+            if (!(bits >> j & 1)) continue;
+            const std::uint64_t without = base[j] + low_part;
+            const Distance value = best(without) + tables.cost(m + j, low_part | high);
+            if (value < minimum) {
+              minimum = value;
+              ways_of_minimum = ways(without);
+            } else if (value == minimum) {
+              ways_of_minimum = subsets::saturating_add(ways_of_minimum, ways(without));
+            }
+          }
+          send_best(at + i) = minimum;
+          send_ways(at + i) = ways_of_minimum;
+        });
+    send(at, count, merged.rank);
   }
-  std::sort(l.received.begin(), l.received.end());
-  l.received.erase(std::unique(l.received.begin(), l.received.end()), l.received.end());
-  return l;
-}
-
-/// The whole DP on this rank, outside any collective (the ranks solve other inputs).
-inline Layout alone(int n) {
-  Layout l = layout(n, 1, 0);
-  l.shared = false;
-  return l;
-}
-
-/// Bytes one rank needs for the DP of n alternatives: the one-rank DP's (dp_bytes), with its 2^n
-/// entries of best and ways replaced by this rank's parts and a largest layer for each part it
-/// sends or receives.
-inline std::int64_t dp_rank_bytes(const Layout& l, int distance_bytes) {
-  const double entry = distance_bytes + 8;
-  const double held = std::ldexp(static_cast<double>(l.parts.size()), l.low_bits()) +
-                      static_cast<double>(l.sent.size() + l.received.size()) * static_cast<double>(l.largest_layer());
-  return dp_bytes(l.n, distance_bytes) + static_cast<std::int64_t>(entry * (held - std::ldexp(1.0, l.n)));
-}
-
-/// The most any of `ranks` ranks needs for the DP of n alternatives.
-inline std::int64_t dp_most_rank_bytes(int n, int ranks, int distance_bytes) {
-  std::int64_t most = 0;
-  for (int r = 0; r < ranks; ++r) most = std::max(most, dp_rank_bytes(layout(n, ranks, r), distance_bytes));
-  return most;
-}
-
-/// Fails before allocating unless this rank's share fits, naming the bytes and the ranks that
-/// would fit; `of` names the input.
-inline void require_rank_memory(const Layout& l, int distance_bytes, const std::string& of) {
-  const std::int64_t needed = dp_rank_bytes(l, distance_bytes);
-  const std::string what = "this rank's share of the Kemeny subset DP over " + std::to_string(l.n) + " alternatives" +
-                           of + " on " + std::to_string(1 << l.rank_bits) + " ranks";
-  const std::int64_t available = available_device_bytes();
-  if (needed > available) {
-    int enough = 2 << l.rank_bits;
-    while (enough < 1024 && dp_most_rank_bytes(l.n, enough, distance_bytes) > available) enough *= 2;
-    fail(what, " needs ", format_bytes(static_cast<double>(needed)), " of device memory but only ",
-         format_bytes(static_cast<double>(available)), " is available; with ", enough,
-         " ranks (one GPU each) a share would take ",
-         format_bytes(static_cast<double>(dp_most_rank_bytes(l.n, enough, distance_bytes))));
+  auto receive = [&](std::uint64_t at, std::uint64_t count, int rank) {
+    receives.push_back({trade.got_best.data() + at, count * sizeof(Distance), rank});
+    receives.push_back({trade.got_ways.data() + at, count * sizeof(std::uint64_t), rank});
+  };
+  for (std::size_t e = 0; e < l.received.size(); ++e) {
+    receive(e * trade.largest, trade.layer_size(k - 1 - top_count(l.received[e])), l.owner(l.received[e]));
   }
-  require_device_memory(needed, what);
+  for (std::size_t e = 0; e < l.merged_received.size(); ++e) {
+    const Layout::Merged merged = l.merged_received[e];
+    receive((l.received.size() + e) * trade.largest, trade.layer_size(k - top_count(merged.part)), merged.rank);
+  }
+  space.fence();
+  WallTimer timer;
+  comm::exchange_parts(space, sends, receives);
+  space.fence();
+  return timer.seconds();
 }
-
-/// The candidates of top alternative m + j of a part: where its lower part's layer arrives.
-using TopSlots = Kokkos::Array<int, Layout::max_part_bits>;
 
 /// This rank's parts of the tables (best and ways, part i at i 2^m, by low part), and the
 /// seconds spent exchanging layers.
@@ -157,68 +165,28 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
       decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), entries);
   t.ways =
       decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), entries);
-  const std::uint64_t largest = l.part_bits > 0 ? l.largest_layer() : 0;
-  Kokkos::View<Distance*, Memory> send_best("Kollective::Kemeny::send_best", l.sent.size() * largest),
-      got_best("Kollective::Kemeny::got_best", l.received.size() * largest);
-  Kokkos::View<std::uint64_t*, Memory> send_ways("Kollective::Kemeny::send_ways", l.sent.size() * largest),
-      got_ways("Kollective::Kemeny::got_ways", l.received.size() * largest);
-  const auto binomial_device = subsets::binomial_table<Memory>(space, n);
-  const auto sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_device);
-  auto layer_size = [&](int s) -> std::uint64_t { return s < 0 || s > m ? 0 : sizes(m, s); };
-  auto top_count = [](int part) { return Kokkos::popcount(static_cast<unsigned>(part)); };
+  const LayerTrade<Distance, Memory> trade(l, subsets::binomial_table<Memory>(space, n));
 
   const auto tables = t;
   const auto best = t.best;
   const auto ways = t.ways;
-  const auto binomial_table = binomial_device;
+  const auto binomial = trade.binomial;
+  const auto got_best = trade.got_best;
+  const auto got_ways = trade.got_ways;
+  const std::uint64_t largest = trade.largest;
   Progress progress("Kemeny subset DP (n=" + std::to_string(n) +
                         (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
                     n + 1);
   for (int k = 0; k <= n; ++k) {
-    if (k > 0 && l.part_bits > 0) {
-      std::vector<comm::Transfer> sends, receives;
-      for (std::size_t e = 0; e < l.sent.size(); ++e) {  // layer k - 1 of each part that others read
-        const int s = k - 1 - top_count(l.sent[e]);
-        const std::uint64_t count = layer_size(s), base = static_cast<std::uint64_t>(l.index_of(l.sent[e])) << m,
-                            at = e * largest;
-        Kokkos::parallel_for(
-            "Kollective::Kemeny::pack_layer", Range(space, 0, static_cast<std::int64_t>(count)),
-            KOKKOS_LAMBDA(const std::int64_t i) {
-              const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
-              send_best(at + i) = best(base + low_part);
-              send_ways(at + i) = ways(base + low_part);
-            });
-        for (const int reader : l.readers(l.sent[e])) {
-          sends.push_back({send_best.data() + at, count * sizeof(Distance), reader});
-          sends.push_back({send_ways.data() + at, count * sizeof(std::uint64_t), reader});
-        }
-      }
-      for (std::size_t e = 0; e < l.received.size(); ++e) {
-        const std::uint64_t count = layer_size(k - 1 - top_count(l.received[e])), at = e * largest;
-        const int from = l.owner(l.received[e]);
-        receives.push_back({got_best.data() + at, count * sizeof(Distance), from});
-        receives.push_back({got_ways.data() + at, count * sizeof(std::uint64_t), from});
-      }
-      space.fence();
-      WallTimer timer;
-      comm::exchange_parts(space, sends, receives);
-      space.fence();
-      exchange_seconds += timer.seconds();
-    }
+    if (k > 0 && l.part_bits > 0) exchange_seconds += trade_layer(space, t, l, trade, k);
     for (std::size_t q = 0; q < l.parts.size(); ++q) {
       const int v = l.parts[q], s = k - top_count(v);  // s: size of the low parts of v's sets in layer k
       const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
-      TopSlots slot{};  // bit j of v -> where part v without j arrives
-      for (int j = 0; j < l.part_bits; ++j) {
-        if (v >> j & 1) {
-          slot[j] = static_cast<int>(std::find(l.received.begin(), l.received.end(), v ^ 1 << j) - l.received.begin());
-        }
-      }
-      const int part_bits = l.part_bits;
+      const TopSlots slots = top_slots(l, v);
       Kokkos::parallel_for(
-          "Kollective::Kemeny::dp_layer", Range(space, 0, static_cast<std::int64_t>(layer_size(s))),
+          "Kollective::Kemeny::dp_layer", Range(space, 0, static_cast<std::int64_t>(trade.layer_size(s))),
           KOKKOS_LAMBDA(const std::int64_t i) {
-            const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial_table);
+            const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
             const std::uint64_t set = low_part | high;
             Distance minimum = k == 0 ? 0 : ~Distance{0};
             std::uint64_t count = k == 0 ? 1 : 0;
@@ -235,10 +203,10 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
                 count = subsets::saturating_add(count, ways(without));
               }
             }
-            for (int j = 0; j < part_bits; ++j) {
-              if (!(v >> j & 1)) continue;
-              const std::uint64_t at = static_cast<std::uint64_t>(slot[j]) * largest + static_cast<std::uint64_t>(i);
-              const Distance value = got_best(at) + tables.cost(m + j, set);
+            for (int slot = 0; slot < slots.count; ++slot) {
+              const std::uint64_t at = static_cast<std::uint64_t>(slots.at[slot]) * largest + static_cast<std::uint64_t>(i);
+              const Distance value =
+                  got_best(at) + (slots.bit[slot] < 0 ? Distance{0} : tables.cost(m + slots.bit[slot], set));
               if (value < minimum) {
                 minimum = value;
                 count = got_ways(at);
@@ -307,30 +275,45 @@ Distance host_cost(const Counts& o, int c, std::uint64_t set) {
   return sum;
 }
 
-/// Lists up to `limit` optimal rankings, as list_optima does, reading the shared tables: every
-/// rank walks the same recursion.
+/// Up to `limit` optimal rankings, in the order of a depth-first walk that places the last
+/// alternative first and tries candidates in ascending order. The walk goes one level at a time,
+/// reading every child of the level's sets at once (one collective per level, not per set):
+/// every set reached leads to an optimum, so the first `limit` sets of each level, in walk
+/// order, lead to the first `limit` optima. Every rank walks alike.
 template <class Distance, class ExecSpace>
-void list_optima(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                 const Layout& l, const Counts& o, std::uint64_t set, Ranking& suffix, std::vector<Ranking>& out,
-                 int limit) {
-  if (static_cast<int>(out.size()) >= limit) return;
-  if (set == 0) {
-    out.emplace_back(suffix.rbegin(), suffix.rend());
-    return;
+std::vector<Ranking> list_optima(const ExecSpace& space,
+                                 const SubsetTables<Distance, typename ExecSpace::memory_space>& t, const Layout& l,
+                                 const Counts& o, Distance optimum, int limit) {
+  struct Node {
+    std::uint64_t set;  ///< the alternatives not yet placed (the top of the ranking)
+    Distance best;      ///< best[set]
+    Ranking below;      ///< placed, from the bottom up
+  };
+  std::vector<Node> level = {{(std::uint64_t{1} << o.alternatives) - 1, optimum, {}}};
+  for (int placed = 0; placed < o.alternatives; ++placed) {
+    std::vector<std::uint64_t> children;
+    for (const Node& node : level) {
+      for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1) children.push_back(node.set ^ (rest & (~rest + 1)));
+    }
+    const std::vector<std::int64_t> values = read_sets(space, t, l, children);
+    std::vector<Node> next;
+    std::size_t i = 0;
+    for (const Node& node : level) {
+      for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1, ++i) {
+        const int c = Kokkos::countr_zero(rest);
+        const auto best = static_cast<Distance>(values[2 * i]);
+        if (static_cast<int>(next.size()) == limit || static_cast<Distance>(best + host_cost<Distance>(o, c, node.set)) != node.best) {
+          continue;
+        }
+        next.push_back({children[i], best, node.below});
+        next.back().below.push_back(c);
+      }
+    }
+    level = std::move(next);
   }
-  std::vector<std::uint64_t> sets = {set};
-  for (std::uint64_t rest = set; rest != 0; rest &= rest - 1) sets.push_back(set ^ (rest & (~rest + 1)));
-  const std::vector<std::int64_t> values = read_sets(space, t, l, sets);
-  const auto best = [&](std::size_t i) { return static_cast<Distance>(values[2 * i]); };
-  std::size_t i = 1;
-  for (std::uint64_t rest = set; rest != 0; rest &= rest - 1, ++i) {
-    const int c = Kokkos::countr_zero(rest);
-    if (static_cast<Distance>(best(i) + host_cost<Distance>(o, c, set)) != best(0)) continue;
-    suffix.push_back(c);
-    list_optima(space, t, l, o, sets[i], suffix, out, limit);
-    suffix.pop_back();
-    if (static_cast<int>(out.size()) >= limit) return;
-  }
+  std::vector<Ranking> optima;
+  for (const Node& node : level) optima.emplace_back(node.below.rbegin(), node.below.rend());
+  return optima;
 }
 
 /// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds
@@ -356,7 +339,9 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
+  WallTimer layers;
   if (l.rank >= 0) t = run_dp<Distance>(space, o, l, result.exchange_seconds);
+  result.dp_seconds = layers.seconds();  // run_dp ends fenced
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
   const std::vector<std::int64_t> root = read_sets(space, t, l, {full});
   result.distance = static_cast<std::uint64_t>(root[0]);
@@ -365,8 +350,7 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   result.exact = true;
   result.count_known = true;
   result.lower_bound = result.distance;
-  Ranking suffix;
-  list_optima(space, t, l, o, full, suffix, result.optima, std::max(1, options.list_limit));
+  result.optima = list_optima(space, t, l, o, static_cast<Distance>(root[0]), std::max(1, options.list_limit));
   result.component_sizes = {n};
   result.method = "dp";
   result.ranks = 1 << l.rank_bits;

@@ -263,6 +263,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
         local_saturated = exact.count_saturated;
         result.ranks = std::max(result.ranks, exact.ranks);
         result.exchange_seconds += exact.exchange_seconds;
+        result.dp_seconds += exact.dp_seconds;
         how = "dp";
       } else {
         if (!searched) search_it(options.time_limit);
