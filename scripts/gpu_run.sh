@@ -128,7 +128,8 @@ for r in csv.DictReader(open(sys.argv[1])):
               f"exchange={float(r.get('exchange_s') or 0):.4f}s")
     elif 'method' in r:
         print(f"{r['run']:<28} n={r['alternatives']:>3} m={r['voters']:>5} {r['method']:<22} d={r['distance']:>8} "
-              f"optima={r.get('optimal_rankings', '?'):>4} {float(r['seconds']):9.4f}s verified={r['verified']}")
+              f"optima={r.get('optimal_rankings', '?'):>4} {float(r['seconds']):9.4f}s layers={float(r.get('dp_layers_seconds') or 0):.4f}s "
+              f"exchange={float(r.get('exchange_seconds') or 0):.4f}s ranks={r.get('ranks', 1)} verified={r['verified']}")
 PY
   done
 done
