@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/Error.hpp"
+#include "core/comm/Communicator.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
@@ -18,9 +19,18 @@ namespace kollective {
 
 namespace {
 
+/// This rank's share of the host's MemAvailable: the ranks on a node run at once, each making
+/// its own allocations, so each may count on an even share.
 std::int64_t host_available_bytes() {
   const std::int64_t available = host_meminfo_bytes("MemAvailable");
-  return available > 0 ? available : std::numeric_limits<std::int64_t>::max();  // unknown: do not refuse
+  if (available <= 0) return std::numeric_limits<std::int64_t>::max();  // unknown: do not refuse
+  return available / comm::local_size();
+}
+
+/// Names host memory in messages, saying when it is a share.
+std::string host_memory_name(const std::string& name) {
+  const int ranks = comm::local_size();
+  return ranks == 1 ? name : name + " (this rank's share: " + std::to_string(ranks) + " ranks run on this node)";
 }
 
 std::int64_t limit_from_environment() {
@@ -96,12 +106,16 @@ void require_fits(std::int64_t bytes, std::int64_t available, const std::string&
 }  // namespace
 
 void require_device_memory(std::int64_t bytes, const std::string& what) {
-  require_fits(bytes, available_device_bytes(), what, std::string(Kokkos::DefaultExecutionSpace::name()) + " memory");
+  std::string memory = std::string(Kokkos::DefaultExecutionSpace::name()) + " memory";
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible) {
+    memory = host_memory_name(memory);
+  }
+  require_fits(bytes, available_device_bytes(), what, memory);
 }
 
 void require_host_memory(std::int64_t bytes, const std::string& what) {
-  const std::int64_t available = host_meminfo_bytes("MemAvailable");
-  if (available > 0) require_fits(bytes, std::min(available, limit_from_environment()), what, "host memory");
+  if (host_meminfo_bytes("MemAvailable") <= 0) return;  // unknown: do not refuse
+  require_fits(bytes, std::min(host_available_bytes(), limit_from_environment()), what, host_memory_name("host memory"));
 }
 
 }  // namespace kollective

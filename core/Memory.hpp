@@ -11,7 +11,8 @@
 namespace kollective {
 
 /// Bytes currently free in the default execution space's memory (GPU: cudaMemGetInfo; host:
-/// MemAvailable). Tests may cap it with KOLLECTIVE_MEMORY_LIMIT (bytes).
+/// this rank's share of MemAvailable, split evenly over the ranks on its node). Tests may cap it
+/// with KOLLECTIVE_MEMORY_LIMIT (bytes).
 std::int64_t available_device_bytes();
 
 /// A /proc/meminfo entry ("MemTotal", "MemAvailable") in bytes; 0 when unknown.
@@ -26,7 +27,8 @@ std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what
 /// Throws a kollective::Error naming `what`, the bytes needed and the bytes free when `bytes`
 /// exceeds what is available (keeping a small safety margin).
 void require_device_memory(std::int64_t bytes, const std::string& what);
-/// The same check against the host's MemAvailable (also capped by KOLLECTIVE_MEMORY_LIMIT).
+/// The same check against this rank's share of the host's MemAvailable (also capped by
+/// KOLLECTIVE_MEMORY_LIMIT).
 void require_host_memory(std::int64_t bytes, const std::string& what);
 
 }  // namespace kollective

@@ -175,6 +175,12 @@ int local_rank() {
   return value;
 }
 
+int local_size() {
+  int value = 1;
+  if (node_comm != MPI_COMM_NULL) MPI_Comm_size(node_comm, &value);
+  return value;
+}
+
 void barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
 void broadcast(std::vector<std::int64_t>& values, int root) {
@@ -297,6 +303,7 @@ bool built_with_mpi() { return false; }
 int rank() { return 0; }
 int size() { return 1; }
 int local_rank() { return 0; }
+int local_size() { return 1; }
 void barrier() {}
 void broadcast(std::vector<std::int64_t>&, int) {}
 void broadcast(std::string&, int) {}

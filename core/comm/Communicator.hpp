@@ -35,8 +35,9 @@ bool built_with_mpi();
 /// This rank and the number of ranks (0 and 1 before a Session starts MPI or after it ends).
 int rank();
 int size();
-/// This rank's index among the ranks on its node (the GPU it uses).
+/// This rank's index among the ranks on its node (the GPU it uses), and how many run there.
 int local_rank();
+int local_size();
 void barrier();
 
 /// Every rank gets `values` of rank `root`.

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/Error.hpp"
+#include "core/Memory.hpp"
 #include "core/comm/Communicator.hpp"
 
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): every rank checks the same outcomes.
@@ -15,6 +17,25 @@ TEST(communicator, ranks_are_numbered_in_order) {
   for (int r = 0; r < comm::size(); ++r) EXPECT_EQ(names[r], std::to_string(r));
   EXPECT_GE(comm::local_rank(), 0);
   EXPECT_LT(comm::local_rank(), comm::size());
+}
+
+TEST(communicator, host_memory_checks_give_each_rank_of_a_node_its_share) {
+  EXPECT_EQ(comm::local_size(), comm::size());  // these tests run on one node
+  const std::int64_t available = kollective::host_meminfo_bytes("MemAvailable");
+  if (available <= 0) GTEST_SKIP() << "this system has no MemAvailable";
+  const std::int64_t most = available / 10 * 7;  // fits one rank, not the share of one of two
+  if (comm::local_size() == 1) {
+    EXPECT_NO_THROW(kollective::require_host_memory(most, "seven tenths of the host"));
+    return;
+  }
+  try {
+    kollective::require_host_memory(most, "seven tenths of the host");
+    ADD_FAILURE() << "each of " << comm::local_size() << " ranks was allowed 70% of the host's memory";
+  } catch (const kollective::Error& error) {
+    EXPECT_NE(std::string(error.what()).find(std::to_string(comm::local_size()) + " ranks run on this node"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(communicator, integer_reductions_are_exact) {
