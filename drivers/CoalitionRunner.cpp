@@ -152,8 +152,7 @@ class CoalitionJob : public Job {
   void validate(const RunContext&) const override {
     if (settings_.file.empty()) {
       for (const std::int64_t agents : settings_.agents) {
-        require_host_memory(std::int64_t{16} << agents,
-                            "the coalition values of " + std::to_string(agents) + " agents");
+        coalition::require_game_memory(static_cast<int>(agents), "");
       }
       return;
     }

@@ -8,12 +8,17 @@
 
 namespace kollective::coalition {
 
+void require_game_memory(int agents, const std::string& source) {
+  if (agents < 1 || agents > max_agents) fail("coalition games need 1..", max_agents, " agents, got ", agents);
+  // The host keeps v in double, 8 bytes per coalition; the solve copies it to the device as it is
+  // (or in chunks converted there), with no second host copy.
+  require_host_memory(std::int64_t{8} << agents, "the coalition values of " + std::to_string(agents) + " agents" +
+                                                     (source.empty() ? "" : " in '" + source + "'"));
+}
+
 /// A game of `agents` with every value 0; `source` (a file, or empty) is named when it cannot fit.
 Game empty_game(int agents, const std::string& source) {
-  if (agents < 1 || agents > max_agents) fail("coalition games need 1..", max_agents, " agents, got ", agents);
-  // The host keeps v in double and stages a copy for the device: 16 bytes per coalition.
-  require_host_memory(std::int64_t{16} << agents, "the coalition values of " + std::to_string(agents) + " agents" +
-                                                      (source.empty() ? "" : " in '" + source + "'"));
+  require_game_memory(agents, source);
   Game game;
   game.agents = agents;
   game.values.assign(std::size_t{1} << agents, 0.0);

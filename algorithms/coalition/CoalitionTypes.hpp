@@ -53,8 +53,11 @@ KOKKOS_INLINE_FUNCTION bool idp_allows(int n, int c, int a) {
 /// Number of splits a method evaluates for n agents.
 double split_count(int n, Method method);
 
-/// A game of `agents` with every value 0 and agents named 1..n; fails, naming `source` (a file,
-/// or empty), when n is outside 1..max_agents or the values cannot fit in host memory.
+/// Fails, naming `source` (a file, or empty), when n is outside 1..max_agents or the values of a
+/// game of n agents cannot fit in (this rank's share of) host memory.
+void require_game_memory(int agents, const std::string& source);
+
+/// A game of `agents` with every value 0 and agents named 1..n; fails as require_game_memory.
 Game empty_game(int agents, const std::string& source = "");
 
 /// Fails unless every value is finite, v(empty) = 0 and |v| <= max / 64 of double (of float when
