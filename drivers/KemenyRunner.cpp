@@ -176,7 +176,7 @@ class KemenyJob : public ElectionJob {
         .set("repetitions", measurement.repetitions)
         .set("seconds", seconds)
         .set("seconds_min", times.min());
-    if (result.dp_seconds > 0) row.set("dp_layers_seconds", result.dp_seconds);  // of the last repetition
+    if (result.dp_seconds > 0) row.set("dp_layers_seconds", result.dp_seconds);            // of the last repetition
     if (settings_.options.across_ranks) {                                                  // of the last repetition
       row.set("dp_ranks", result.ranks).set("exchange_seconds", result.exchange_seconds);  // rank 0's
       set_rank_range(row, "exchange_seconds", result.exchange_seconds, comm::rank() < result.ranks);

@@ -155,7 +155,8 @@ inline TopSlots top_slots(const Layout& l, int v) {
   TopSlots slots;
   for (int j = 0; j < l.part_bits; ++j) {
     if (!(v >> j & 1) || l.merged(v, l.owner(v ^ 1 << j))) continue;
-    slots.at[slots.count] = static_cast<int>(std::find(l.received.begin(), l.received.end(), v ^ 1 << j) - l.received.begin());
+    slots.at[slots.count] =
+        static_cast<int>(std::find(l.received.begin(), l.received.end(), v ^ 1 << j) - l.received.begin());
     slots.bit[slots.count++] = j;
   }
   for (std::size_t e = 0; e < l.merged_received.size(); ++e) {

@@ -20,8 +20,9 @@
 /// owner sends that layer packed in colex order of L, and S finds its entry at its own colex
 /// rank. Where two or more lower parts of a part live on one other rank (two ranks: part 3
 /// reads parts 1 and 2), that rank sends instead, for each set, the best over those candidates
-/// with their cost added (one layer instead of two each way). Each set is computed as on one rank (minimum and saturating count over the same
-/// candidates), so the tables are identical bit for bit. Of P ranks, the largest power of two
+/// with their cost added (one layer instead of two each way). Each set is computed as on one rank (minimum and
+/// saturating count over the same candidates), so the tables are identical bit for bit. Of P ranks, the largest power
+/// of two
 /// <= P take part; the others only join the collectives that read the result.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
@@ -204,7 +205,8 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
               }
             }
             for (int slot = 0; slot < slots.count; ++slot) {
-              const std::uint64_t at = static_cast<std::uint64_t>(slots.at[slot]) * largest + static_cast<std::uint64_t>(i);
+              const std::uint64_t at =
+                  static_cast<std::uint64_t>(slots.at[slot]) * largest + static_cast<std::uint64_t>(i);
               const Distance value =
                   got_best(at) + (slots.bit[slot] < 0 ? Distance{0} : tables.cost(m + slots.bit[slot], set));
               if (value < minimum) {
@@ -293,7 +295,8 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
   for (int placed = 0; placed < o.alternatives; ++placed) {
     std::vector<std::uint64_t> children;
     for (const Node& node : level) {
-      for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1) children.push_back(node.set ^ (rest & (~rest + 1)));
+      for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1)
+        children.push_back(node.set ^ (rest & (~rest + 1)));
     }
     const std::vector<std::int64_t> values = read_sets(space, t, l, children);
     std::vector<Node> next;
@@ -302,7 +305,8 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
       for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1, ++i) {
         const int c = Kokkos::countr_zero(rest);
         const auto best = static_cast<Distance>(values[2 * i]);
-        if (static_cast<int>(next.size()) == limit || static_cast<Distance>(best + host_cost<Distance>(o, c, node.set)) != node.best) {
+        if (static_cast<int>(next.size()) == limit ||
+            static_cast<Distance>(best + host_cost<Distance>(o, c, node.set)) != node.best) {
           continue;
         }
         next.push_back({children[i], best, node.below});
