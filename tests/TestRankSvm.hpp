@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <typeinfo>
+#include <vector>
 
 #include "algorithms/ranksvm/RankSvmReference.hpp"
 #include "algorithms/ranksvm/RankSvm.hpp"
@@ -129,6 +130,13 @@ TEST(TEST_CATEGORY, ranksvm_training_converges_and_ranks) {
   const auto again = rs::train(space, data, options);
   EXPECT_EQ(again.w, result.w);
   EXPECT_EQ(again.cg_steps, result.cg_steps);
+  // X read in place from the caller's rows (data.x empty) trains alike.
+  auto without_x = data;
+  const std::vector<double> rows = std::move(without_x.x);
+  without_x.x.clear();
+  const auto in_place = rs::train(space, without_x, options, rows.data());
+  EXPECT_EQ(in_place.w, result.w);
+  EXPECT_EQ(in_place.cg_steps, result.cg_steps);
 }
 
 TEST(TEST_CATEGORY, ranksvm_float_features_reach_the_same_optimum) {

@@ -17,11 +17,12 @@
 
 namespace kollective::coalition {
 
-/// Solves with values of type Value (double or float) on the device.
+/// Solves with values of type Value (double or float) on the device. `values`: a Game, or a
+/// caller's array of 2^n values read in place (Values(n, pointer)), checked by validate_values.
 template <class Value, class ExecSpace>
-Result solve(const ExecSpace& space, const Game& game, const Options& options = {}) {
+Result solve(const ExecSpace& space, Values values, const Options& options = {}) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
-  return Impl::solve<Value>(space, game, options);
+  return Impl::solve<Value>(space, values, options);
 }
 
 /// Splits the device solver evaluates (DP: split_count; IDP: IDP's splits and some more).

@@ -21,6 +21,17 @@ struct Game {
   std::vector<std::string> names;
 };
 
+/// A game's values where they live (a Game's, or a caller's array read in place).
+struct Values {
+  int agents = 0;
+  const double* v = nullptr;  ///< 2^agents entries, v[mask]
+
+  Values() = default;
+  Values(int agents_, const double* values) : agents(agents_), v(values) {}
+  Values(const Game& game) : agents(game.agents), v(game.values.data()) {}  // implicit: a Game is its values
+  std::size_t size() const { return std::size_t{1} << agents; }
+};
+
 using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascending
 
 enum class Method { dp, idp };
@@ -63,6 +74,7 @@ Game empty_game(int agents, const std::string& source = "");
 /// Fails unless every value is finite, v(empty) = 0 and |v| <= max / 64 of double (of float when
 /// `single_precision`), so that sums of up to 40 values stay finite; `source` names the input.
 void validate_values(const Game& game, const std::string& source, bool single_precision = false);
+void validate_values(Values values, const std::string& source, bool single_precision = false);
 
 }  // namespace kollective::coalition
 

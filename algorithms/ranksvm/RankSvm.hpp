@@ -18,11 +18,15 @@
 
 namespace kollective::ranksvm {
 
-/// Trains on `data` with the execution space `space`.
+/// Trains on `data` with the execution space `space`. `rows`, when given, is X (docs x features,
+/// row-major, in data's document order), read in place with data.x left empty: a caller that
+/// holds X grouped by query already need not copy it.
 template <class ExecSpace>
-TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
-  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, options)
-                                : Impl::train_with<ExecSpace, double>(space, data, options);
+TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options,
+                  const double* rows = nullptr) {
+  const double* x = rows ? rows : data.x.data();
+  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, x, options)
+                                : Impl::train_with<ExecSpace, double>(space, data, x, options);
 }
 
 /// f, gradient and Hs at w through the device objective (for tests and benchmarks).

@@ -17,16 +17,17 @@ namespace {
 
 using Space = Kokkos::DefaultExecutionSpace;
 
-/// The game of values[mask] (2^n entries, v[0] = 0), checked as the CLI checks its files.
-coalition::Game game_from(const HostArray<double, 1>& values, bool single_precision) {
+/// The game of values[mask] (2^n entries, v[0] = 0), read in place (the solve copies it to the
+/// device), checked as the CLI checks its files.
+coalition::Values game_values(const HostArray<double, 1>& values, bool single_precision) {
   const std::size_t size = values.shape(0);
   if (size < 2 || (size & (size - 1)) != 0) {
     fail("values: ", size, " entries; a game of n agents has 2^n (one per coalition, indexed by its bit mask)");
   }
   int agents = 0;
   while ((std::size_t{1} << agents) < size) ++agents;
-  coalition::Game game = coalition::empty_game(agents, "values");
-  game.values.assign(values.data(), values.data() + size);
+  if (agents > coalition::max_agents) fail("values: a game of ", agents, " agents; at most ", coalition::max_agents);
+  const coalition::Values game(agents, values.data());
   coalition::validate_values(game, "values", single_precision);
   return game;
 }
@@ -35,7 +36,7 @@ nb::dict solve(const HostArray<double, 1>& values, const std::string& method, co
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
   const bool single = precision == "float";
-  const coalition::Game game = game_from(values, single);
+  const coalition::Values game = game_values(values, single);
   coalition::Options options;
   options.method = coalition::parse_method(method);
   const auto [result, seconds] = solve_timed([&] {

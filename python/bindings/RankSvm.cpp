@@ -34,6 +34,7 @@ void check_labels(const double* y, std::size_t docs) {
 }
 
 /// Documents grouped by qid (stable), features from x (docs x features; none when x is null).
+/// When the documents come grouped, data.x stays empty and X is read in place from x.
 ranksvm::RankData rank_data(const double* x, int features, const HostArray<double, 1>& labels,
                             const HostArray<std::int64_t, 1>& qids) {
   const std::int64_t docs = labels.shape(0);
@@ -53,7 +54,6 @@ ranksvm::RankData rank_data(const double* x, int features, const HostArray<doubl
                      [&](std::int64_t a, std::int64_t b) { return qid[a] < qid[b]; });
   }
   data.labels.resize(docs);
-  if (x && grouped) data.x.assign(x, x + docs * features);  // one pass, no zero fill first
   if (x && !grouped) data.x.resize(static_cast<std::size_t>(docs) * features);
   for (std::int64_t d = 0; d < docs; ++d) {
     const std::int64_t source = data.file_index[d];
@@ -100,13 +100,14 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
   const ranksvm::RankData data = training_data(x, y, qid, precision == "float");
+  const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped
   ranksvm::TrainOptions options;
   options.C = C;
   options.eps = eps;
   options.max_iterations = max_iterations;
   options.float_features = precision == "float";
   options.log = log;
-  auto [result, seconds] = solve_timed([&] { return ranksvm::train(Space(), data, options); });
+  auto [result, seconds] = solve_timed([&] { return ranksvm::train(Space(), data, options, rows); });
   nb::dict out;
   out["seconds"] = seconds;
   const std::size_t features = result.w.size();

@@ -372,14 +372,13 @@ constexpr std::uint64_t upload_chunk = std::uint64_t{1} << 24;
 /// converted there (a host loop over 2^30 values with a zero-filled host mirror took about 4 s
 /// of the 41 s of n = 30 on an H200).
 template <class Value, class ExecSpace, class Memory>
-void upload_values(const ExecSpace& space, const std::vector<double>& values, const Kokkos::View<Value*, Memory>& f) {
+void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Value*, Memory>& f) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using HostValues = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   const std::uint64_t count = values.size();
   Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
   if constexpr (std::is_same_v<Value, double>) {
-    Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)),
-                      HostValues(values.data(), count));
+    Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
   } else {
     Kokkos::View<double*, Memory> staging(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::upload"),
@@ -387,7 +386,7 @@ void upload_values(const ExecSpace& space, const std::vector<double>& values, co
     for (std::uint64_t first = 0; first < count; first += upload_chunk) {
       const std::uint64_t length = Kokkos::min(upload_chunk, count - first);
       const auto chunk = Kokkos::subview(staging, std::make_pair(std::uint64_t{0}, length));
-      Kokkos::deep_copy(space, chunk, HostValues(values.data() + first, length));
+      Kokkos::deep_copy(space, chunk, HostValues(values.v + first, length));
       Kokkos::parallel_for(
           "Kollective::Coalition::convert_values", Range(space, 0, static_cast<std::int64_t>(length)),
           KOKKOS_LAMBDA(const std::int64_t i) { f(first + i) = static_cast<Value>(chunk(i)); });
@@ -397,9 +396,9 @@ void upload_values(const ExecSpace& space, const std::vector<double>& values, co
 }
 
 template <class Value, class ExecSpace>
-Result solve(const ExecSpace& space, const Game& game, const Options& options) {
+Result solve(const ExecSpace& space, Values values, const Options& options) {
   using Memory = typename ExecSpace::memory_space;
-  const int n = game.agents;
+  const int n = values.agents;
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
@@ -431,7 +430,7 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
       exchange_blocks * block_size);
   Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"),
                                  entries);
-  upload_values(space, game.values, f);
+  upload_values(space, values, f);
   Value* table = f.data();
   const auto binomial = subsets::binomial_table<Memory>(space, high_agents);
 
@@ -467,7 +466,7 @@ Result solve(const ExecSpace& space, const Game& game, const Options& options) {
   while (!pending.empty()) {
     const std::uint64_t set = pending.back();
     pending.pop_back();
-    if (value_of(set) == static_cast<Value>(game.values[set])) {
+    if (value_of(set) == static_cast<Value>(values.v[set])) {
       result.structure.push_back(set);
       continue;
     }

@@ -114,7 +114,7 @@ int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& resul
 }
 
 template <class ExecSpace, class Feature>
-TrainResult train_with(const ExecSpace& space, const RankData& data, const TrainOptions& options) {
+TrainResult train_with(const ExecSpace& space, const RankData& data, const double* x, const TrainOptions& options) {
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
   if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
   if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
@@ -125,7 +125,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const Train
   // A share of a whole set in memory: its metadata copied, its block of X read in place.
   const QueryRange range = to_share ? share_queries(data, comm::rank(), comm::size()) : QueryRange{};
   const RankData share = to_share ? rank_share(data, range, false) : RankData();
-  const double* rows = data.x.data() + (to_share ? data.query_begin[range.first] * data.features : 0);
+  const double* rows = x + (to_share ? data.query_begin[range.first] * data.features : 0);
   RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, rows, options.C,
                                                      options.split_span);
   device_objective.set_regularized(!shared || comm::rank() == 0);
