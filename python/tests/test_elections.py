@@ -76,12 +76,24 @@ def test_kemeny_rankings_match_pref_voting(seed):
     assert ours.count == len(rankings)
 
 
-@pytest.mark.parametrize("seed", range(60))
-def test_kemeny_winners_with_ties_match_pref_voting(seed):
-    ranks, weights = random_election(2000 + seed)
+def rankings_of_largest_margin(profile, n):
+    """Every ranking whose sum of pref_voting's margins (each pair in the ranking's order) is the
+    largest: the Kemeny rankings of a profile with ties, by brute force over the n! rankings."""
+    margin = np.array([[profile.margin(a, b) for b in range(n)] for a in range(n)])
+    rankings = np.array(list(itertools.permutations(range(n))))
+    scores = sum(margin[rankings[:, i], rankings[:, j]] for i, j in itertools.combinations(range(n), 2))
+    return sorted(list(map(int, r)) for r in rankings[scores == scores.max()])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kemeny_rankings_with_ties_match_pref_voting(seed):
+    ranks, weights = random_election(2000 + seed)  # n <= 8, ties, unranked candidates
     theirs = with_ties(ranks, weights)
     ours = kollective.kemeny(kollective.profile(ranks, weights), list_limit=100000)
-    assert ours.exact
+    assert ours.exact and ours.count_exact
+    expected = rankings_of_largest_margin(theirs, ranks.shape[1])
+    assert sorted(ours.rankings) == expected
+    assert ours.count == len(expected)
     assert sorted({r[0] for r in ours.rankings}) == sorted(kemeny_young(theirs, algorithm="marginal"))
 
 
