@@ -3,8 +3,16 @@
 # .deps/src (about 7 MB, git-ignored) with the git revision, which the device tool carries. Then run, with the
 # device tool, carry [".deps/src"] and the command
 #   scripts/gpu_run.sh configs/schulze_scaling_gpu.yaml
+# `scripts/gpu_prepare.sh python` also fetches the Python package's build tools as wheels into
+# .deps/wheels (carry it too) for scripts/gpu_python.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = python ]; then  # pure-Python wheels, any Python 3 (tomli, exceptiongroup: before 3.11)
+  "$root/scripts/install_packages.sh" python >/dev/null
+  rm -rf "$root/.deps/wheels"
+  "$root/.deps/venv/bin/python" -m pip download --quiet --only-binary=:all: --no-deps -d "$root/.deps/wheels" \
+    --platform any --implementation py --python-version 3.9 scikit-build-core nanobind packaging pathspec tomli exceptiongroup
+fi
 "$root/scripts/fetch_deps.sh" yaml-cpp googletest benchmark coinutils clp  # COIN-OR CLP: Kemeny's LP bound
 for package in kokkos kokkos-kernels; do  # the checked release archives, where bootstrap_kokkos.sh looks
   archive=$("$root/scripts/kokkos_sources.sh" "$package" 4.6.01 | tail -n 1)
