@@ -54,19 +54,28 @@ std::int64_t host_meminfo_bytes(const std::string& key) {
   return 0;
 }
 
+namespace {
+/// Whether the default execution space's memory is the host's (a host backend).
+constexpr bool device_is_host() {
+#ifdef KOKKOS_ENABLE_CUDA
+  return !std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value;
+#else
+  return true;
+#endif
+}
+}  // namespace
+
 std::int64_t available_device_bytes() {
   std::int64_t available = 0;
+  if constexpr (device_is_host()) {
+    available = host_available_bytes();
+  } else {
 #ifdef KOKKOS_ENABLE_CUDA
-  if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
     size_t free_bytes = 0, total_bytes = 0;
     if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) fail("cudaMemGetInfo failed");
     available = static_cast<std::int64_t>(free_bytes);
-  } else {
-    available = host_available_bytes();
-  }
-#else
-  available = host_available_bytes();
 #endif
+  }
   const std::int64_t limit = limit_from_environment();
   return available < limit ? available : limit;
 }
@@ -107,9 +116,7 @@ void require_fits(std::int64_t bytes, std::int64_t available, const std::string&
 
 void require_device_memory(std::int64_t bytes, const std::string& what) {
   std::string memory = std::string(Kokkos::DefaultExecutionSpace::name()) + " memory";
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible) {
-    memory = host_memory_name(memory);
-  }
+  if (device_is_host()) memory = host_memory_name(memory);
   require_fits(bytes, available_device_bytes(), what, memory);
 }
 

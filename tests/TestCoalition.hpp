@@ -93,9 +93,11 @@ TEST(TEST_CATEGORY, coalition_refuses_what_does_not_fit) {
   game.agents = 41;
   EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("41 agents outside 1..40"),
             std::string::npos);
+  game.agents = 5;  // no values
+  EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("0 values for 5 agents"), std::string::npos);
   setenv("KOLLECTIVE_MEMORY_LIMIT", "100000000", 1);
-  game.agents = 30;
-  const std::string message = error_of([&] { coalition::solve<double>(space, game); });
+  const double unread = 0;  // refused before any value is read
+  const std::string message = error_of([&] { coalition::solve<double>(space, coalition::Values(30, &unread)); });
   unsetenv("KOLLECTIVE_MEMORY_LIMIT");
   EXPECT_NE(message.find("the coalition value table of 30 agents needs 8.00 GiB"), std::string::npos) << message;
 }

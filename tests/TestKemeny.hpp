@@ -157,7 +157,9 @@ TEST(TEST_CATEGORY, kemeny_dp_lists_the_first_optima_of_its_walk) {
       kemeny::Options options;
       options.method = kemeny::Method::dp;
       options.list_limit = 100000;
-      const auto all = kemeny::solve(space, o, options).optima;
+      const kemeny::Result whole = kemeny::solve(space, o, options);
+      const auto& all = whole.optima;
+      EXPECT_EQ(all.size(), whole.count) << n << " " << seed;  // every optimum listed
       std::vector<kemeny::Ranking> reversed;
       for (const auto& ranking : all) reversed.emplace_back(ranking.rbegin(), ranking.rend());
       EXPECT_TRUE(std::is_sorted(reversed.begin(), reversed.end())) << n << " " << seed;

@@ -26,10 +26,14 @@ struct Values {
   int agents = 0;
   const double* v = nullptr;  ///< 2^agents entries, v[mask]
 
+  std::size_t count = 0;  ///< entries held (solve refuses a count other than 2^agents)
+
   Values() = default;
-  Values(int agents_, const double* values) : agents(agents_), v(values) {}
-  Values(const Game& game) : agents(game.agents), v(game.values.data()) {}  // implicit: a Game is its values
-  std::size_t size() const { return std::size_t{1} << agents; }
+  Values(int agents_, const double* values) : agents(agents_), v(values), count(size()) {}
+  Values(const Game& game)  // implicit: a Game is its values
+      : agents(game.agents), v(game.values.data()), count(game.values.size()) {}
+  Values(Game&&) = delete;  // would outlive the game
+  std::size_t size() const { return agents < 0 || agents > 63 ? 0 : std::size_t{1} << agents; }
 };
 
 using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascending

@@ -65,7 +65,7 @@ struct Result {
   bool lp_missing = false;      ///< a component was left with a gap that this build's missing LP bound might close
   int ranks = 1;                ///< ranks that shared the largest subset DP
   double exchange_seconds = 0;  ///< of the subset DPs, spent exchanging layers between ranks
-  double dp_seconds = 0;        ///< of the subset DPs, in their layers (exchanges included; not the listing)
+  double dp_seconds = 0;        ///< in the subset DPs' tables: set up and filled (exchanges included; not the listing)
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).

@@ -400,6 +400,8 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
   using Memory = typename ExecSpace::memory_space;
   const int n = values.agents;
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
+  if (values.count != values.size())
+    fail("coalition structure generation: ", values.count, " values for ", n, " agents");
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
   const std::uint64_t coalitions = std::uint64_t{1} << n;

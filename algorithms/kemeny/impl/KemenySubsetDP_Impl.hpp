@@ -20,10 +20,10 @@
 /// owner sends that layer packed in colex order of L, and S finds its entry at its own colex
 /// rank. Where two or more lower parts of a part live on one other rank (two ranks: part 3
 /// reads parts 1 and 2), that rank sends instead, for each set, the best over those candidates
-/// with their cost added (one layer instead of two each way). Each set is computed as on one rank (minimum and
-/// saturating count over the same candidates), so the tables are identical bit for bit. Of P ranks, the largest power
-/// of two
-/// <= P take part; the others only join the collectives that read the result.
+/// with their cost added (one layer instead of two each way). Each set is computed as on one
+/// rank (minimum and saturating count over the same candidates), so the tables are identical
+/// bit for bit. Of P ranks, the largest power of two <= P take part; the others only join the
+/// collectives that read the result.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -291,26 +291,32 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
     Distance best;      ///< best[set]
     Ranking below;      ///< placed, from the bottom up
   };
+  constexpr std::size_t most_read = std::size_t{1} << 20;  // sets per read: bounds its buffers
   std::vector<Node> level = {{(std::uint64_t{1} << o.alternatives) - 1, optimum, {}}};
   for (int placed = 0; placed < o.alternatives; ++placed) {
-    std::vector<std::uint64_t> children;
-    for (const Node& node : level) {
-      for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1)
-        children.push_back(node.set ^ (rest & (~rest + 1)));
-    }
-    const std::vector<std::int64_t> values = read_sets(space, t, l, children);
     std::vector<Node> next;
-    std::size_t i = 0;
-    for (const Node& node : level) {
-      for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1, ++i) {
-        const int c = Kokkos::countr_zero(rest);
-        const auto best = static_cast<Distance>(values[2 * i]);
-        if (static_cast<int>(next.size()) == limit ||
-            static_cast<Distance>(best + host_cost<Distance>(o, c, node.set)) != node.best) {
-          continue;
+    // The level's nodes a batch at a time, until the next level is full.
+    for (std::size_t first = 0; first < level.size() && static_cast<int>(next.size()) < limit;) {
+      std::size_t end = first;
+      std::vector<std::uint64_t> children;
+      for (; end < level.size() && (end == first || children.size() + o.alternatives <= most_read); ++end) {
+        for (std::uint64_t rest = level[end].set; rest != 0; rest &= rest - 1)
+          children.push_back(level[end].set ^ (rest & (~rest + 1)));
+      }
+      const std::vector<std::int64_t> values = read_sets(space, t, l, children);
+      std::size_t i = 0;
+      for (; first < end; ++first) {
+        const Node& node = level[first];
+        for (std::uint64_t rest = node.set; rest != 0; rest &= rest - 1, ++i) {
+          const int c = Kokkos::countr_zero(rest);
+          const auto best = static_cast<Distance>(values[2 * i]);
+          if (static_cast<int>(next.size()) == limit ||
+              static_cast<Distance>(best + host_cost<Distance>(o, c, node.set)) != node.best) {
+            continue;
+          }
+          next.push_back({children[i], best, node.below});
+          next.back().below.push_back(c);
         }
-        next.push_back({children[i], best, node.below});
-        next.back().below.push_back(c);
       }
     }
     level = std::move(next);
@@ -343,9 +349,9 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
-  WallTimer layers;
+  WallTimer dp;
   if (l.rank >= 0) t = run_dp<Distance>(space, o, l, result.exchange_seconds);
-  result.dp_seconds = layers.seconds();  // run_dp ends fenced
+  result.dp_seconds = dp.seconds();  // run_dp ends fenced
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
   const std::vector<std::int64_t> root = read_sets(space, t, l, {full});
   result.distance = static_cast<std::uint64_t>(root[0]);
