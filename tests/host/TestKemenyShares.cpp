@@ -1,10 +1,11 @@
 // How ranks share Kemeny's subset DP (KemenyShares_Impl.hpp): every candidate that crosses ranks
-// is traded exactly once, and partners list their messages alike (else NCCL would pair a send
-// with the wrong receive, or wait forever).
+// is traded exactly once, and the layer trade's messages (layer_messages, as the DP posts them)
+// agree between partners in order and size (else NCCL would pair a send with the wrong receive,
+// or wait forever).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "algorithms/kemeny/impl/KemenyShares_Impl.hpp"
@@ -14,32 +15,14 @@ namespace {
 using kollective::kemeny::Impl::Layout;
 using kollective::kemeny::Impl::layout;
 
-/// A message between two ranks: a part's layer as it is (merged = false) or the merged
-/// candidates of a reading part.
-using Message = std::tuple<int, bool>;
-
-std::vector<Message> sent_to(const Layout& l, int reader) {
-  std::vector<Message> messages;
-  for (const int w : l.sent) {
-    for (const int rank : l.readers(w)) {
-      if (rank == reader) messages.emplace_back(w, false);
-    }
+/// The entry counts of the messages `messages` lists to or from `partner`, in order.
+std::vector<std::uint64_t> counts_with(const std::vector<kollective::kemeny::Impl::LayerMessage>& messages,
+                                       int partner) {
+  std::vector<std::uint64_t> counts;
+  for (const auto& message : messages) {
+    if (message.rank == partner) counts.push_back(message.count);
   }
-  for (const Layout::Merged& merged : l.merged_sent) {
-    if (merged.rank == reader) messages.emplace_back(merged.part, true);
-  }
-  return messages;
-}
-
-std::vector<Message> received_from(const Layout& l, int sender) {
-  std::vector<Message> messages;
-  for (const int w : l.received) {
-    if (l.owner(w) == sender) messages.emplace_back(w, false);
-  }
-  for (const Layout::Merged& merged : l.merged_received) {
-    if (merged.rank == sender) messages.emplace_back(merged.part, true);
-  }
-  return messages;
+  return counts;
 }
 
 /// How many times the candidate "part v, top bit j" reaches v's owner.
@@ -64,8 +47,18 @@ TEST(kemeny_shares, every_candidate_crosses_once_and_partners_agree) {
       for (int r = taking_part; r < size; ++r) EXPECT_EQ(ranks[r].rank, -1) << what;
       for (int r = 0; r < taking_part; ++r) {
         EXPECT_EQ(ranks[r].parts.size(), first.part_bits == 0 ? 1u : 2u) << what;
-        for (int partner = 0; partner < taking_part; ++partner) {
-          if (partner != r) EXPECT_EQ(sent_to(ranks[r], partner), received_from(ranks[partner], r)) << what;
+        for (int k = 1; k <= n; ++k) {  // the sizes the partners send and expect, layer by layer
+          const auto low_sets = [&](int s) {
+            const int m = first.low_bits();
+            return s < 0 || s > m ? std::uint64_t{0}
+                                  : static_cast<std::uint64_t>(kollective::subsets::choose(m, s) + 0.5);
+          };
+          const auto mine = kollective::kemeny::Impl::layer_messages(ranks[r], k, low_sets);
+          for (int partner = 0; partner < taking_part; ++partner) {
+            if (partner == r) continue;
+            const auto theirs = kollective::kemeny::Impl::layer_messages(ranks[partner], k, low_sets);
+            EXPECT_EQ(counts_with(mine.sends, partner), counts_with(theirs.receives, r)) << what << " k " << k;
+          }
         }
       }
       for (int v = 0; v < (1 << first.part_bits); ++v) {

@@ -144,6 +144,44 @@ inline void require_rank_memory(const Layout& l, int distance_bytes, const std::
   require_device_memory(needed, what);
 }
 
+inline int top_count(int part) { return Kokkos::popcount(static_cast<unsigned>(part)); }
+
+/// One message of a layer's trade: `count` entries at slot `slot` of the send or receive
+/// buffers (a largest layer each), to or from `rank`.
+struct LayerMessage {
+  std::size_t slot;
+  std::uint64_t count;
+  int rank;
+};
+struct LayerMessages {
+  std::vector<LayerMessage> sends, receives;
+};
+
+/// What this rank sends and receives for layer k, in the order its partners list them: layer
+/// k - 1 of the parts read as they are, then the merged candidates of layer k's reading parts.
+/// layer_size(s): the sets of a part whose low parts have s members.
+template <class LayerSize>
+LayerMessages layer_messages(const Layout& l, int k, const LayerSize& layer_size) {
+  LayerMessages messages;
+  for (std::size_t e = 0; e < l.sent.size(); ++e) {
+    for (const int reader : l.readers(l.sent[e])) {
+      messages.sends.push_back({e, layer_size(k - 1 - top_count(l.sent[e])), reader});
+    }
+  }
+  for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
+    const Layout::Merged& merged = l.merged_sent[e];
+    messages.sends.push_back({l.sent.size() + e, layer_size(k - top_count(merged.part)), merged.rank});
+  }
+  for (std::size_t e = 0; e < l.received.size(); ++e) {
+    messages.receives.push_back({e, layer_size(k - 1 - top_count(l.received[e])), l.owner(l.received[e])});
+  }
+  for (std::size_t e = 0; e < l.merged_received.size(); ++e) {
+    const Layout::Merged& merged = l.merged_received[e];
+    messages.receives.push_back({l.received.size() + e, layer_size(k - top_count(merged.part)), merged.rank});
+  }
+  return messages;
+}
+
 /// Where the candidates of a part's top alternatives arrive: slot i is received layer at[i], to
 /// which the cost of top bit bit[i] is still to be added (-1: merged, cost added by the sender).
 struct TopSlots {

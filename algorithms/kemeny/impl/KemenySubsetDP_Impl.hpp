@@ -70,8 +70,6 @@ struct LayerTrade {
   std::uint64_t layer_size(int s) const { return s < 0 || s > m ? 0 : sizes(m, s); }
 };
 
-inline int top_count(int part) { return Kokkos::popcount(static_cast<unsigned>(part)); }
-
 /// Packs what other ranks read for layer k (layer k - 1 of this rank's parts that they read as
 /// they are, and the merged candidates of their parts), then trades; returns the trade's seconds.
 template <class Distance, class ExecSpace>
@@ -85,11 +83,6 @@ double trade_layer(const ExecSpace& space, const SubsetTables<Distance, typename
   const auto binomial = trade.binomial;
   const auto send_best = trade.send_best;
   const auto send_ways = trade.send_ways;
-  std::vector<comm::Transfer> sends, receives;
-  auto send = [&](std::uint64_t at, std::uint64_t count, int rank) {
-    sends.push_back({send_best.data() + at, count * sizeof(Distance), rank});
-    sends.push_back({send_ways.data() + at, count * sizeof(std::uint64_t), rank});
-  };
   for (std::size_t e = 0; e < l.sent.size(); ++e) {
     const int s = k - 1 - top_count(l.sent[e]);
     const std::uint64_t count = trade.layer_size(s), at = e * trade.largest,
@@ -101,7 +94,6 @@ double trade_layer(const ExecSpace& space, const SubsetTables<Distance, typename
           send_best(at + i) = best(base + low_part);
           send_ways(at + i) = ways(base + low_part);
         });
-    for (const int reader : l.readers(l.sent[e])) send(at, count, reader);
   }
   for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
     const Layout::Merged merged = l.merged_sent[e];
@@ -132,18 +124,18 @@ double trade_layer(const ExecSpace& space, const SubsetTables<Distance, typename
           send_best(at + i) = minimum;
           send_ways(at + i) = ways_of_minimum;
         });
-    send(at, count, merged.rank);
   }
-  auto receive = [&](std::uint64_t at, std::uint64_t count, int rank) {
-    receives.push_back({trade.got_best.data() + at, count * sizeof(Distance), rank});
-    receives.push_back({trade.got_ways.data() + at, count * sizeof(std::uint64_t), rank});
-  };
-  for (std::size_t e = 0; e < l.received.size(); ++e) {
-    receive(e * trade.largest, trade.layer_size(k - 1 - top_count(l.received[e])), l.owner(l.received[e]));
+  std::vector<comm::Transfer> sends, receives;
+  const LayerMessages messages = layer_messages(l, k, [&](int s) { return trade.layer_size(s); });
+  for (const LayerMessage& message : messages.sends) {
+    const std::uint64_t at = message.slot * trade.largest;
+    sends.push_back({send_best.data() + at, message.count * sizeof(Distance), message.rank});
+    sends.push_back({send_ways.data() + at, message.count * sizeof(std::uint64_t), message.rank});
   }
-  for (std::size_t e = 0; e < l.merged_received.size(); ++e) {
-    const Layout::Merged merged = l.merged_received[e];
-    receive((l.received.size() + e) * trade.largest, trade.layer_size(k - top_count(merged.part)), merged.rank);
+  for (const LayerMessage& message : messages.receives) {
+    const std::uint64_t at = message.slot * trade.largest;
+    receives.push_back({trade.got_best.data() + at, message.count * sizeof(Distance), message.rank});
+    receives.push_back({trade.got_ways.data() + at, message.count * sizeof(std::uint64_t), message.rank});
   }
   space.fence();
   WallTimer timer;
