@@ -121,7 +121,7 @@ void require_device_memory(std::int64_t bytes, const std::string& what) {
 }
 
 void require_host_memory(std::int64_t bytes, const std::string& what) {
-  if (host_meminfo_bytes("MemAvailable") <= 0) return;  // unknown: do not refuse
+  // An unknown MemAvailable counts as unlimited (host_available_bytes): only the limit can refuse.
   require_fits(bytes, std::min(host_available_bytes(), limit_from_environment()), what,
                host_memory_name("host memory"));
 }
