@@ -1,5 +1,5 @@
 // How ranks share Kemeny's subset DP (KemenyShares_Impl.hpp): every candidate that crosses ranks
-// is traded exactly once, and the layer trade's messages (layer_messages, as the DP posts them)
+// is traded exactly once, and each step's messages (step_messages, as the DP posts them)
 // agree between partners in order and size (else NCCL would pair a send with the wrong receive,
 // or wait forever).
 #include <gtest/gtest.h>
@@ -47,17 +47,22 @@ TEST(kemeny_shares, every_candidate_crosses_once_and_partners_agree) {
       for (int r = taking_part; r < size; ++r) EXPECT_EQ(ranks[r].rank, -1) << what;
       for (int r = 0; r < taking_part; ++r) {
         EXPECT_EQ(ranks[r].parts.size(), first.part_bits == 0 ? 1u : 2u) << what;
-        for (int k = 1; k <= n; ++k) {  // the sizes the partners send and expect, layer by layer
+        for (const int buffers : {1, 2}) {  // the sizes the partners send and expect, step by step
+          std::vector<Layout> stepped = ranks;
+          for (Layout& l : stepped) l.buffers = buffers;
           const auto low_sets = [&](int s) {
             const int m = first.low_bits();
             return s < 0 || s > m ? std::uint64_t{0}
                                   : static_cast<std::uint64_t>(kollective::subsets::choose(m, s) + 0.5);
           };
-          const auto mine = kollective::kemeny::Impl::layer_messages(ranks[r], k, low_sets);
-          for (int partner = 0; partner < taking_part; ++partner) {
-            if (partner == r) continue;
-            const auto theirs = kollective::kemeny::Impl::layer_messages(ranks[partner], k, low_sets);
-            EXPECT_EQ(counts_with(mine.sends, partner), counts_with(theirs.receives, r)) << what << " k " << k;
+          for (int t = 0; t < kollective::kemeny::Impl::steps(stepped[r]); ++t) {
+            const auto mine = kollective::kemeny::Impl::step_messages(stepped[r], t, low_sets);
+            for (int partner = 0; partner < taking_part; ++partner) {
+              if (partner == r) continue;
+              const auto theirs = kollective::kemeny::Impl::step_messages(stepped[partner], t, low_sets);
+              EXPECT_EQ(counts_with(mine.sends, partner), counts_with(theirs.receives, r))
+                  << what << " buffers " << buffers << " step " << t;
+            }
           }
         }
       }

@@ -153,6 +153,28 @@ TEST(distributed, kemeny_dp_shared_by_every_rank_equals_one_rank) {
   }
 }
 
+TEST(distributed, kemeny_dp_tables_alike_with_overlapped_or_stepwise_trades) {
+  // Two buffers per traded layer let each step's trade overlap the next step; one (where two do
+  // not fit) trades between the steps, on another schedule. Both fill this rank's share alike.
+  const auto o = preferences::pairwise_reference(preferences::impartial_culture(14, 3, 5));
+  kemeny::Impl::Layout l = kemeny::Impl::layout(14, comm::size(), comm::rank());
+  comm::prepare_device_collectives();
+  if (l.rank < 0) return;  // sits out the shared DP
+  std::vector<std::vector<std::uint32_t>> best;
+  std::vector<std::vector<std::uint64_t>> ways;
+  for (const int buffers : {1, 2}) {
+    l.buffers = buffers;
+    double exchange_seconds = 0;
+    const auto t = kemeny::Impl::run_dp<std::uint32_t>(Space(), o, l, exchange_seconds);
+    const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), t.best);
+    const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), t.ways);
+    best.emplace_back(b.data(), b.data() + b.extent(0));
+    ways.emplace_back(w.data(), w.data() + w.extent(0));
+  }
+  EXPECT_EQ(best[0], best[1]);
+  EXPECT_EQ(ways[0], ways[1]);
+}
+
 TEST(distributed, kemeny_auto_shares_each_component_dp) {
   // Noisy Mallows profiles of 24 alternatives: Condorcet components of several sizes, the
   // largest over 8, each given to the shared DP (dp_limit 24). Without the limit, auto gives

@@ -43,6 +43,9 @@ struct Layout {
   int low_bits() const { return n - part_bits; }
   int owner(int part) const { return (part ^ part >> 1) & ((1 << rank_bits) - 1); }
   bool shared = true;  ///< the ranks share the DP (collectives); false: this rank alone
+  /// Room for each traded layer: 2 lets step t's messages travel while step t + 1 computes; 1
+  /// makes them travel between the steps (when two do not fit).
+  int buffers = 1;
 
   /// Entries of the largest layer of one part (a packed layer's room).
   std::uint64_t largest_layer() const {
@@ -109,11 +112,12 @@ inline Layout alone(int n) {
 }
 
 /// Bytes one rank needs for the DP of n alternatives: the one-rank DP's (dp_bytes), with its 2^n
-/// entries of best and ways replaced by this rank's parts and a largest layer for each layer it
-/// sends or receives.
+/// entries of best and ways replaced by this rank's parts and `buffers` largest layers for each
+/// layer it sends or receives.
 inline std::int64_t dp_rank_bytes(const Layout& l, int distance_bytes) {
   const double entry = distance_bytes + 8;
-  const std::size_t layers = l.sent.size() + l.received.size() + l.merged_sent.size() + l.merged_received.size();
+  const std::size_t layers =
+      l.buffers * (l.sent.size() + l.received.size() + l.merged_sent.size() + l.merged_received.size());
   const double held = std::ldexp(static_cast<double>(l.parts.size()), l.low_bits()) +
                       static_cast<double>(layers) * static_cast<double>(l.largest_layer());
   return dp_bytes(l.n, distance_bytes) + static_cast<std::int64_t>(entry * (held - std::ldexp(1.0, l.n)));
@@ -144,9 +148,14 @@ inline void require_rank_memory(const Layout& l, int distance_bytes, const std::
   require_device_memory(needed, what);
 }
 
+/// The DP runs in steps: step t computes, for each part v, its sets whose low parts have
+/// t - buffers * |v| members (|v|: its top count, so parts wait for their lower parts). What a part
+/// reads from a lower part was thus computed `buffers` steps earlier, and travels after that step.
 inline int top_count(int part) { return Kokkos::popcount(static_cast<unsigned>(part)); }
+inline int low_size_at(const Layout& l, int part, int step) { return step - l.buffers * top_count(part); }
+inline int steps(const Layout& l) { return l.n + 1 + (l.buffers - 1) * l.part_bits; }
 
-/// One message of a layer's trade: `count` entries at slot `slot` of the send or receive
+/// One message of a step's trade: `count` entries at slot `slot` of the send or receive
 /// buffers (a largest layer each), to or from `rank`.
 struct LayerMessage {
   std::size_t slot;
@@ -157,29 +166,56 @@ struct LayerMessages {
   std::vector<LayerMessage> sends, receives;
 };
 
-/// What this rank sends and receives for layer k, in the order its partners list them: layer
-/// k - 1 of the parts read as they are, then the merged candidates of layer k's reading parts.
+/// What this rank sends and receives after step t, in the order its partners list them: what the
+/// parts read as they are computed in step t, then the merged candidates their lower parts gave.
 /// layer_size(s): the sets of a part whose low parts have s members.
 template <class LayerSize>
-LayerMessages layer_messages(const Layout& l, int k, const LayerSize& layer_size) {
+LayerMessages step_messages(const Layout& l, int t, const LayerSize& layer_size) {
   LayerMessages messages;
+  // A merged part's candidates come from its lower parts, one top alternative fewer.
+  const auto merged_size = [&](const Layout::Merged& merged) {
+    return layer_size(low_size_at(l, merged.part, t) + l.buffers);
+  };
   for (std::size_t e = 0; e < l.sent.size(); ++e) {
     for (const int reader : l.readers(l.sent[e])) {
-      messages.sends.push_back({e, layer_size(k - 1 - top_count(l.sent[e])), reader});
+      messages.sends.push_back({e, layer_size(low_size_at(l, l.sent[e], t)), reader});
     }
   }
   for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
-    const Layout::Merged& merged = l.merged_sent[e];
-    messages.sends.push_back({l.sent.size() + e, layer_size(k - top_count(merged.part)), merged.rank});
+    messages.sends.push_back({l.sent.size() + e, merged_size(l.merged_sent[e]), l.merged_sent[e].rank});
   }
   for (std::size_t e = 0; e < l.received.size(); ++e) {
-    messages.receives.push_back({e, layer_size(k - 1 - top_count(l.received[e])), l.owner(l.received[e])});
+    messages.receives.push_back({e, layer_size(low_size_at(l, l.received[e], t)), l.owner(l.received[e])});
   }
   for (std::size_t e = 0; e < l.merged_received.size(); ++e) {
-    const Layout::Merged& merged = l.merged_received[e];
-    messages.receives.push_back({l.received.size() + e, layer_size(k - top_count(merged.part)), merged.rank});
+    messages.receives.push_back({l.received.size() + e, merged_size(l.merged_received[e]), l.merged_received[e].rank});
   }
   return messages;
+}
+
+/// Where the DP kernel of a part also writes each set's best and ways: as they are, into send
+/// slot `as_is` (-1: none), and with the cost of top bit bit[i] added, as a candidate of a merged
+/// part, into send slot slot[i] (the first of its contributors writes; the others keep the smaller).
+struct PartOutputs {
+  int as_is = -1;
+  Kokkos::Array<int, Layout::max_part_bits> slot{}, bit{}, first{};
+  int count = 0;
+};
+
+inline PartOutputs part_outputs(const Layout& l, int w) {
+  PartOutputs out;
+  const auto sent = std::find(l.sent.begin(), l.sent.end(), w);
+  if (sent != l.sent.end()) out.as_is = static_cast<int>(sent - l.sent.begin());
+  for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
+    const Layout::Merged& merged = l.merged_sent[e];
+    const int j = Kokkos::countr_zero(static_cast<unsigned>(merged.part ^ w));
+    if ((merged.part ^ w) != 1 << j || !(merged.bits >> j & 1)) continue;  // w is not its lower part
+    out.slot[out.count] = static_cast<int>(l.sent.size() + e);
+    out.bit[out.count] = j;
+    // The DP runs this rank's parts in ascending order: the first contributor lacks the highest bit.
+    out.first[out.count++] = merged.bits >> j == 1;
+  }
+  return out;
 }
 
 /// Where the candidates of a part's top alternatives arrive: slot i is received layer at[i], to

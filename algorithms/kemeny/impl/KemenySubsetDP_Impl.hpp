@@ -20,9 +20,13 @@
 /// owner sends that layer packed in colex order of L, and S finds its entry at its own colex
 /// rank. Where two or more lower parts of a part live on one other rank (two ranks: part 3
 /// reads parts 1 and 2), that rank sends instead, for each set, the best over those candidates
-/// with their cost added (one layer instead of two each way). Each set is computed as on one
-/// rank (minimum and saturating count over the same candidates), so the tables are identical
-/// bit for bit. Of P ranks, the largest power of two <= P take part; the others only join the
+/// with their cost added (one layer instead of two each way). The kernels that compute a layer
+/// others read also write it packed (or merged) as they go. The DP runs in steps: part v's layers
+/// start |v| steps late (|v|: its top count), so what a part reads from its lower parts was
+/// computed two steps earlier and travels, on a stream of its own, while the step between
+/// computes (one step earlier, between the steps, where the second buffers do not fit). Each set
+/// is computed as on one rank (minimum and saturating count over the same candidates), so the
+/// tables are identical bit for bit. Of P ranks, the largest power of two <= P take part; the others only join the
 /// collectives that read the result.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
@@ -61,10 +65,12 @@ KOKKOS_INLINE_FUNCTION void take_candidate(Distance& minimum, std::uint64_t& cou
   }
 }
 
-/// The layers one rank sends and receives (room for a largest layer each), and the subset sizes.
+/// The layers one rank sends and receives (room for a largest layer each, `buffers` times over),
+/// and the subset sizes.
 template <class Distance, class Memory>
 struct LayerTrade {
   std::uint64_t largest = 0;
+  std::size_t send_slots = 0, got_slots = 0;
   Kokkos::View<Distance*, Memory> send_best, got_best;
   Kokkos::View<std::uint64_t*, Memory> send_ways, got_ways;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial;
@@ -73,8 +79,10 @@ struct LayerTrade {
 
   LayerTrade(const Layout& l, const Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>& binomial_table)
       : largest(l.part_bits > 0 ? l.largest_layer() : 0),
-        send_best("Kollective::Kemeny::send_best", (l.sent.size() + l.merged_sent.size()) * largest),
-        got_best("Kollective::Kemeny::got_best", (l.received.size() + l.merged_received.size()) * largest),
+        send_slots(l.sent.size() + l.merged_sent.size()),
+        got_slots(l.received.size() + l.merged_received.size()),
+        send_best("Kollective::Kemeny::send_best", l.buffers * send_slots * largest),
+        got_best("Kollective::Kemeny::got_best", l.buffers * got_slots * largest),
         send_ways("Kollective::Kemeny::send_ways", send_best.extent(0)),
         got_ways("Kollective::Kemeny::got_ways", got_best.extent(0)),
         binomial(binomial_table),
@@ -82,84 +90,107 @@ struct LayerTrade {
         m(l.low_bits()) {}
   /// Sets of a part's low size s.
   std::uint64_t layer_size(int s) const { return s < 0 || s > m ? 0 : sizes(m, s); }
+  /// Where send slot `slot` and receive slot `slot` of buffer `parity` begin.
+  std::uint64_t send_at(int parity, std::size_t slot) const { return (parity * send_slots + slot) * largest; }
+  std::uint64_t got_at(int parity, std::size_t slot) const { return (parity * got_slots + slot) * largest; }
 };
 
-/// Packs what other ranks read for layer k (layer k - 1 of this rank's parts that they read as
-/// they are, and the merged candidates of their parts), then trades; returns the trade's seconds.
+/// Posts the trade of step t (what this rank's parts computed in it that other ranks read, and
+/// what they receive) on `exchange_space`, which runs it while later steps compute.
 template <class Distance, class ExecSpace>
-double trade_layer(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t,
-                   const Layout& l, const LayerTrade<Distance, typename ExecSpace::memory_space>& trade, int k) {
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const int m = l.low_bits();
-  const auto best = t.best;
-  const auto ways = t.ways;
-  const auto tables = t;
-  const auto binomial = trade.binomial;
-  const auto send_best = trade.send_best;
-  const auto send_ways = trade.send_ways;
-  for (std::size_t e = 0; e < l.sent.size(); ++e) {
-    const int s = k - 1 - top_count(l.sent[e]);
-    const std::uint64_t count = trade.layer_size(s), at = e * trade.largest,
-                        base = static_cast<std::uint64_t>(l.index_of(l.sent[e])) << m;
-    Kokkos::parallel_for(
-        "Kollective::Kemeny::pack_layer", Range(space, 0, static_cast<std::int64_t>(count)),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
-          send_best(at + i) = best(base + low_part);
-          send_ways(at + i) = ways(base + low_part);
-        });
-  }
-  for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
-    const Layout::Merged merged = l.merged_sent[e];
-    const int s = k - top_count(merged.part), bits = merged.bits, part_bits = l.part_bits;
-    const std::uint64_t count = trade.layer_size(s), at = (l.sent.size() + e) * trade.largest,
-                        high = static_cast<std::uint64_t>(merged.part) << m;
-    Kokkos::Array<std::uint64_t, Layout::max_part_bits> base{};  // bit j -> where the part without j is here
-    for (int j = 0; j < part_bits; ++j) {
-      if (bits >> j & 1) base[j] = static_cast<std::uint64_t>(l.index_of(merged.part ^ 1 << j)) << m;
-    }
-    Kokkos::parallel_for(
-        "Kollective::Kemeny::merge_candidates", Range(space, 0, static_cast<std::int64_t>(count)),
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
-          Distance minimum = ~Distance{0};
-          std::uint64_t ways_of_minimum = 0;
-          for (int j = 0; j < part_bits; ++j) {
-            if (!(bits >> j & 1)) continue;
-            const std::uint64_t without = base[j] + low_part;
-            take_candidate(minimum, ways_of_minimum, best(without) + tables.cost(m + j, low_part | high), ways,
-                           without);
-          }
-          send_best(at + i) = minimum;
-          send_ways(at + i) = ways_of_minimum;
-        });
-  }
+void post_step(const ExecSpace& exchange_space, const Layout& l,
+               const LayerTrade<Distance, typename ExecSpace::memory_space>& trade, int t) {
+  const int parity = t % l.buffers;
   std::vector<comm::Transfer> sends, receives;
-  const LayerMessages messages = layer_messages(l, k, [&](int s) { return trade.layer_size(s); });
+  const LayerMessages messages = step_messages(l, t, [&](int s) { return trade.layer_size(s); });
   for (const LayerMessage& message : messages.sends) {
-    const std::uint64_t at = message.slot * trade.largest;
-    sends.push_back({send_best.data() + at, message.count * sizeof(Distance), message.rank});
-    sends.push_back({send_ways.data() + at, message.count * sizeof(std::uint64_t), message.rank});
+    const std::uint64_t at = trade.send_at(parity, message.slot);
+    sends.push_back({trade.send_best.data() + at, message.count * sizeof(Distance), message.rank});
+    sends.push_back({trade.send_ways.data() + at, message.count * sizeof(std::uint64_t), message.rank});
   }
   for (const LayerMessage& message : messages.receives) {
-    const std::uint64_t at = message.slot * trade.largest;
+    const std::uint64_t at = trade.got_at(parity, message.slot);
     receives.push_back({trade.got_best.data() + at, message.count * sizeof(Distance), message.rank});
     receives.push_back({trade.got_ways.data() + at, message.count * sizeof(std::uint64_t), message.rank});
   }
-  space.fence();
-  WallTimer timer;
-  comm::exchange_parts(space, sends, receives);
-  space.fence();
-  return timer.seconds();
+  comm::exchange_parts(exchange_space, sends, receives);
+}
+
+/// Step t of part q (index in l.parts): each set's best and ways from its candidates here and
+/// those received, also written where other ranks read them (part_outputs).
+template <class Distance, class ExecSpace>
+void dp_step(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t, const Layout& l,
+             const LayerTrade<Distance, typename ExecSpace::memory_space>& trade, std::size_t q, int step) {
+  const int v = l.parts[q], m = l.low_bits(), s = low_size_at(l, v, step);
+  if (s < 0 || s > m) return;
+  const int parity = step % l.buffers;
+  const bool first_layer = s + top_count(v) == 0;
+  const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
+  const std::uint64_t got = trade.got_at(parity, 0), sent = trade.send_at(parity, 0), largest = trade.largest;
+  const TopSlots slots = top_slots(l, v);
+  const PartOutputs out = part_outputs(l, v);
+  const auto tables = t;
+  const auto best = t.best;
+  const auto ways = t.ways;
+  const auto binomial = trade.binomial;
+  const auto got_best = trade.got_best;
+  const auto got_ways = trade.got_ways;
+  const auto send_best = trade.send_best;
+  const auto send_ways = trade.send_ways;
+  Kokkos::parallel_for(
+      "Kollective::Kemeny::dp_layer",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                      static_cast<std::int64_t>(trade.layer_size(s))),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
+        const std::uint64_t set = low_part | high;
+        Distance minimum = first_layer ? 0 : ~Distance{0};
+        std::uint64_t count = first_layer ? 1 : 0;
+        for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
+          const int c = Kokkos::Experimental::countr_zero_builtin(rest);
+          const std::uint64_t without = base + (low_part ^ (std::uint64_t{1} << c));
+          take_candidate(minimum, count, best(without) + tables.cost(c, set), ways, without);
+        }
+        for (int slot = 0; slot < slots.count; ++slot) {
+          const std::uint64_t at = got + static_cast<std::uint64_t>(slots.at[slot]) * largest + i;
+          const Distance cost = slots.bit[slot] < 0 ? Distance{0} : tables.cost(m + slots.bit[slot], set);
+          take_candidate(minimum, count, got_best(at) + cost, got_ways, at);
+        }
+        best(base + low_part) = minimum;
+        ways(base + low_part) = count;
+        if (out.as_is >= 0) {
+          send_best(sent + static_cast<std::uint64_t>(out.as_is) * largest + i) = minimum;
+          send_ways(sent + static_cast<std::uint64_t>(out.as_is) * largest + i) = count;
+        }
+        for (int e = 0; e < out.count; ++e) {  // a candidate of the part above, through top bit out.bit[e]
+          const std::uint64_t at = sent + static_cast<std::uint64_t>(out.slot[e]) * largest + i;
+          const int j = out.bit[e];
+          const Distance value = minimum + tables.cost(m + j, low_part | static_cast<std::uint64_t>(v | 1 << j) << m);
+          if (!out.first[e] && send_best(at) < value) continue;  // the merged candidate keeps the smaller
+          const bool tie = !out.first[e] && send_best(at) == value;
+          send_ways(at) = tie ? subsets::saturating_add(send_ways(at), count) : count;
+          send_best(at) = value;
+        }
+      });
+}
+
+/// Another instance of `space` for the trades, so that they overlap the steps (on a CUDA stream of
+/// its own); host memory is traded by MPI at once, on `space` itself.
+template <class ExecSpace>
+ExecSpace exchange_instance(const ExecSpace& space) {
+  if constexpr (comm::Impl::on_host<ExecSpace>()) {
+    return space;
+  } else {
+    return Kokkos::Experimental::partition_space(space, 1)[0];
+  }
 }
 
 /// This rank's parts of the tables (best and ways, part i at i 2^m, by low part), and the
-/// seconds spent exchanging layers.
+/// seconds the steps waited for trades.
 template <class Distance, class ExecSpace>
 SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o,
                                                                 const Layout& l, double& exchange_seconds) {
   using Memory = typename ExecSpace::memory_space;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const int n = o.alternatives, m = l.low_bits();
   SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
   const std::size_t entries = l.parts.size() << m;
@@ -168,48 +199,23 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
   t.ways =
       decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), entries);
   const LayerTrade<Distance, Memory> trade(l, subsets::binomial_table<Memory>(space, n));
-
-  const auto tables = t;
-  const auto best = t.best;
-  const auto ways = t.ways;
-  const auto binomial = trade.binomial;
-  const auto got_best = trade.got_best;
-  const auto got_ways = trade.got_ways;
-  const std::uint64_t largest = trade.largest;
+  const ExecSpace exchange_space = l.part_bits > 0 ? exchange_instance(space) : space;
   Progress progress("Kemeny subset DP (n=" + std::to_string(n) +
                         (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
-                    n + 1);
-  for (int k = 0; k <= n; ++k) {
-    if (k > 0 && l.part_bits > 0) exchange_seconds += trade_layer(space, t, l, trade, k);
-    for (std::size_t q = 0; q < l.parts.size(); ++q) {
-      const int v = l.parts[q], s = k - top_count(v);  // s: size of the low parts of v's sets in layer k
-      const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
-      const TopSlots slots = top_slots(l, v);
-      Kokkos::parallel_for(
-          "Kollective::Kemeny::dp_layer", Range(space, 0, static_cast<std::int64_t>(trade.layer_size(s))),
-          KOKKOS_LAMBDA(const std::int64_t i) {
-            const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
-            const std::uint64_t set = low_part | high;
-            Distance minimum = k == 0 ? 0 : ~Distance{0};
-            std::uint64_t count = k == 0 ? 1 : 0;
-            for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
-              const int c = Kokkos::Experimental::countr_zero_builtin(rest);
-              const std::uint64_t without = base + (low_part ^ (std::uint64_t{1} << c));
-              take_candidate(minimum, count, best(without) + tables.cost(c, set), ways, without);
-            }
-            for (int slot = 0; slot < slots.count; ++slot) {
-              const std::uint64_t at =
-                  static_cast<std::uint64_t>(slots.at[slot]) * largest + static_cast<std::uint64_t>(i);
-              const Distance cost = slots.bit[slot] < 0 ? Distance{0} : tables.cost(m + slots.bit[slot], set);
-              take_candidate(minimum, count, got_best(at) + cost, got_ways, at);
-            }
-            best(base + low_part) = minimum;
-            ways(base + low_part) = count;
-          });
-    }
+                    steps(l));
+  for (int step = 0; step < steps(l); ++step) {
+    for (std::size_t q = 0; q < l.parts.size(); ++q) dp_step(space, t, l, trade, q, step);
     space.fence();
-    progress.update(k + 1);
+    if (l.part_bits > 0 && step + 1 < steps(l)) {
+      WallTimer waited;
+      exchange_space.fence();  // the trade of the step before (its buffers are written next)
+      post_step(exchange_space, l, trade, step);
+      if (l.buffers == 1) exchange_space.fence();  // read by the next step
+      exchange_seconds += waited.seconds();
+    }
+    progress.update(step + 1);
   }
+  exchange_space.fence();
   progress.finish();
   return t;
 }
@@ -313,17 +319,28 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
   return optima;
 }
 
+/// 2 (trades overlap the steps) where every rank's share fits with two buffers per traded layer
+/// in 9/10 of its memory, else 1; the same on every rank.
+inline int agreed_buffers(Layout l, int distance_bytes) {
+  l.buffers = 2;
+  const bool fits = l.rank < 0 || dp_rank_bytes(l, distance_bytes) <= available_device_bytes() / 10 * 9;
+  std::vector<std::int64_t> too_large = {fits ? 0 : 1};
+  comm::allreduce_max(too_large);
+  return too_large[0] == 0 ? 2 : 1;
+}
+
 /// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds
 /// a share of the tables, and every rank gets the same Result).
 template <class Distance, class ExecSpace>
 Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
   const int n = o.alternatives;
-  const Layout l = options.across_ranks ? layout(n, comm::size(), comm::rank()) : alone(n);
+  Layout l = options.across_ranks ? layout(n, comm::size(), comm::rank()) : alone(n);
   if (l.shared) {
     comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
       if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
       return 0;
     });
+    l.buffers = agreed_buffers(l, sizeof(Distance));
     comm::prepare_device_collectives();
     if ((1 << l.rank_bits) < comm::size() && comm::rank() == 0) {
       std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << l.rank_bits) << " of " << comm::size()
