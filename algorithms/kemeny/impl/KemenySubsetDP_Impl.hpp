@@ -81,10 +81,14 @@ struct LayerTrade {
       : largest(l.part_bits > 0 ? l.largest_layer() : 0),
         send_slots(l.sent.size() + l.merged_sent.size()),
         got_slots(l.received.size() + l.merged_received.size()),
-        send_best("Kollective::Kemeny::send_best", l.buffers * send_slots * largest),
-        got_best("Kollective::Kemeny::got_best", l.buffers * got_slots * largest),
-        send_ways("Kollective::Kemeny::send_ways", send_best.extent(0)),
-        got_ways("Kollective::Kemeny::got_ways", got_best.extent(0)),
+        // Not zeroed: the steps write what they send, and read only what arrived.
+        send_best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::send_best"),
+                  l.buffers * send_slots * largest),
+        got_best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::got_best"),
+                 l.buffers * got_slots * largest),
+        send_ways(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::send_ways"),
+                  send_best.extent(0)),
+        got_ways(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::got_ways"), got_best.extent(0)),
         binomial(binomial_table),
         sizes(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_table)),
         m(l.low_bits()) {}
