@@ -70,11 +70,12 @@ constexpr std::int64_t listing_max_steps = 10'000'000;
 
 /// The rankings of the distance of a known optimum: one alternative placed at a time (after every
 /// one it is fixed behind; candidates in the optimum's order, so that it comes first), a prefix
-/// pruned by two lower bounds on
-/// the distance of every ranking that extends it:
+/// pruned by two lower bounds on the distance of every ranking that extends it:
 /// - its cost, plus the least cost of each pair still undecided (its fixed order's, if fixed);
 /// - the LP's split of the distance (TriangleLp::Solution): dual_value, plus the penalties of the
 ///   decided pairs off their lean, plus the weights of the decided rows left slack.
+/// What placing an alternative next would add to either bound from its pairs with the unplaced is
+/// kept per alternative and updated as each one is placed, so a candidate costs its rows only.
 /// Lists `limit` and counts on while steps remain.
 class OptimaListing {
  public:
@@ -90,7 +91,11 @@ class OptimaListing {
         successors_(n_),
         waiting_(n_),
         rows_of_(n_),
-        position_(n_, n_) {
+        position_(n_, n_),
+        added_(n_),
+        dropped_(n_),
+        off_lean_(n_),
+        saved_off_lean_(n_) {
     for (int i = 0; i < n_; ++i) {
       for (int j = i + 1; j < n_; ++j) {
         const signed char value = fixed[pair_column(i, j, n_)];  // 1: i before j
@@ -102,6 +107,14 @@ class OptimaListing {
           successors_[value == 1 ? i : j].push_back(value == 1 ? j : i);
           ++waiting_[value == 1 ? j : i];
         }
+      }
+    }
+    for (int a = 0; a < n_; ++a) {
+      for (int b = 0; b < n_; ++b) {
+        if (b == a) continue;
+        added_[a] += o.at(b, a);
+        dropped_[a] += open_cost_[a * n_ + b];
+        off_lean_[a] += off_lean(a, b);
       }
     }
     for (std::size_t r = 0; r < lp.priced_rows.size(); ++r) {
@@ -122,16 +135,16 @@ class OptimaListing {
   /// Whether a is before b once a is placed at `position_` (the unplaced come after every placed one).
   bool before(int a, int b) const { return position_[a] < position_[b]; }
 
-  /// What placing a adds to the LP's terms: its pairs with the unplaced, and the rows that
+  /// The LP's penalty for a before b, where its lean puts b first (else 0).
+  double off_lean(int a, int b) const {
+    const int c = pair_column(std::min(a, b), std::max(a, b), n_);
+    return (a < b ? 1 : 0) != lp_.lean[c] ? lp_.penalty[c] : 0.0;
+  }
+
+  /// What placing a next adds to the LP's terms: its pairs with the unplaced, and the rows that
   /// placing it decides (two of their three alternatives placed).
   double lp_terms(int a) const {
-    double terms = 0;
-    for (int b = 0; b < n_; ++b) {
-      if (position_[b] < n_ || b == a) continue;
-      const int i = std::min(a, b), j = std::max(a, b);
-      const int c = pair_column(i, j, n_);
-      if ((a == i ? 1 : 0) != lp_.lean[c]) terms += lp_.penalty[c];  // a before b
-    }
+    double terms = off_lean_[a];
     for (int r : rows_of_[a]) {
       const auto& [t, weight] = lp_.priced_rows[r];
       const int placed = (position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_);
@@ -141,6 +154,26 @@ class OptimaListing {
       if (slack) terms += weight;
     }
     return terms;
+  }
+
+  /// a leaves the unplaced: the others' pairs with the unplaced lose their pair with a. Integer
+  /// sums are undone by adding back; the penalties are saved (adding back would not round alike).
+  void take_out(int a, int depth) {
+    saved_off_lean_[depth] = off_lean_;
+    for (int b = 0; b < n_; ++b) {
+      if (position_[b] < n_) continue;
+      added_[b] -= o_.at(a, b);
+      dropped_[b] -= open_cost_[b * n_ + a];
+      off_lean_[b] -= off_lean(b, a);
+    }
+  }
+  void put_back(int a, int depth) {
+    for (int b = 0; b < n_; ++b) {
+      if (position_[b] < n_) continue;
+      added_[b] += o_.at(a, b);
+      dropped_[b] += open_cost_[b * n_ + a];
+    }
+    off_lean_.swap(saved_off_lean_[depth]);
   }
 
   void place(int depth) {
@@ -157,12 +190,7 @@ class OptimaListing {
         complete = false;
         return;
       }
-      std::uint64_t added = 0, dropped = 0;  // a goes before every unplaced b
-      for (int b = 0; b < n_; ++b) {
-        if (position_[b] < n_ || b == a) continue;
-        added += o_.at(b, a);
-        dropped += open_cost_[a * n_ + b];
-      }
+      const std::uint64_t added = added_[a], dropped = dropped_[a];  // a goes before every unplaced b
       if (prefix_ + added + rest_ - dropped > target_) continue;
       position_[a] = depth;
       const double terms = lp_terms(a);
@@ -170,7 +198,9 @@ class OptimaListing {
         ranking_.push_back(a);
         prefix_ += added, rest_ -= dropped, used_ += terms;
         for (int b : successors_[a]) --waiting_[b];
+        take_out(a, depth);
         place(depth + 1);
+        put_back(a, depth);
         for (int b : successors_[a]) ++waiting_[b];
         prefix_ -= added, rest_ += dropped, used_ -= terms;
         ranking_.pop_back();
@@ -190,6 +220,11 @@ class OptimaListing {
   std::vector<int> waiting_;                  // fixed predecessors not yet placed
   std::vector<std::vector<int>> rows_of_;     // priced rows of each alternative
   std::vector<int> position_;                 // n_ while unplaced
+  // Per alternative, over its pairs with the other unplaced: what placing it next adds to the
+  // prefix (o[b][a]), takes from the rest (open costs), and adds to the LP's terms (off_lean).
+  std::vector<std::uint64_t> added_, dropped_;
+  std::vector<double> off_lean_;
+  std::vector<std::vector<double>> saved_off_lean_;  // off_lean_ before each depth's placement
   Ranking ranking_;
   std::uint64_t prefix_ = 0, rest_ = 0;
   double used_ = 0, room_ = 0;
