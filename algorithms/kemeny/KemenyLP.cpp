@@ -64,6 +64,7 @@ struct TriangleLp::State {
   ClpSimplex model;
   std::vector<Triangle> rows;  // the cuts, in the model's row order
   int rounds = 0;
+  std::int64_t added = 0;  // cuts added, those taken out since included
 
   /// A lower bound that holds for any multipliers y <= 0 of the rows a x <= b (weak duality over
   /// the columns' boxes): y b + sum over columns of min over the box of (c_j - y a_j) x_j. From
@@ -98,6 +99,27 @@ struct TriangleLp::State {
     return value;
   }
 
+  /// Takes out the cuts that neither bind nor hold a price at the last solve: they do not change
+  /// its optimum, and the later solves are faster without them (a cut that is needed again is
+  /// found again).
+  void drop_slack_rows() {
+    const double* prices = model.dualRowSolution();
+    const double* activity = model.primalRowSolution();
+    std::vector<int> slack;
+    std::vector<Triangle> kept;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const double upper = rows[r].upper ? 1.0 : 0.0;
+      if (prices[r] == 0 && activity[r] < upper - 1e-6) {
+        slack.push_back(static_cast<int>(r));
+      } else {
+        kept.push_back(rows[r]);
+      }
+    }
+    if (slack.empty()) return;
+    model.deleteRows(static_cast<int>(slack.size()), slack.data());
+    rows = std::move(kept);
+  }
+
   void add_rows(const std::vector<Triangle>& violated) {
     std::vector<double> row_lower, row_upper, elements;
     std::vector<int> indices;
@@ -113,6 +135,7 @@ struct TriangleLp::State {
     model.addRows(static_cast<int>(violated.size()), row_lower.data(), row_upper.data(), row_starts.data(),
                   indices.data(), elements.data());
     rows.insert(rows.end(), violated.begin(), violated.end());
+    added += static_cast<std::int64_t>(violated.size());
   }
 };
 
@@ -138,7 +161,8 @@ TriangleLp::TriangleLp(const Counts& o, TriangleSeparation separate) : state_(st
 
 TriangleLp::~TriangleLp() = default;
 
-TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds) {
+TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
+                                       const Enough& enough) {
   WallTimer timer;
   State& s = *state_;
   for (int c = 0; c < s.columns; ++c) {
@@ -166,6 +190,10 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     for (int i = 0; i < s.n; ++i) {
       for (int j = i + 1; j < s.n; ++j) out.x[static_cast<std::size_t>(i) * s.n + j] = solution[pair_column(i, j, s.n)];
     }
+    if (enough && static_cast<double>(whole_bound(out.bound)) > enough(out.x)) {
+      out.status = Status::enough;
+      return out;
+    }
     const std::vector<Triangle> violated = s.separate(out.x, s.n);
     if (violated.empty()) {
       out.status = Status::closed;
@@ -173,6 +201,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
       return out;
     }
     if (solves >= max_rounds || timer.seconds() >= max_seconds) return out;
+    s.drop_slack_rows();
     s.add_rows(violated);
   }
 }
@@ -180,7 +209,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
 int TriangleLp::alternatives() const { return state_->n; }
 int TriangleLp::columns() const { return state_->columns; }
 int TriangleLp::rounds() const { return state_->rounds; }
-std::int64_t TriangleLp::cuts() const { return static_cast<std::int64_t>(state_->rows.size()); }
+std::int64_t TriangleLp::cuts() const { return state_->added; }
 
 #else
 
@@ -192,7 +221,7 @@ TriangleLp::TriangleLp(const Counts&, TriangleSeparation) {
   fail("Kemeny's LP bound needs COIN-OR CLP, and this build has none (configure with -DKOLLECTIVE_LP=on)");
 }
 TriangleLp::~TriangleLp() = default;
-TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>&, int, double) { return {}; }
+TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>&, int, double, const Enough&) { return {}; }
 int TriangleLp::alternatives() const { return 0; }
 int TriangleLp::columns() const { return 0; }
 int TriangleLp::rounds() const { return 0; }

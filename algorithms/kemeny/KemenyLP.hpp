@@ -6,7 +6,8 @@
 /// o[j][i] x_ij + o[i][j] (1 - x_ij), and the transitivity (triangle) inequalities
 ///   x_ij + x_jk - x_ik <= 1   and   x_ik <= x_ij + x_jk   for i < j < k,
 /// added as cutting planes: solve, find violated triangles, add them, solve again (COIN-OR CLP's
-/// dual simplex, warm-started). The optimum of the LP with any subset of the cuts bounds every
+/// dual simplex, warm-started). Cuts left slack and unpriced by a solve are taken out before the
+/// next ones go in, which keeps the later solves small. The optimum of the LP with any subset of the cuts bounds every
 /// ranking's distance from below; the bound is taken from the row prices by weak duality, so it
 /// holds whatever the solver's tolerances. An integral optimum with no violated triangle is an
 /// optimal ranking.
@@ -44,6 +45,7 @@ class TriangleLp {
     closed,      ///< optimal with no triangle violated: `bound` is this relaxation's optimum
     open,        ///< stopped by a limit: `bound` holds, but a closed solve may raise it
     infeasible,  ///< the fixed pairs admit no ranking
+    enough,      ///< stopped once `bound` exceeded what the caller asked (solve's `enough`)
   };
   struct Solution {
     Status status = Status::open;
@@ -66,14 +68,20 @@ class TriangleLp {
   TriangleLp(const TriangleLp&) = delete;
   TriangleLp& operator=(const TriangleLp&) = delete;
 
+  /// What is enough for a caller, asked after each round with its LP point x: the bound, rounded
+  /// up to a whole doubled count (whole_bound), above which the solve may stop (say, a known
+  /// distance less one, after trying a ranking rounded from x).
+  using Enough = std::function<double(const std::vector<double>& x)>;
+
   /// Solves with pairs fixed (by column: -1 free, 0: j before i, 1: i before j), adding violated
-  /// triangles until none is left, `max_rounds` solves or `max_seconds`.
-  Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds);
+  /// triangles until none is left, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
+  Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
+                 const Enough& enough = nullptr);
 
   int alternatives() const;
   int columns() const;
   int rounds() const;         ///< LP solves so far
-  std::int64_t cuts() const;  ///< triangle inequalities added so far
+  std::int64_t cuts() const;  ///< triangle inequalities added so far (those taken out since included)
 
  private:
   struct State;

@@ -236,7 +236,10 @@ class OptimaListing {
 /// optimum can flip, and its prices bound the rest of the listing.
 void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>& known, SearchResult& result,
                  std::size_t limit, double max_seconds) {
-  const TriangleLp::Solution root = lp.solve(known, node_max_rounds, max_seconds);
+  // Enough once the bound reaches the optimum: prices that prove it bound the listing.
+  const TriangleLp::Solution root = lp.solve(known, node_max_rounds, max_seconds, [&](const std::vector<double>&) {
+    return static_cast<double>(result.distance) - 1;
+  });
   if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
   std::vector<signed char> fixed = known;
   const double target = static_cast<double>(result.distance), margin = 1e-6 * (1 + target);
@@ -278,7 +281,13 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
     Node node = std::move(stack.back());
     stack.pop_back();
     if (static_cast<double>(node.bound) > worth()) continue;
-    const TriangleLp::Solution lp_point = lp.solve(node.fixed, node_max_rounds, max_seconds - timer.seconds());
+    // No more cuts once the bound prunes the node (it can hold nothing better than the best, which
+    // each round's point, rounded and improved, may lower).
+    const TriangleLp::Solution lp_point =
+        lp.solve(node.fixed, node_max_rounds, max_seconds - timer.seconds(), [&](const std::vector<double>& x) {
+          offer(local_search(o, rounded_ranking(x, n)));
+          return worth();
+        });
     ++result.nodes;
     if (lp_point.status == TriangleLp::Status::infeasible) continue;
     node.bound = std::max(node.bound, whole_bound(lp_point.bound));

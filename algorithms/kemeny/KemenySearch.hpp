@@ -4,10 +4,11 @@
 /// \file KemenySearch.hpp
 /// Exact Kemeny for components too large for the subset DP: branch and cut on the LP relaxation
 /// with triangle cuts (KemenyLP.hpp). Depth first over fixed pairs; every node's LP adds the
-/// triangles it violates (cuts valid everywhere, kept for all later nodes), is pruned when its
-/// bound exceeds the best distance, fixes the pairs whose reduced cost alone would exceed it, and
-/// branches on the most fractional pair. Each node's LP point, rounded to a ranking and improved
-/// by local search, may lower the best distance.
+/// triangles it violates (cuts valid everywhere, kept for later nodes while they bind or hold a
+/// price), is pruned when its bound exceeds the best distance, fixes the pairs whose reduced cost
+/// alone would exceed it, and branches on the most fractional pair. The LP point of each round,
+/// rounded to a ranking and improved by local search, may lower the best distance; a node's rounds
+/// stop as soon as its bound prunes it.
 ///
 /// Then the optimal rankings are listed: the root LP, with every cut found, fixes the pairs whose
 /// reduced cost alone would exceed the optimum, and a depth-first placement of the alternatives
