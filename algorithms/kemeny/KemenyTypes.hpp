@@ -64,8 +64,8 @@ struct Result {
   std::int64_t fixed_by_closure = 0;
   bool lp_missing = false;      ///< a component was left with a gap that this build's missing LP bound might close
   int ranks = 1;                ///< ranks that shared the largest subset DP
-  double exchange_seconds = 0;  ///< of the subset DPs, spent exchanging layers between ranks
-  double dp_seconds = 0;        ///< in the subset DPs' tables: set up and filled (exchanges included; not the listing)
+  double exchange_seconds = 0;  ///< of the subset DPs, spent waiting for the layer trades between ranks
+  double dp_seconds = 0;        ///< in the subset DPs' tables: set up and filled (waits included; not the listing)
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).
