@@ -170,10 +170,13 @@ void dp_step(const ExecSpace& space, const SubsetTables<Distance, typename ExecS
           const std::uint64_t at = sent + static_cast<std::uint64_t>(out.slot[e]) * largest + i;
           const int j = out.bit[e];
           const Distance value = minimum + tables.cost(m + j, low_part | static_cast<std::uint64_t>(v | 1 << j) << m);
-          if (!out.first[e] && send_best(at) < value) continue;  // the merged candidate keeps the smaller
-          const bool tie = !out.first[e] && send_best(at) == value;
-          send_ways(at) = tie ? subsets::saturating_add(send_ways(at), count) : count;
-          send_best(at) = value;
+          // The merged candidate so far (none for the first contributor) takes this one in.
+          Distance merged = out.first[e] ? ~Distance{0} : send_best(at);
+          std::uint64_t merged_ways = out.first[e] ? 0 : send_ways(at);
+          take_candidate(
+              merged, merged_ways, value, [count](std::uint64_t) { return count; }, 0);
+          send_best(at) = merged;
+          send_ways(at) = merged_ways;
         }
       });
 }
