@@ -1,5 +1,8 @@
 // Exact Kemeny: the seed's enumeration of n! rankings (rankings/s) and the subset DP
-// (subsets/s = 2^n / t). Inputs from the seed's benchmark generator; manual, fenced time.
+// (subsets/s = 2^n / t), inputs from the seed's benchmark generator; and `auto` on one contested
+// component (a two-Mallows mixture, phi 0.7, 100 voters), which the LP's branch and cut solves:
+// the same benchmark in the OpenMP and CUDA builds compares the builds (issue #17). Manual,
+// fenced time.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -61,7 +64,23 @@ void dp_sizes(benchmark::internal::Benchmark* b) {
   }
 }
 
+void lp_mixture(benchmark::State& state) {
+  if (!kemeny::lp_available()) {
+    state.SkipWithError("this build has no LP solver (CLP)");
+    return;
+  }
+  const int n = static_cast<int>(state.range(0));
+  const auto o = prefs::pairwise_reference(prefs::mallows_mixture(n, 100, 0.7, 1));
+  kemeny::Options options;  // auto, as configs/kemeny_lp.yaml runs it
+  Space space;
+  for (auto _ : state) {
+    state.SetIterationTime(
+        kollective::time_fenced(space, [&] { benchmark::DoNotOptimize(kemeny::solve(space, o, options)); }));
+  }
+}
+
 }  // namespace
 
+BENCHMARK(lp_mixture)->Arg(30)->Arg(40)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(enumeration)->Apply(enumeration_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(subset_dp)->Apply(dp_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
