@@ -331,9 +331,7 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
 inline int agreed_buffers(Layout l, int distance_bytes) {
   l.buffers = 2;
   const bool fits = l.rank < 0 || dp_rank_bytes(l, distance_bytes) <= available_device_bytes() / 10 * 9;
-  std::vector<std::int64_t> too_large = {fits ? 0 : 1};
-  comm::allreduce_max(too_large);
-  return too_large[0] == 0 ? 2 : 1;
+  return comm::every_rank(fits) ? 2 : 1;
 }
 
 /// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds

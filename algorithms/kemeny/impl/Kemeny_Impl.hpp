@@ -161,10 +161,7 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
   const std::int64_t needed = options.across_ranks ? dp_most_rank_bytes(n, comm::size(), bytes) : dp_bytes(n, bytes);
   const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
-  if (!options.across_ranks) return fits;
-  std::vector<std::int64_t> too_large = {fits ? 0 : 1};  // every rank must choose alike
-  comm::allreduce_max(too_large);
-  return too_large[0] == 0;
+  return options.across_ranks ? comm::every_rank(fits) : fits;
 }
 
 /// A component given to the LP: branch and cut from the best heuristic ranking, with the data
@@ -251,11 +248,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       auto search_it = [&](double seconds) { searched = search_component(space, sub, options, seconds, result); };
       if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
       bool proven = searched && searched->proven();
-      if (options.across_ranks) {  // every rank must choose alike (the DP has collectives)
-        std::vector<std::int64_t> unproven = {proven ? 0 : 1};
-        comm::allreduce_max(unproven);
-        proven = unproven[0] == 0;
-      }
+      if (options.across_ranks) proven = comm::every_rank(proven);  // the DP has collectives
       if (!proven && dp_possible) {
         const Result exact = Impl::solve_dp(space, sub, options);
         local = exact.optima;
