@@ -1,8 +1,6 @@
 // Exact Kemeny: the seed's enumeration of n! rankings (rankings/s) and the subset DP
-// (subsets/s = 2^n / t), inputs from the seed's benchmark generator; and `auto` on one contested
-// component (a two-Mallows mixture, phi 0.7, 100 voters), which the LP's branch and cut solves:
-// the same benchmark in the OpenMP and CUDA builds compares the builds (issue #17). Manual,
-// fenced time.
+// (subsets/s = 2^n / t), inputs from the seed's benchmark generator; and `auto` on the elections
+// of configs/kemeny_lp.yaml. Manual, fenced time.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -64,23 +62,36 @@ void dp_sizes(benchmark::internal::Benchmark* b) {
   }
 }
 
-void lp_mixture(benchmark::State& state) {
+/// `auto` on one generated election, timed after the first solve (which also loads the build's
+/// kernels): the same benchmark in the OpenMP and CUDA builds compares the builds (issue #17).
+void solve_auto(benchmark::State& state, const prefs::Profile& profile) {
   if (!kemeny::lp_available()) {
     state.SkipWithError("this build has no LP solver (CLP)");
     return;
   }
-  const int n = static_cast<int>(state.range(0));
-  const auto o = prefs::pairwise_reference(prefs::mallows_mixture(n, 100, 0.7, 1));
-  kemeny::Options options;  // auto, as configs/kemeny_lp.yaml runs it
+  const auto o = prefs::pairwise_reference(profile);
+  const kemeny::Options options;  // auto, as configs/kemeny_lp.yaml runs it
   Space space;
+  kemeny::solve(space, o, options);
   for (auto _ : state) {
     state.SetIterationTime(
         kollective::time_fenced(space, [&] { benchmark::DoNotOptimize(kemeny::solve(space, o, options)); }));
   }
 }
 
+/// A two-Mallows mixture (phi 0.7, 100 voters): one contested component, solved by the LP.
+void lp_mixture(benchmark::State& state) {
+  solve_auto(state, prefs::mallows_mixture(static_cast<int>(state.range(0)), 100, 0.7, 1));
+}
+
+/// Mallows phi 0.95 (100 voters): several components, the largest for the DP.
+void mallows_95(benchmark::State& state) {
+  solve_auto(state, prefs::mallows(static_cast<int>(state.range(0)), 100, 0.95, 1));
+}
+
 }  // namespace
 
-BENCHMARK(lp_mixture)->Arg(30)->Arg(40)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(lp_mixture)->Arg(30)->Arg(40)->Arg(60)->Arg(100)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(mallows_95)->Arg(60)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(enumeration)->Apply(enumeration_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(subset_dp)->Apply(dp_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
