@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "algorithms/kemeny/Kemeny.hpp"
 #include "algorithms/kemeny/KemenyLP.hpp"
@@ -10,6 +11,7 @@
 #include "algorithms/kemeny/KemenyReductions.hpp"
 #include "algorithms/kemeny/KemenyReference.hpp"
 #include "algorithms/kemeny/KemenySearch.hpp"
+#include "core/Random.hpp"
 #include "core/preferences/Generators.hpp"
 #include "core/preferences/Pairwise.hpp"
 #include "tests/TestHelpers.hpp"
@@ -22,6 +24,24 @@ kemeny::LpBound lp_bound_on(const kemeny::Counts& o) {
   ExecSpace space;
   return kemeny::lp_bound(
       o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); });
+}
+
+TEST(TEST_CATEGORY, kemeny_triangle_search_on_the_space_and_on_the_calling_thread_agree) {
+  TEST_EXECSPACE space;
+  for (const int n : {3, 17, 41}) {
+    HostRng rng(static_cast<std::uint64_t>(n));
+    std::vector<double> x(static_cast<std::size_t>(n) * n);
+    for (double& value : x) value = uniform_below(rng, 4) == 0 ? 1.0 : uniform_unit(rng);  // some integral
+    const auto here = kemeny::Impl::violated_triangles_here(x, n);
+    const auto there = kemeny::Impl::violated_triangles(space, x, n);
+    ASSERT_EQ(here.size(), there.size()) << "n=" << n;
+    if (n > 3) EXPECT_GT(here.size(), 0u) << "n=" << n;
+    for (std::size_t t = 0; t < here.size(); ++t) {
+      EXPECT_EQ(std::tie(here[t].i, here[t].j, here[t].k, here[t].upper),
+                std::tie(there[t].i, there[t].j, there[t].k, there[t].upper))
+          << "n=" << n << " triangle " << t;
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {

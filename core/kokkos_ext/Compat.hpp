@@ -30,14 +30,6 @@ template <class ExecSpace>
 inline constexpr bool runs_on_host =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
-/// One host thread, for work too small to pay for a parallel launch: Kokkos::Serial where Kokkos
-/// was built with it (the bootstrap always builds it), else the default host space.
-#ifdef KOKKOS_ENABLE_SERIAL
-using OneHostThread = Kokkos::Serial;
-#else
-using OneHostThread = Kokkos::DefaultHostExecutionSpace;
-#endif
-
 /// Kokkos 4.6 with its mdspan-based View: the default constructor of SharedAllocationTracker is
 /// constexpr, which GCC 12.2 to 12.5 could skip (Kokkos issue 8187, fixed in 4.7.00); the
 /// bootstrap's patch works around it and tests/host/TestKokkosBuild.cpp checks that it did.

@@ -164,7 +164,7 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   return options.across_ranks ? comm::every_rank(fits) : fits;
 }
 
-/// The most alternatives whose triangle search runs on one host thread: a device round cost about
+/// The most alternatives whose triangle search runs on the calling thread: a device round cost about
 /// 20 us more at n = 30 on an H100 (perf/results/2026-11-26_h100x2_kemeny_ctas.md), about what the
 /// host's 10^4 checks at n = 40 take.
 constexpr int host_triangle_limit = 40;
@@ -188,9 +188,9 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       known = pair_columns(reduction);
     }
     const auto separate = [&](const std::vector<double>& x, int n) {
-      // Up to host_triangle_limit, one host thread's n^3 / 6 checks take less than a parallel
+      // Up to host_triangle_limit, this thread's n^3 / 6 checks take less than a parallel
       // round's launch (and a device round's allocation and copies); the same triangles either way.
-      if (n <= host_triangle_limit) return violated_triangles(OneHostThread(), x, n);
+      if (n <= host_triangle_limit) return violated_triangles_here(x, n);
       return violated_triangles(space, x, n);
     };
     searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known));
