@@ -1,5 +1,5 @@
 // Kemeny's LP bound and branch and cut (KemenyLP.hpp, KemenySearch.hpp) against brute force and
-// the subset DP (included once per backend).
+// the subset DP, and their triangle search against one written out (included once per backend).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,21 +26,49 @@ kemeny::LpBound lp_bound_on(const kemeny::Counts& o) {
       o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); });
 }
 
-TEST(TEST_CATEGORY, kemeny_triangle_search_on_the_space_and_on_the_calling_thread_agree) {
+/// The separation written out plainly: for each pair i < j in order, the k > j of the largest
+/// violation above 1e-7 (the first k, and the upper inequality, on ties).
+inline std::vector<kemeny::Triangle> triangles_by_hand(const std::vector<double>& x, int n) {
+  std::vector<kemeny::Triangle> found;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      double most = 1e-7;
+      kemeny::Triangle best{-1, -1, -1, true};
+      for (int k = j + 1; k < n; ++k) {
+        const double upper = x[i * n + j] + x[j * n + k] - x[i * n + k] - 1;
+        const double lower = x[i * n + k] - x[i * n + j] - x[j * n + k];
+        if (upper > most) most = upper, best = {i, j, k, true};
+        if (lower > most) most = lower, best = {i, j, k, false};
+      }
+      if (best.i >= 0) found.push_back(best);
+    }
+  }
+  return found;
+}
+
+TEST(TEST_CATEGORY, kemeny_triangle_search_on_the_space_and_on_the_host_find_the_written_out_triangles) {
+  auto same = [](const std::vector<kemeny::Triangle>& a, const std::vector<kemeny::Triangle>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const auto& s, const auto& t) {
+             return std::tie(s.i, s.j, s.k, s.upper) == std::tie(t.i, t.j, t.k, t.upper);
+           });
+  };
   TEST_EXECSPACE space;
-  for (const int n : {3, 17, 41}) {
+  // A known answer: x(0,1) = x(1,2) = 1 and x(0,2) = 0 breaks the upper inequality of (0, 1, 2).
+  const std::vector<double> cycle = {0, 1, 0, 0, 0, 1, 0, 0, 0};
+  ASSERT_EQ(triangles_by_hand(cycle, 3).size(), 1u);
+  EXPECT_TRUE(same(kemeny::Impl::violated_triangles_on_host(cycle, 3), triangles_by_hand(cycle, 3)));
+  EXPECT_TRUE(same(kemeny::Impl::violated_triangles(space, cycle, 3), triangles_by_hand(cycle, 3)));
+  for (const int n : {17, 41}) {
     HostRng rng(static_cast<std::uint64_t>(n));
     std::vector<double> x(static_cast<std::size_t>(n) * n);
-    for (double& value : x) value = uniform_below(rng, 4) == 0 ? 1.0 : uniform_unit(rng);  // some integral
-    const auto here = kemeny::Impl::violated_triangles_here(x, n);
-    const auto there = kemeny::Impl::violated_triangles(space, x, n);
-    ASSERT_EQ(here.size(), there.size()) << "n=" << n;
-    if (n > 3) EXPECT_GT(here.size(), 0u) << "n=" << n;
-    for (std::size_t t = 0; t < here.size(); ++t) {
-      EXPECT_EQ(std::tie(here[t].i, here[t].j, here[t].k, here[t].upper),
-                std::tie(there[t].i, there[t].j, there[t].k, there[t].upper))
-          << "n=" << n << " triangle " << t;
+    for (double& value : x) {  // 0, 1 and 1/2 make ties between k and between the inequalities
+      const std::uint64_t kind = uniform_below(rng, 4);
+      value = kind == 0 ? 0.0 : kind == 1 ? 1.0 : kind == 2 ? 0.5 : uniform_unit(rng);
     }
+    const auto expected = triangles_by_hand(x, n);
+    EXPECT_GT(expected.size(), static_cast<std::size_t>(n)) << "n=" << n;
+    EXPECT_TRUE(same(kemeny::Impl::violated_triangles_on_host(x, n), expected)) << "n=" << n;
+    EXPECT_TRUE(same(kemeny::Impl::violated_triangles(space, x, n), expected)) << "n=" << n;
   }
 }
 

@@ -50,9 +50,9 @@ void allreduce_sum(std::vector<std::int64_t>& values);
 void allreduce_sum(std::vector<double>& values);
 void allreduce_max(std::vector<std::int64_t>& values);
 void allreduce_max(std::vector<double>& values);
-/// Whether `holds` on every rank, the same answer on every rank: ranks that choose by it a path
-/// with collectives in it choose alike.
-inline bool every_rank(bool holds) {
+/// A collective: whether `holds` is true on every rank, the same answer on each, so that ranks
+/// which choose by it a path with collectives in it choose alike.
+inline bool holds_on_every_rank(bool holds) {
   std::vector<std::int64_t> failing = {holds ? 0 : 1};
   allreduce_max(failing);
   return failing[0] == 0;

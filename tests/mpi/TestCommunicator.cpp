@@ -48,6 +48,13 @@ TEST(communicator, integer_reductions_are_exact) {
   EXPECT_EQ(largest, (std::vector<std::int64_t>{p - 1, 0}));
 }
 
+TEST(communicator, a_condition_holds_on_every_rank_only_where_no_rank_lacks_it) {
+  EXPECT_TRUE(comm::holds_on_every_rank(true));
+  EXPECT_FALSE(comm::holds_on_every_rank(false));
+  // Only the last rank lacks it: every rank must hear so (one rank: it is rank 0, and lacks it).
+  EXPECT_FALSE(comm::holds_on_every_rank(comm::rank() != comm::size() - 1));
+}
+
 TEST(communicator, double_sums_follow_rank_order) {
   auto contribution = [](int r) { return std::vector<double>{0.1 * (r + 1), 1e16 * (r % 2 ? -1 : 1), 1.0 / (r + 3)}; };
   std::vector<double> values = contribution(comm::rank());

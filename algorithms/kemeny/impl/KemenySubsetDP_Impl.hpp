@@ -331,7 +331,7 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
 inline int agreed_buffers(Layout l, int distance_bytes) {
   l.buffers = 2;
   const bool fits = l.rank < 0 || dp_rank_bytes(l, distance_bytes) <= available_device_bytes() / 10 * 9;
-  return comm::every_rank(fits) ? 2 : 1;
+  return comm::holds_on_every_rank(fits) ? 2 : 1;
 }
 
 /// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds

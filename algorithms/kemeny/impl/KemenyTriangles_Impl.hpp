@@ -4,13 +4,12 @@
 /// \file KemenyTriangles_Impl.hpp
 /// The separation step of the LP bound (KemenyLP.hpp), on an execution space or, for small n, on
 /// the calling thread: for every pair i < j, the most violated triangle inequality over k > j
-/// (n^3 / 6 checks a round). At most one
-/// triangle per pair, chosen by violation and then the smallest k, so the cuts, and the bound, do
-/// not depend on the backend's thread order. Do not include directly: include Kemeny.hpp.
+/// (n^3 / 6 checks a round). At most one triangle per pair, chosen by violation and then the
+/// smallest k, so the cuts, and the bound, do not depend on the backend's thread order. Do not
+/// include directly: include Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
 
-#include <cstdint>
 #include <vector>
 
 #include "algorithms/kemeny/KemenyLP.hpp"
@@ -36,9 +35,11 @@ KOKKOS_INLINE_FUNCTION int most_violated(const Point& x, int n, int i, int j) {
   return best;
 }
 
+/// An LP point x on the host as an n x n view (read in place).
 using HostPoint = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
-/// The triangles of pairs (i, j) by their choice, in pair order.
+/// The triangles of the pairs i < j, in row-major pair order, by choice(i, j) as most_violated
+/// gives it.
 template <class Choice>
 std::vector<Triangle> chosen_triangles(const Choice& choice, int n) {
   std::vector<Triangle> triangles;
@@ -52,11 +53,12 @@ std::vector<Triangle> chosen_triangles(const Choice& choice, int n) {
 }
 
 /// The search on the calling thread, with no launch: for small n (Kemeny_Impl.hpp).
-inline std::vector<Triangle> violated_triangles_here(const std::vector<double>& x, int n) {
+inline std::vector<Triangle> violated_triangles_on_host(const std::vector<double>& x, int n) {
   const HostPoint point(x.data(), n, n);
   return chosen_triangles([&](int i, int j) { return most_violated(point, n, i, j); }, n);
 }
 
+/// The same search as one kernel on `space`.
 template <class ExecSpace>
 std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vector<double>& x, int n) {
   using MemorySpace = typename ExecSpace::memory_space;

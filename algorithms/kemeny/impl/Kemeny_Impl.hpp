@@ -161,12 +161,13 @@ inline bool dp_fits(const Counts& o, const Options& options) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
   const std::int64_t needed = options.across_ranks ? dp_most_rank_bytes(n, comm::size(), bytes) : dp_bytes(n, bytes);
   const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
-  return options.across_ranks ? comm::every_rank(fits) : fits;
+  return options.across_ranks ? comm::holds_on_every_rank(fits) : fits;
 }
 
-/// The most alternatives whose triangle search runs on the calling thread: a device round cost about
-/// 20 us more at n = 30 on an H100 (perf/results/2026-11-26_h100x2_kemeny_ctas.md), about what the
-/// host's 10^4 checks at n = 40 take.
+/// The most alternatives whose triangle search runs on the calling thread: there the n^3 / 6
+/// checks (about 10^4 at n = 40) take less than a round on an execution space, with its
+/// allocation, copies and launch. Device rounds made the CUDA build slower than the OpenMP one on
+/// small components (perf/results/2026-11-26_h100_kemeny_lp_bench.md).
 constexpr int host_triangle_limit = 40;
 
 /// A component given to the LP: branch and cut from the best heuristic ranking, with the data
@@ -188,9 +189,8 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       known = pair_columns(reduction);
     }
     const auto separate = [&](const std::vector<double>& x, int n) {
-      // Up to host_triangle_limit, this thread's n^3 / 6 checks take less than a parallel
-      // round's launch (and a device round's allocation and copies); the same triangles either way.
-      if (n <= host_triangle_limit) return violated_triangles_here(x, n);
+      // The same triangles either way.
+      if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
       return violated_triangles(space, x, n);
     };
     searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known));
@@ -258,7 +258,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       auto search_it = [&](double seconds) { searched = search_component(space, sub, options, seconds, result); };
       if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
       bool proven = searched && searched->proven();
-      if (options.across_ranks) proven = comm::every_rank(proven);  // the DP has collectives
+      if (options.across_ranks) proven = comm::holds_on_every_rank(proven);  // the DP has collectives
       if (!proven && dp_possible) {
         const Result exact = Impl::solve_dp(space, sub, options);
         local = exact.optima;
