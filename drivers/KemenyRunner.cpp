@@ -162,6 +162,7 @@ class KemenyJob : public ElectionJob {
     if (result.reduction_pairs > 0) {  // the data reduction ran (auto, components given to the LP search)
       row.set("reduction_pairs", result.reduction_pairs)
           .set("fixed_by_exchange", result.fixed_by_exchange)
+          .set("fixed_by_majority", result.fixed_by_majority)
           .set("fixed_by_closure", result.fixed_by_closure);
     }
     row.set("count_known", result.count_known);

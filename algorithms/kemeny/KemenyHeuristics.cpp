@@ -145,6 +145,7 @@ Counts restrict_to(const Counts& o, const std::vector<int>& alternatives) {
   sub.alternatives = static_cast<int>(alternatives.size());
   for (int a : alternatives) sub.names.push_back(o.names[a]);
   sub.doubled.resize(alternatives.size() * alternatives.size());
+  sub.strict_complete = o.strict_complete;  // the ballots restricted to the component
   for (size_t i = 0; i < alternatives.size(); ++i) {
     for (size_t j = 0; j < alternatives.size(); ++j) {
       sub.doubled[i * alternatives.size() + j] = o.at(alternatives[i], alternatives[j]);

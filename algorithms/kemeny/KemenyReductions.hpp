@@ -2,14 +2,22 @@
 #define KOLLECTIVE_ALGORITHMS_KEMENY_REDUCTIONS_HPP
 
 /// \file KemenyReductions.hpp
-/// Data reduction for Kemeny: pairs of alternatives in the same order in every optimal ranking,
-/// by an exchange argument. Take a ranking with b before a, and swap the two. With
+/// Data reduction for Kemeny: pairs of alternatives in the same order in every optimal ranking.
+///
+/// The exchange rule. Take a ranking with b before a, and swap the two. With
 /// m(x, y) = o[x][y] - o[y][x] (x's margin over y), the distance changes by
 ///   -m(a, b) + sum over the alternatives c between them of (m(b, c) - m(a, c)),
 /// as every other pair keeps its order. So where
 ///   m(a, b) > sum over every other c of max(0, m(b, c) - m(a, c)),
-/// the swap shortens every ranking with b before a: a precedes b in every optimum. Pairs implied
-/// by transitivity hold in every optimum too. Every fixed pair is a strict majority, so inside a
+/// the swap shortens every ranking with b before a: a precedes b in every optimum.
+///
+/// The 3/4-majority rule (Betzler, Bredereck and Niedermeier 2014), for ballots that rank every
+/// alternative without ties: where every pair of an alternative x is decided by at least 3/4 of
+/// the voters one way or the other (x is "non-dirty"), every optimum orders x with each other
+/// alternative as that majority does. In doubled counts, at least 3/4 of the voters put x before
+/// y exactly when o[x][y] >= 3 o[y][x].
+///
+/// Pairs implied by transitivity hold in every optimum too. Every fixed pair is a strict majority, so inside a
 /// Condorcet component (strongly connected) the fixed pairs never place an alternative against
 /// all others: that would split the component.
 
@@ -24,12 +32,14 @@ struct PairReduction {
   int alternatives = 0;
   std::vector<signed char> before;  ///< n x n: before[a * n + b] = 1 when a precedes b in every optimum
   std::int64_t by_exchange = 0;     ///< pairs the exchange rule fixed
+  std::int64_t by_majority = 0;     ///< further pairs the 3/4-majority rule fixed (strict, complete ballots)
   std::int64_t by_closure = 0;      ///< further pairs implied by transitivity
-  std::int64_t pairs() const { return by_exchange + by_closure; }
+  std::int64_t pairs() const { return by_exchange + by_majority + by_closure; }
   bool fixed(int a, int b) const { return before[static_cast<std::size_t>(a) * alternatives + b] != 0; }
 };
 
-/// The pairs fixed in every optimal ranking of `o` (n^3 / 2 steps on the host).
+/// The pairs fixed in every optimal ranking of `o` (n^3 / 2 steps on the host); the 3/4-majority
+/// rule only where o.strict_complete.
 PairReduction fixed_pairs(const Counts& o);
 
 /// The fixed pairs by LP column (KemenyLP.hpp's pair_column): 1 when i < j precedes j, 0 when j

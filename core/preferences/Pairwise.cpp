@@ -18,6 +18,7 @@ PairwiseCounts pairwise_reference(const Profile& profile) {
   counts.alternatives = n;
   counts.names = profile.names;
   counts.doubled.assign(static_cast<size_t>(n) * n, 0);
+  counts.strict_complete = profile.data_type() == DataType::soc;
   std::vector<std::uint64_t> sums(static_cast<size_t>(n) * n, 0);
   for (const auto& ballot : profile.ballots) {
     const auto pos = positions(ballot, n);
