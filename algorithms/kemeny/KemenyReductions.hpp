@@ -11,15 +11,16 @@
 ///   m(a, b) > sum over every other c of max(0, m(b, c) - m(a, c)),
 /// the swap shortens every ranking with b before a: a precedes b in every optimum.
 ///
-/// The 3/4-majority rule (Betzler, Bredereck and Niedermeier 2014), for ballots that rank every
+/// The 3/4-majority rule (Betzler, Bredereck and Niedermeier, "Theoretical and empirical
+/// evaluation of data reduction for exact Kemeny rank aggregation", 2014), for ballots that rank every
 /// alternative without ties: where every pair of an alternative x is decided by at least 3/4 of
 /// the voters one way or the other (x is "non-dirty"), every optimum orders x with each other
 /// alternative as that majority does. In doubled counts, at least 3/4 of the voters put x before
 /// y exactly when o[x][y] >= 3 o[y][x].
 ///
-/// Pairs implied by transitivity hold in every optimum too. Every fixed pair is a strict majority, so inside a
-/// Condorcet component (strongly connected) the fixed pairs never place an alternative against
-/// all others: that would split the component.
+/// Pairs implied by transitivity hold in every optimum too. Both rules fix only strict majorities,
+/// so neither fixes an alternative of a Condorcet component (strongly connected) before all the
+/// others: some other one is at least tied with it.
 
 #include <cstdint>
 #include <vector>

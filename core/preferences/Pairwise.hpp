@@ -27,8 +27,9 @@ struct PairwiseCounts {
   int alternatives = 0;
   std::vector<std::string> names;
   std::vector<std::uint32_t> doubled;  ///< n*n, row-major
-  /// Counted from ballots that each rank every alternative without ties (PrefLib's SOC), as
-  /// pairwise_reference knows; false where that is not known (a matrix read or generated).
+  /// Counted from ballots that each rank every alternative without ties (PrefLib's SOC): set by
+  /// pairwise_reference, kept by Kemeny's restriction to a component; false for matrices read,
+  /// generated on the device or passed from Python. Clear it when changing `doubled`.
   bool strict_complete = false;
   std::uint32_t at(int i, int j) const { return doubled[static_cast<size_t>(i) * alternatives + j]; }
 };

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyReductions.hpp"
 #include "algorithms/kemeny/KemenyReference.hpp"
 #include "core/preferences/Generators.hpp"
@@ -81,6 +82,36 @@ TEST(kemeny_reductions, three_quarters_majority_pairs_hold_in_every_optimum_of_s
     }
   }
   EXPECT_GT(by_majority, 30) << "the 3/4 rule added few pairs: it is barely tested";
+}
+
+TEST(kemeny_reductions, three_quarters_rule_by_hand_at_exactly_three_quarters) {
+  // 4 voters: c x y, c x y, y c x, x y c (c = 0, x = 1, y = 2). c and y tie, so one component;
+  // the exchange rule fixes nothing (margins 4, each met by what the third alternative gains).
+  // x's pairs are decided 3 to 1 both: c before x, x before y, and by closure c before y.
+  auto o = counts(3, {0, 6, 4, 2, 0, 6, 4, 2, 0});
+  o.strict_complete = true;
+  const kemeny::PairReduction reduction = kemeny::fixed_pairs(o);
+  EXPECT_EQ(reduction.by_exchange, 0);
+  EXPECT_EQ(reduction.by_majority, 2);
+  EXPECT_EQ(reduction.by_closure, 1);
+  EXPECT_TRUE(reduction.fixed(0, 1) && reduction.fixed(1, 2) && reduction.fixed(0, 2));
+  EXPECT_EQ(expect_fixed_pairs_hold(o, "by hand"), 3);
+  EXPECT_EQ(kemeny::brute_force(o).optima, (std::vector<kemeny::Ranking>{{0, 1, 2}}));
+}
+
+TEST(kemeny_reductions, only_strict_complete_ballots_are_flagged) {
+  using preferences::Ballot;
+  preferences::Profile profile;
+  profile.alternatives = 3;
+  profile.names = preferences::numbered_names(3);
+  profile.ballots = {Ballot{2, {{0}, {1}, {2}}}, Ballot{1, {{2}, {0}, {1}}}};
+  const auto strict = preferences::pairwise_reference(profile);
+  EXPECT_TRUE(strict.strict_complete);
+  EXPECT_TRUE(kemeny::restrict_to(strict, {0, 2}).strict_complete);  // the ballots restricted
+  profile.ballots.push_back(Ballot{1, {{0, 1}, {2}}});               // a tie
+  EXPECT_FALSE(preferences::pairwise_reference(profile).strict_complete);
+  profile.ballots.back() = Ballot{1, {{0}, {1}}};  // 2 unranked
+  EXPECT_FALSE(preferences::pairwise_reference(profile).strict_complete);
 }
 
 TEST(kemeny_reductions, three_quarters_rule_only_for_strict_complete_ballots) {
