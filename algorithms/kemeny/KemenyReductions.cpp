@@ -1,6 +1,7 @@
 #include "algorithms/kemeny/KemenyReductions.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "algorithms/kemeny/KemenyLP.hpp"
 
@@ -26,8 +27,8 @@ void fix_by_three_quarters(const Counts& o, PairReduction& reduction) {
     if (!non_dirty) continue;
     for (int y = 0; y < n; ++y) {
       if (y == x || reduction.fixed(x, y) || reduction.fixed(y, x)) continue;
-      const int first = three_quarters(o, x, y) ? x : y;
-      reduction.before[static_cast<std::size_t>(first) * n + (first == x ? y : x)] = 1;
+      const auto [first, second] = three_quarters(o, x, y) ? std::pair{x, y} : std::pair{y, x};
+      reduction.before[static_cast<std::size_t>(first) * n + second] = 1;
       ++reduction.by_majority;
     }
   }
