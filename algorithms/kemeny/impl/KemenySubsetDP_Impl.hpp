@@ -21,8 +21,7 @@
 /// rank. Where two or more lower parts of a part live on one other rank (two ranks: part 3
 /// reads parts 1 and 2), that rank sends instead, for each set, the best over those candidates
 /// with their cost added (one layer instead of two each way). The kernels that compute a layer
-/// others read also write it packed (or merged) as they go; one kernel computes a rank's parts
-/// of equal top count, so a merge happens within one thread. The DP runs in steps: part v's layers
+/// others read also write it packed (or merged) as they go. The DP runs in steps: part v's layers
 /// start |v| steps late (|v|: its top count), so what a part reads from its lower parts was
 /// computed two steps earlier and travels, on a stream of its own, while the step between
 /// computes (one step earlier, between the steps, where the second buffers do not fit). Each set
@@ -121,56 +120,19 @@ void post_step(const ExecSpace& exchange_space, const Layout& l,
   comm::exchange_parts(exchange_space, sends, receives);
 }
 
-/// What the DP kernel needs of one part in one step.
-struct PartStep {
-  std::uint64_t base = 0;  ///< where its sets begin in this rank's tables
-  std::uint64_t high = 0;  ///< its top bits, in place in a set
-  int part = 0;
-  bool first_layer = false;  ///< the empty set: best 0, one way
-  TopSlots slots;
-  PartOutputs out;
-};
-
-/// This rank's parts whose sets in one step have the same low size (the same top count): one
-/// kernel computes them, each item the same low part in each, so that the candidates they give
-/// a merged part meet in one thread (no second pass over the send buffer) and the low part is
-/// unranked once.
-struct StepGroup {
-  static constexpr int most = 2;  ///< a rank holds at most two parts
-  Kokkos::Array<PartStep, most> members{};
-  int count = 0;
-  int low_size = 0;
-};
-
-/// The groups of step t, in ascending order of their parts (the order part_outputs assumes).
-inline std::vector<StepGroup> step_groups(const Layout& l, int t) {
-  const int m = l.low_bits();
-  std::vector<StepGroup> groups;
-  for (std::size_t q = 0; q < l.parts.size(); ++q) {
-    const int v = l.parts[q], s = low_size_at(l, v, t);
-    if (s < 0 || s > m) continue;
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const StepGroup& g) { return g.low_size == s; });
-    if (group == groups.end()) group = groups.insert(groups.end(), StepGroup{{}, 0, s});
-    if (group->count == StepGroup::most) fail("Kemeny subset DP: more than ", StepGroup::most, " parts on a rank");
-    PartStep& member = group->members[group->count++];
-    member.base = static_cast<std::uint64_t>(q) << m;
-    member.high = static_cast<std::uint64_t>(v) << m;
-    member.part = v;
-    member.first_layer = s + top_count(v) == 0;
-    member.slots = top_slots(l, v);
-    member.out = part_outputs(l, v);
-  }
-  return groups;
-}
-
-/// One group of step `step`: each set's best and ways from its candidates here and those
-/// received, also written where other ranks read them (part_outputs).
+/// Step t of part q (index in l.parts): each set's best and ways from its candidates here and
+/// those received, also written where other ranks read them (part_outputs).
 template <class Distance, class ExecSpace>
 void dp_step(const ExecSpace& space, const SubsetTables<Distance, typename ExecSpace::memory_space>& t, const Layout& l,
-             const LayerTrade<Distance, typename ExecSpace::memory_space>& trade, const StepGroup& group, int step) {
-  const int m = l.low_bits(), s = group.low_size;
+             const LayerTrade<Distance, typename ExecSpace::memory_space>& trade, std::size_t q, int step) {
+  const int v = l.parts[q], m = l.low_bits(), s = low_size_at(l, v, step);
+  if (s < 0 || s > m) return;
   const int parity = step % l.buffers;
+  const bool first_layer = s + top_count(v) == 0;
+  const std::uint64_t base = static_cast<std::uint64_t>(q) << m, high = static_cast<std::uint64_t>(v) << m;
   const std::uint64_t got = trade.got_at(parity, 0), sent = trade.send_at(parity, 0), largest = trade.largest;
+  const TopSlots slots = top_slots(l, v);
+  const PartOutputs out = part_outputs(l, v);
   const auto tables = t;
   const auto best = t.best;
   const auto ways = t.ways;
@@ -185,41 +147,36 @@ void dp_step(const ExecSpace& space, const SubsetTables<Distance, typename ExecS
                                                                       static_cast<std::int64_t>(trade.layer_size(s))),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t low_part = subsets::unrank_colex(static_cast<std::uint64_t>(i), s, m, binomial);
-        for (int g = 0; g < group.count; ++g) {
-          const PartStep& p = group.members[g];
-          const std::uint64_t set = low_part | p.high;
-          Distance minimum = p.first_layer ? 0 : ~Distance{0};
-          std::uint64_t count = p.first_layer ? 1 : 0;
-          for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
-            const int c = Kokkos::Experimental::countr_zero_builtin(rest);
-            const std::uint64_t without = p.base + (low_part ^ (std::uint64_t{1} << c));
-            take_candidate(minimum, count, best(without) + tables.cost(c, set), ways, without);
-          }
-          for (int slot = 0; slot < p.slots.count; ++slot) {
-            const std::uint64_t at = got + static_cast<std::uint64_t>(p.slots.at[slot]) * largest + i;
-            const Distance cost = p.slots.bit[slot] < 0 ? Distance{0} : tables.cost(m + p.slots.bit[slot], set);
-            take_candidate(minimum, count, got_best(at) + cost, got_ways, at);
-          }
-          best(p.base + low_part) = minimum;
-          ways(p.base + low_part) = count;
-          if (p.out.as_is >= 0) {
-            send_best(sent + static_cast<std::uint64_t>(p.out.as_is) * largest + i) = minimum;
-            send_ways(sent + static_cast<std::uint64_t>(p.out.as_is) * largest + i) = count;
-          }
-          for (int e = 0; e < p.out.count; ++e) {  // a candidate of the part above, through top bit out.bit[e]
-            const std::uint64_t at = sent + static_cast<std::uint64_t>(p.out.slot[e]) * largest + i;
-            const int j = p.out.bit[e];
-            const Distance value =
-                minimum + tables.cost(m + j, low_part | static_cast<std::uint64_t>(p.part | 1 << j) << m);
-            // The merged candidate so far takes this one in: none for the first contributor, and
-            // for a later one what this thread wrote for an earlier member.
-            Distance merged = p.out.first[e] ? ~Distance{0} : send_best(at);
-            std::uint64_t merged_ways = p.out.first[e] ? 0 : send_ways(at);
-            take_candidate(
-                merged, merged_ways, value, [count](std::uint64_t) { return count; }, 0);
-            send_best(at) = merged;
-            send_ways(at) = merged_ways;
-          }
+        const std::uint64_t set = low_part | high;
+        Distance minimum = first_layer ? 0 : ~Distance{0};
+        std::uint64_t count = first_layer ? 1 : 0;
+        for (std::uint64_t rest = low_part; rest != 0; rest &= rest - 1) {
+          const int c = Kokkos::Experimental::countr_zero_builtin(rest);
+          const std::uint64_t without = base + (low_part ^ (std::uint64_t{1} << c));
+          take_candidate(minimum, count, best(without) + tables.cost(c, set), ways, without);
+        }
+        for (int slot = 0; slot < slots.count; ++slot) {
+          const std::uint64_t at = got + static_cast<std::uint64_t>(slots.at[slot]) * largest + i;
+          const Distance cost = slots.bit[slot] < 0 ? Distance{0} : tables.cost(m + slots.bit[slot], set);
+          take_candidate(minimum, count, got_best(at) + cost, got_ways, at);
+        }
+        best(base + low_part) = minimum;
+        ways(base + low_part) = count;
+        if (out.as_is >= 0) {
+          send_best(sent + static_cast<std::uint64_t>(out.as_is) * largest + i) = minimum;
+          send_ways(sent + static_cast<std::uint64_t>(out.as_is) * largest + i) = count;
+        }
+        for (int e = 0; e < out.count; ++e) {  // a candidate of the part above, through top bit out.bit[e]
+          const std::uint64_t at = sent + static_cast<std::uint64_t>(out.slot[e]) * largest + i;
+          const int j = out.bit[e];
+          const Distance value = minimum + tables.cost(m + j, low_part | static_cast<std::uint64_t>(v | 1 << j) << m);
+          // The merged candidate so far (none for the first contributor) takes this one in.
+          Distance merged = out.first[e] ? ~Distance{0} : send_best(at);
+          std::uint64_t merged_ways = out.first[e] ? 0 : send_ways(at);
+          take_candidate(
+              merged, merged_ways, value, [count](std::uint64_t) { return count; }, 0);
+          send_best(at) = merged;
+          send_ways(at) = merged_ways;
         }
       });
 }
@@ -254,7 +211,7 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
                         (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
                     steps(l));
   for (int step = 0; step < steps(l); ++step) {
-    for (const StepGroup& group : step_groups(l, step)) dp_step(space, t, l, trade, group, step);
+    for (std::size_t q = 0; q < l.parts.size(); ++q) dp_step(space, t, l, trade, q, step);
     space.fence();
     if (l.part_bits > 0 && step + 1 < steps(l)) {
       WallTimer waited;
