@@ -24,9 +24,12 @@ struct SubsetTables {
   Kokkos::View<Distance*, MemorySpace> best;                             ///< by set (or low part)
   Kokkos::View<std::uint64_t*, MemorySpace> ways;                        ///< by set (or low part)
 
+  /// Offsets in 32 bits (c < 64, each half at most 20 bits of a set): the View's own 64-bit
+  /// indexing costs registers that the DP kernel needs for occupancy.
   KOKKOS_INLINE_FUNCTION Distance cost(int c, std::uint64_t set) const {
-    const std::uint64_t low_mask = (std::uint64_t{1} << half) - 1;
-    return low(c, set & low_mask) + high(c, set >> half);
+    const std::uint32_t row = static_cast<std::uint32_t>(c), low_mask = (std::uint32_t{1} << half) - 1;
+    return low.data()[row << half | (static_cast<std::uint32_t>(set) & low_mask)] +
+           high.data()[row << (n - half) | static_cast<std::uint32_t>(set >> half)];
   }
 };
 
