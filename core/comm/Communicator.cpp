@@ -295,28 +295,7 @@ void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& r
 #endif
 }
 
-ExchangeMemory::ExchangeMemory(std::size_t bytes) {
-#ifdef KOLLECTIVE_HAVE_NCCL
-  if (size() == 1 || bytes == 0) return;
-  ncclComm_t comm = device_comm();
-  check_nccl(ncclMemAlloc(&data_, bytes), "ncclMemAlloc");
-  check_nccl(ncclCommRegister(comm, data_, bytes, &registration_), "ncclCommRegister");
-#else
-  (void)bytes;
-#endif
-}
-
-ExchangeMemory::~ExchangeMemory() {
-#ifdef KOLLECTIVE_HAVE_NCCL
-  if (registration_) ncclCommDeregister(nccl_comm, registration_);
-  if (data_) ncclMemFree(data_);
-#endif
-}
-
 #else  // one rank
-
-ExchangeMemory::ExchangeMemory(std::size_t) {}
-ExchangeMemory::~ExchangeMemory() = default;
 
 Session::Session(int&, char**&) {}
 Session::~Session() = default;

@@ -103,25 +103,6 @@ struct Transfer {
 /// MPI. Use comm::exchange_parts (ViewCollectives.hpp).
 void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool on_device, void* stream);
 
-/// Device memory that NCCL's point-to-point exchanges write in place between the GPUs of a node,
-/// without staging through its own buffers: allocated by NCCL (ncclMemAlloc) and registered with
-/// its communicator (ncclCommRegister). NCCL uses it so only where both ends of a transfer are
-/// such memory. Without NCCL, with one rank or for zero bytes nothing is allocated and data() is
-/// null: callers then use memory of their own. Device collectives must be prepared on every rank.
-class ExchangeMemory {
- public:
-  ExchangeMemory() = default;
-  explicit ExchangeMemory(std::size_t bytes);
-  ~ExchangeMemory();
-  ExchangeMemory(const ExchangeMemory&) = delete;
-  ExchangeMemory& operator=(const ExchangeMemory&) = delete;
-  void* data() const { return data_; }
-
- private:
-  void* data_ = nullptr;
-  void* registration_ = nullptr;
-};
-
 /// Ends every rank with this rank's message (used when one rank fails and the others could wait
 /// for it forever); prints "rank R: message" to stderr first.
 [[noreturn]] void abort_all(const std::string& message, int exit_code = 1);

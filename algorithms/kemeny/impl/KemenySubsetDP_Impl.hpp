@@ -66,17 +66,13 @@ KOKKOS_INLINE_FUNCTION void take_candidate(Distance& minimum, std::uint64_t& cou
 }
 
 /// The layers one rank sends and receives (room for a largest layer each, `buffers` times over),
-/// and the subset sizes. Across the GPUs of ranks that share the DP, the buffers are NCCL's
-/// registered memory, which its transfers write in place (comm::ExchangeMemory).
+/// and the subset sizes.
 template <class Distance, class Memory>
 struct LayerTrade {
-  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   std::uint64_t largest = 0;
   std::size_t send_slots = 0, got_slots = 0;
-  comm::ExchangeMemory nccl_memory;        ///< the buffers, where NCCL trades them
-  Kokkos::View<char*, Memory> own_memory;  ///< the buffers otherwise
-  Kokkos::View<Distance*, Memory, Unmanaged> send_best, got_best;
-  Kokkos::View<std::uint64_t*, Memory, Unmanaged> send_ways, got_ways;
+  Kokkos::View<Distance*, Memory> send_best, got_best;
+  Kokkos::View<std::uint64_t*, Memory> send_ways, got_ways;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial;
   typename Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>::HostMirror sizes;
   int m = 0;
@@ -85,28 +81,17 @@ struct LayerTrade {
       : largest(l.part_bits > 0 ? l.largest_layer() : 0),
         send_slots(l.sent.size() + l.merged_sent.size()),
         got_slots(l.received.size() + l.merged_received.size()),
-        nccl_memory(on_device() && l.shared ? bytes(l) : 0),
+        // Not zeroed: the steps write what they send, and read only what arrived.
+        send_best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::send_best"),
+                  l.buffers * send_slots * largest),
+        got_best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::got_best"),
+                 l.buffers * got_slots * largest),
+        send_ways(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::send_ways"),
+                  send_best.extent(0)),
+        got_ways(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::got_ways"), got_best.extent(0)),
         binomial(binomial_table),
         sizes(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_table)),
-        m(l.low_bits()) {
-    char* memory = static_cast<char*>(nccl_memory.data());
-    if (!memory) {
-      // Not zeroed: the steps write what they send, and read only what arrived.
-      own_memory =
-          decltype(own_memory)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::trade"), bytes(l));
-      memory = own_memory.data();
-    }
-    const std::size_t sent = l.buffers * send_slots * largest, got = l.buffers * got_slots * largest;
-    // The counts first: 8-byte entries stay aligned.
-    send_ways = decltype(send_ways)(reinterpret_cast<std::uint64_t*>(memory), sent);
-    got_ways = decltype(got_ways)(send_ways.data() + sent, got);
-    send_best = decltype(send_best)(reinterpret_cast<Distance*>(got_ways.data() + got), sent);
-    got_best = decltype(got_best)(send_best.data() + sent, got);
-  }
-  static constexpr bool on_device() { return !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible; }
-  std::size_t bytes(const Layout& l) const {
-    return l.buffers * (send_slots + got_slots) * largest * (sizeof(Distance) + sizeof(std::uint64_t));
-  }
+        m(l.low_bits()) {}
   /// Sets of a part's low size s.
   std::uint64_t layer_size(int s) const { return s < 0 || s > m ? 0 : sizes(m, s); }
   /// Where send slot `slot` and receive slot `slot` of buffer `parity` begin.
