@@ -26,6 +26,7 @@ struct SubsetTables {
 
   /// Offsets in 32 bits (c < 64, each half at most 20 bits of a set): the View's own 64-bit
   /// indexing costs registers that the DP kernel needs for occupancy.
+  static_assert(dp_max_alternatives <= 40, "cost() keeps its table offsets in 32 bits");
   KOKKOS_INLINE_FUNCTION Distance cost(int c, std::uint64_t set) const {
     const std::uint32_t row = static_cast<std::uint32_t>(c), low_mask = (std::uint32_t{1} << half) - 1;
     return low.data()[row << half | (static_cast<std::uint32_t>(set) & low_mask)] +
