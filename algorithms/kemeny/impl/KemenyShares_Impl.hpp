@@ -194,11 +194,16 @@ LayerMessages step_messages(const Layout& l, int t, const LayerSize& layer_size)
 }
 
 /// Where the DP kernel of a part also writes each set's best and ways: as they are, into send
-/// slot `as_is` (-1: none), and with the cost of top bit bit[i] added, as a candidate of a merged
-/// part, into send slot slot[i] (the first of its contributors writes; the others keep the smaller).
+/// slot `as_is` (-1: none), and, for each merged part whose candidates it completes, into send
+/// slot slot[i], the best over that part's lower parts on this rank: its own through top bit
+/// bit[i], and those of the other lower parts, computed before it in the step, read from the
+/// tables (part index others_index[k] through top bit others_bit[k], k in [others_begin[i],
+/// others_begin[i + 1])). Reading them there, not from a candidate each writes, keeps the other
+/// lower parts' kernels free of the merge.
 struct PartOutputs {
   int as_is = -1;
-  Kokkos::Array<int, Layout::max_part_bits> slot{}, bit{}, first{};
+  Kokkos::Array<int, Layout::max_part_bits> slot{}, bit{}, others_index{}, others_bit{};
+  Kokkos::Array<int, Layout::max_part_bits + 1> others_begin{};
   int count = 0;
 };
 
@@ -206,14 +211,23 @@ inline PartOutputs part_outputs(const Layout& l, int w) {
   PartOutputs out;
   const auto sent = std::find(l.sent.begin(), l.sent.end(), w);
   if (sent != l.sent.end()) out.as_is = static_cast<int>(sent - l.sent.begin());
+  int others = 0;
   for (std::size_t e = 0; e < l.merged_sent.size(); ++e) {
     const Layout::Merged& merged = l.merged_sent[e];
     const int j = Kokkos::countr_zero(static_cast<unsigned>(merged.part ^ w));
     if ((merged.part ^ w) != 1 << j || !(merged.bits >> j & 1)) continue;  // w is not its lower part
+    // The DP runs this rank's parts in ascending order: the last lower part lacks the lowest bit.
+    if (j != Kokkos::countr_zero(static_cast<unsigned>(merged.bits))) continue;
     out.slot[out.count] = static_cast<int>(l.sent.size() + e);
     out.bit[out.count] = j;
-    // The DP runs this rank's parts in ascending order: the first contributor lacks the highest bit.
-    out.first[out.count++] = merged.bits >> j == 1;
+    for (int k = j + 1; k < l.part_bits; ++k) {
+      if (!(merged.bits >> k & 1)) continue;
+      if (others == Layout::max_part_bits)
+        fail("Kemeny subset DP: part ", w, " merges more candidates than it can hold");
+      out.others_index[others] = l.index_of(merged.part ^ 1 << k);
+      out.others_bit[others++] = k;
+    }
+    out.others_begin[++out.count] = others;
   }
   return out;
 }

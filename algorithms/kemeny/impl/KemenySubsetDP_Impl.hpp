@@ -167,15 +167,15 @@ void dp_step(const ExecSpace& space, const SubsetTables<Distance, typename ExecS
           send_best(sent + static_cast<std::uint64_t>(out.as_is) * largest + i) = minimum;
           send_ways(sent + static_cast<std::uint64_t>(out.as_is) * largest + i) = count;
         }
-        for (int e = 0; e < out.count; ++e) {  // a candidate of the part above, through top bit out.bit[e]
+        for (int e = 0; e < out.count; ++e) {  // the candidates of a merged part above
+          const std::uint64_t above = low_part | static_cast<std::uint64_t>(v | 1 << out.bit[e]) << m;
+          Distance merged = minimum + tables.cost(m + out.bit[e], above);
+          std::uint64_t merged_ways = count;
+          for (int k = out.others_begin[e]; k < out.others_begin[e + 1]; ++k) {
+            const std::uint64_t other = (static_cast<std::uint64_t>(out.others_index[k]) << m) + low_part;
+            take_candidate(merged, merged_ways, best(other) + tables.cost(m + out.others_bit[k], above), ways, other);
+          }
           const std::uint64_t at = sent + static_cast<std::uint64_t>(out.slot[e]) * largest + i;
-          const int j = out.bit[e];
-          const Distance value = minimum + tables.cost(m + j, low_part | static_cast<std::uint64_t>(v | 1 << j) << m);
-          // The merged candidate so far (none for the first contributor) takes this one in.
-          Distance merged = out.first[e] ? ~Distance{0} : send_best(at);
-          std::uint64_t merged_ways = out.first[e] ? 0 : send_ways(at);
-          take_candidate(
-              merged, merged_ways, value, [count](std::uint64_t) { return count; }, 0);
           send_best(at) = merged;
           send_ways(at) = merged_ways;
         }
