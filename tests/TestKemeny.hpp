@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "algorithms/kemeny/Kemeny.hpp"
@@ -174,6 +175,30 @@ TEST(TEST_CATEGORY, kemeny_dp_lists_the_first_optima_of_its_walk) {
     }
   }
   EXPECT_GE(checked, 10);  // enough profiles with several optima
+}
+
+TEST(TEST_CATEGORY, kemeny_workspace_reused_across_solves_gives_fresh_results) {
+  // One workspace through solves of 11, 11 again (its buffers reused), 9 (reshaped) and 11
+  // alternatives: each result equals a solve with buffers of its own.
+  TEST_EXECSPACE space;
+  kemeny::Workspace<TEST_EXECSPACE::memory_space> workspace;
+  kemeny::Options options;
+  options.method = kemeny::Method::dp;
+  options.list_limit = 1000;
+  std::size_t held_at_11 = 0;
+  for (const auto& [n, seed] : std::vector<std::pair<int, std::uint64_t>>{{11, 1}, {11, 2}, {9, 3}, {11, 4}}) {
+    const auto o = preferences::pairwise_reference(random_weak_profile(n, 3, seed, 3));
+    const kemeny::Result reused = kemeny::solve(space, o, options, workspace);
+    const kemeny::Result fresh = kemeny::solve(space, o, options);
+    EXPECT_EQ(reused.distance, fresh.distance) << n << " " << seed;
+    EXPECT_EQ(reused.count, fresh.count) << n << " " << seed;
+    EXPECT_EQ(reused.optima, fresh.optima) << n << " " << seed;
+    if (seed == 1) held_at_11 = workspace.bytes();
+    EXPECT_EQ(workspace.bytes() == held_at_11, n == 11) << n << " " << seed;  // kept, or reshaped
+  }
+  EXPECT_GE(held_at_11, (std::size_t{1} << 11) * 12);  // best and ways of every set
+  workspace.release();
+  EXPECT_EQ(workspace.bytes(), 0u);
 }
 
 TEST(TEST_CATEGORY, kemeny_enumeration_matches_dp_beyond_brute_force) {

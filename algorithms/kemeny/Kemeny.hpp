@@ -27,7 +27,8 @@ inline void require_shared_dp_memory(int n, int ranks, int distance_bytes, const
 /// Exact Kemeny by the subset DP on the whole profile (no decomposition).
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options = {}) {
-  return Impl::solve_dp(space, o, options);
+  Workspace<typename ExecSpace::memory_space> workspace;
+  return Impl::solve_dp(space, o, options, workspace);
 }
 
 /// Solves with options.method: `enumeration` (the seed's exhaustive search over n!, n <= 16) or
@@ -35,7 +36,16 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options 
 /// Condorcet components, each by the DP when it fits in device memory, else by the heuristic.
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options = {}) {
-  return Impl::solve(space, o, options);
+  Workspace<typename ExecSpace::memory_space> workspace;
+  return Impl::solve(space, o, options, workspace);
+}
+
+/// solve(), with the subset DP's buffers taken from `workspace` and left there for the next solve
+/// (Workspace): for many elections in a row. Every rank of a shared DP passes its workspace alike.
+template <class ExecSpace>
+Result solve(const ExecSpace& space, const Counts& o, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace) {
+  return Impl::solve(space, o, options, workspace);
 }
 
 /// Checks an exact result against an independent method: brute force for n <= 9, else the

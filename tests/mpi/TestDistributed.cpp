@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/coalition/Coalition.hpp"
@@ -153,6 +154,24 @@ TEST(distributed, kemeny_dp_shared_by_every_rank_equals_one_rank) {
   }
 }
 
+TEST(distributed, kemeny_dp_shared_in_one_workspace_equals_one_rank) {
+  // Every rank's workspace through the same shared DPs: kept (13, 13), reshaped (9, 13).
+  kemeny::Workspace<Space::memory_space> workspace;
+  kemeny::Options alone;
+  alone.method = kemeny::Method::dp;
+  alone.list_limit = 1000;
+  kemeny::Options shared = alone;
+  shared.across_ranks = true;
+  for (const auto& [n, seed] : std::vector<std::pair<int, std::uint64_t>>{{13, 1}, {13, 2}, {9, 3}, {13, 4}}) {
+    const auto o = preferences::pairwise_reference(preferences::impartial_culture(n, 4, seed));
+    const kemeny::Result a = kemeny::solve(Space(), o, alone);
+    const kemeny::Result b = kemeny::solve(Space(), o, shared, workspace);
+    EXPECT_EQ(b.distance, a.distance) << n << " " << seed;
+    EXPECT_EQ(b.count, a.count) << n << " " << seed;
+    EXPECT_EQ(b.optima, a.optima) << n << " " << seed;
+  }
+}
+
 TEST(distributed, kemeny_dp_tables_alike_with_overlapped_or_stepwise_trades) {
   // Two buffers per traded layer let each step's trade overlap the next step; one (where two do
   // not fit) trades between the steps, on another schedule. Both fill this rank's share alike.
@@ -165,7 +184,8 @@ TEST(distributed, kemeny_dp_tables_alike_with_overlapped_or_stepwise_trades) {
   for (const int buffers : {1, 2}) {
     l.buffers = buffers;
     double exchange_seconds = 0;
-    const auto t = kemeny::Impl::run_dp<std::uint32_t>(Space(), o, l, exchange_seconds);
+    kemeny::Workspace<Space::memory_space> workspace;  // holds t's best and ways
+    const auto t = kemeny::Impl::run_dp<std::uint32_t>(Space(), o, l, workspace, exchange_seconds);
     const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), t.best);
     const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), t.ways);
     best.emplace_back(b.data(), b.data() + b.extent(0));

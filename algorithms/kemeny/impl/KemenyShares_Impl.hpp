@@ -47,6 +47,9 @@ struct Layout {
   /// makes them travel between the steps (when two do not fit).
   int buffers = 1;
 
+  /// Slots of the trade's send and receive buffers: one for each layer sent, or received.
+  std::size_t send_slots() const { return sent.size() + merged_sent.size(); }
+  std::size_t got_slots() const { return received.size() + merged_received.size(); }
   /// Entries of the largest layer of one part (a packed layer's room).
   std::uint64_t largest_layer() const {
     return static_cast<std::uint64_t>(subsets::choose(low_bits(), low_bits() / 2) + 0.5);
@@ -116,8 +119,7 @@ inline Layout alone(int n) {
 /// layer it sends or receives.
 inline std::int64_t dp_rank_bytes(const Layout& l, int distance_bytes) {
   const double entry = distance_bytes + 8;
-  const std::size_t layers =
-      l.buffers * (l.sent.size() + l.received.size() + l.merged_sent.size() + l.merged_received.size());
+  const std::size_t layers = l.buffers * (l.send_slots() + l.got_slots());
   const double held = std::ldexp(static_cast<double>(l.parts.size()), l.low_bits()) +
                       static_cast<double>(layers) * static_cast<double>(l.largest_layer());
   return dp_bytes(l.n, distance_bytes) + static_cast<std::int64_t>(entry * (held - std::ldexp(1.0, l.n)));

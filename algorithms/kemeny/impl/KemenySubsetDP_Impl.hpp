@@ -42,6 +42,7 @@
 #include "algorithms/kemeny/KemenyTypes.hpp"
 #include "algorithms/kemeny/impl/KemenyShares_Impl.hpp"
 #include "algorithms/kemeny/impl/KemenyTables_Impl.hpp"
+#include "algorithms/kemeny/impl/KemenyWorkspace_Impl.hpp"
 #include "core/comm/ViewCollectives.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
@@ -65,8 +66,19 @@ KOKKOS_INLINE_FUNCTION void take_candidate(Distance& minimum, std::uint64_t& cou
   }
 }
 
-/// The layers one rank sends and receives (room for a largest layer each, `buffers` times over),
-/// and the subset sizes.
+/// The DP's buffers in `workspace`, allocated unless held: best and ways of this rank's parts
+/// (segments 0 and 1), then the layers it sends and receives (2-5, see LayerTrade).
+template <class Distance, class Memory>
+void reserve_dp_buffers(Workspace<Memory>& workspace, const Layout& l) {
+  const std::size_t entries = l.parts.size() << l.low_bits();
+  const std::size_t largest = l.part_bits > 0 ? l.largest_layer() : 0;
+  const std::size_t sent = l.buffers * l.send_slots() * largest, got = l.buffers * l.got_slots() * largest;
+  constexpr std::size_t distance = sizeof(Distance), count = sizeof(std::uint64_t);
+  workspace.reserve({entries * distance, entries * count, sent * distance, sent * count, got * distance, got * count});
+}
+
+/// The layers one rank sends and receives (room for a largest layer each, `buffers` times over,
+/// in the workspace), and the subset sizes.
 template <class Distance, class Memory>
 struct LayerTrade {
   std::uint64_t largest = 0;
@@ -77,18 +89,16 @@ struct LayerTrade {
   typename Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>::HostMirror sizes;
   int m = 0;
 
-  LayerTrade(const Layout& l, const Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>& binomial_table)
+  /// Not zeroed: the steps write what they send, and read only what arrived.
+  LayerTrade(const Layout& l, const Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>& binomial_table,
+             const Workspace<Memory>& workspace)
       : largest(l.part_bits > 0 ? l.largest_layer() : 0),
-        send_slots(l.sent.size() + l.merged_sent.size()),
-        got_slots(l.received.size() + l.merged_received.size()),
-        // Not zeroed: the steps write what they send, and read only what arrived.
-        send_best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::send_best"),
-                  l.buffers * send_slots * largest),
-        got_best(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::got_best"),
-                 l.buffers * got_slots * largest),
-        send_ways(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::send_ways"),
-                  send_best.extent(0)),
-        got_ways(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::got_ways"), got_best.extent(0)),
+        send_slots(l.send_slots()),
+        got_slots(l.got_slots()),
+        send_best(workspace.template segment<Distance>(2, l.buffers * send_slots * largest)),
+        got_best(workspace.template segment<Distance>(4, l.buffers * got_slots * largest)),
+        send_ways(workspace.template segment<std::uint64_t>(3, send_best.extent(0))),
+        got_ways(workspace.template segment<std::uint64_t>(5, got_best.extent(0))),
         binomial(binomial_table),
         sizes(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_table)),
         m(l.low_bits()) {}
@@ -193,20 +203,21 @@ ExecSpace exchange_instance(const ExecSpace& space) {
   }
 }
 
-/// This rank's parts of the tables (best and ways, part i at i 2^m, by low part), and the
-/// seconds the steps waited for trades.
+/// This rank's parts of the tables (best and ways, part i at i 2^m, by low part, held by
+/// `workspace`), and the seconds the steps waited for trades.
 template <class Distance, class ExecSpace>
 SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o,
-                                                                const Layout& l, double& exchange_seconds) {
+                                                                const Layout& l,
+                                                                Workspace<typename ExecSpace::memory_space>& workspace,
+                                                                double& exchange_seconds) {
   using Memory = typename ExecSpace::memory_space;
   const int n = o.alternatives, m = l.low_bits();
   SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
+  reserve_dp_buffers<Distance>(workspace, l);
   const std::size_t entries = l.parts.size() << m;
-  t.best =
-      decltype(t.best)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::best"), entries);
-  t.ways =
-      decltype(t.ways)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::ways"), entries);
-  const LayerTrade<Distance, Memory> trade(l, subsets::binomial_table<Memory>(space, n));
+  t.best = workspace.template segment<Distance>(0, entries);
+  t.ways = workspace.template segment<std::uint64_t>(1, entries);
+  const LayerTrade<Distance, Memory> trade(l, subsets::binomial_table<Memory>(space, n), workspace);
   const ExecSpace exchange_space = l.part_bits > 0 ? exchange_instance(space) : space;
   Progress progress("Kemeny subset DP (n=" + std::to_string(n) +
                         (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
@@ -335,32 +346,46 @@ inline int agreed_buffers(Layout l, int distance_bytes) {
   return comm::holds_on_every_rank(fits) ? 2 : 1;
 }
 
+/// What makes two DPs' buffers alike (Workspace).
+inline std::vector<std::int64_t> dp_shape(const Layout& l, int distance_bytes) {
+  return {l.n, distance_bytes, l.shared, comm::size(), l.rank};
+}
+
 /// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds
-/// a share of the tables, and every rank gets the same Result).
+/// a share of the tables, and every rank gets the same Result), in `workspace`'s buffers.
 template <class Distance, class ExecSpace>
-Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options) {
+Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options,
+                     Workspace<typename ExecSpace::memory_space>& workspace) {
   const int n = o.alternatives;
   Layout l = options.across_ranks ? layout(n, comm::size(), comm::rank()) : alone(n);
+  const std::vector<std::int64_t> shape = dp_shape(l, sizeof(Distance));
+  // Every rank of a shared DP gave its workspace the same shapes, so all of them check, or none.
+  if (!workspace.holds(shape)) {
+    if (l.shared) {
+      comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
+        if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
+        return 0;
+      });
+      l.buffers = agreed_buffers(l, sizeof(Distance));
+    } else {
+      require_device_memory(dp_bytes(n, sizeof(Distance)),
+                            "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
+    }
+    workspace.adopt(shape, l.buffers);
+  }
+  l.buffers = workspace.buffers();
   if (l.shared) {
-    comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
-      if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
-      return 0;
-    });
-    l.buffers = agreed_buffers(l, sizeof(Distance));
     comm::prepare_device_collectives();
     if ((1 << l.rank_bits) < comm::size() && comm::rank() == 0) {
       std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << l.rank_bits) << " of " << comm::size()
                 << " ranks take part (a power of two, at most 2^(n-2)); the others wait\n";
     }
-  } else {
-    require_device_memory(dp_bytes(n, sizeof(Distance)),
-                          "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
   }
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
   WallTimer dp;
-  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, result.exchange_seconds);
+  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, workspace, result.exchange_seconds);
   result.dp_seconds = dp.seconds();  // run_dp ends fenced
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
   const std::vector<std::int64_t> root = read_sets(space, t, l, {full});

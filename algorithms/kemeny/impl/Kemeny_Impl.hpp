@@ -32,15 +32,16 @@
 namespace kollective::kemeny::Impl {
 
 template <class ExecSpace>
-Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options) {
+Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options,
+                Workspace<typename ExecSpace::memory_space>& workspace) {
   const int n = o.alternatives;
   if (n < 1) fail("Kemeny: no alternatives");
   if (n > dp_max_alternatives) {
     fail("Kemeny subset DP: ", n, " alternatives exceed its limit of ", dp_max_alternatives,
          " (2^n table entries); use method auto or heuristic");
   }
-  return distances_fit_32(o) ? solve_dp_with<std::uint32_t>(space, o, options)
-                             : solve_dp_with<std::uint64_t>(space, o, options);
+  return distances_fit_32(o) ? solve_dp_with<std::uint32_t>(space, o, options, workspace)
+                             : solve_dp_with<std::uint64_t>(space, o, options, workspace);
 }
 
 template <class ExecSpace>
@@ -155,12 +156,13 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
   return result;
 }
 
-/// Whether the DP for this component fits in the memory available now (on every rank's share
-/// when the ranks share it, and then on every rank, so that all choose alike).
-inline bool dp_fits(const Counts& o, const Options& options) {
+/// Whether the DP for this component fits in the memory available now, with the `held` bytes of
+/// a workspace, which the DP reuses or frees (on every rank's share when the ranks share it, and
+/// then on every rank, so that all choose alike).
+inline bool dp_fits(const Counts& o, const Options& options, std::int64_t held) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
   const std::int64_t needed = options.across_ranks ? dp_most_rank_bytes(n, comm::size(), bytes) : dp_bytes(n, bytes);
-  const bool fits = n <= dp_max_alternatives && needed <= available_device_bytes() * 9 / 10;
+  const bool fits = n <= dp_max_alternatives && needed <= (available_device_bytes() + held) * 9 / 10;
   return options.across_ranks ? comm::holds_on_every_rank(fits) : fits;
 }
 
@@ -209,10 +211,11 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
 }
 
 template <class ExecSpace>
-Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
+Result solve(const ExecSpace& space, const Counts& o, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace) {
   if (options.method == Method::dp || options.method == Method::enumeration) {
-    Result whole =
-        options.method == Method::dp ? Impl::solve_dp(space, o, options) : Impl::solve_enumeration(space, o, options);
+    Result whole = options.method == Method::dp ? Impl::solve_dp(space, o, options, workspace)
+                                                : Impl::solve_enumeration(space, o, options);
     whole.component_methods = {whole.method};
     return whole;
   }
@@ -251,7 +254,8 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       // By cost: the DP up to the limit; above it, branch and cut on the LP, and the DP after all
       // where that did not finish in the DP's expected time (or time_limit when the DP does not fit).
       const int size = static_cast<int>(component.size());
-      const bool dp_possible = size <= dp_max_alternatives && dp_fits(sub, options);
+      const bool dp_possible =
+          size <= dp_max_alternatives && dp_fits(sub, options, static_cast<std::int64_t>(workspace.bytes()));
       constexpr bool on_host =
           Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
       const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;
@@ -261,7 +265,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options) {
       bool proven = searched && searched->proven();
       if (options.across_ranks) proven = comm::holds_on_every_rank(proven);  // the DP has collectives
       if (!proven && dp_possible) {
-        const Result exact = Impl::solve_dp(space, sub, options);
+        const Result exact = Impl::solve_dp(space, sub, options, workspace);
         local = exact.optima;
         local_count = exact.count;
         local_saturated = exact.count_saturated;
