@@ -95,10 +95,10 @@ struct LayerTrade {
       : largest(l.part_bits > 0 ? l.largest_layer() : 0),
         send_slots(l.send_slots()),
         got_slots(l.got_slots()),
-        send_best(workspace.template segment<Distance>(2, l.buffers * send_slots * largest)),
-        got_best(workspace.template segment<Distance>(4, l.buffers * got_slots * largest)),
-        send_ways(workspace.template segment<std::uint64_t>(3, send_best.extent(0))),
-        got_ways(workspace.template segment<std::uint64_t>(5, got_best.extent(0))),
+        send_best(workspace.template segment<Distance>(2)),
+        got_best(workspace.template segment<Distance>(4)),
+        send_ways(workspace.template segment<std::uint64_t>(3)),
+        got_ways(workspace.template segment<std::uint64_t>(5)),
         binomial(binomial_table),
         sizes(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binomial_table)),
         m(l.low_bits()) {}
@@ -211,12 +211,11 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
                                                                 Workspace<typename ExecSpace::memory_space>& workspace,
                                                                 double& exchange_seconds) {
   using Memory = typename ExecSpace::memory_space;
-  const int n = o.alternatives, m = l.low_bits();
+  const int n = o.alternatives;
   SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
   reserve_dp_buffers<Distance>(workspace, l);
-  const std::size_t entries = l.parts.size() << m;
-  t.best = workspace.template segment<Distance>(0, entries);
-  t.ways = workspace.template segment<std::uint64_t>(1, entries);
+  t.best = workspace.template segment<Distance>(0);
+  t.ways = workspace.template segment<std::uint64_t>(1);
   const LayerTrade<Distance, Memory> trade(l, subsets::binomial_table<Memory>(space, n), workspace);
   const ExecSpace exchange_space = l.part_bits > 0 ? exchange_instance(space) : space;
   Progress progress("Kemeny subset DP (n=" + std::to_string(n) +
@@ -361,6 +360,7 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   const std::vector<std::int64_t> shape = dp_shape(l, sizeof(Distance));
   // Every rank of a shared DP gave its workspace the same shapes, so all of them check, or none.
   if (!workspace.holds(shape)) {
+    workspace.release();  // before the memory checks, which then see its bytes free
     if (l.shared) {
       comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
         if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");

@@ -30,13 +30,10 @@ class Workspace {
 
   // For the subset DP (KemenySubsetDP_Impl.hpp). A shape is what makes two DPs' buffers alike.
 
-  /// Whether it was given `shape`; if not, frees what it holds.
-  bool holds(const std::vector<std::int64_t>& shape) {
-    if (shape == shape_) return true;
-    release();
-    return false;
-  }
-  /// Takes `shape`, with `buffers` room for each traded layer (see Layout), before allocating.
+  /// Whether it was given `shape`.
+  bool holds(const std::vector<std::int64_t>& shape) const { return shape == shape_; }
+  /// Takes `shape`, with `buffers` room for each traded layer (see Layout), freeing what it held;
+  /// reserve() allocates.
   void adopt(const std::vector<std::int64_t>& shape, int buffers) {
     release();
     shape_ = shape;
@@ -57,10 +54,10 @@ class Workspace {
     arena_ = decltype(arena_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::workspace"), total);
     sizes_ = segment_bytes;
   }
-  /// Segment i as `count` values of T (unmanaged: valid while the workspace holds it).
+  /// Segment i as values of T (unmanaged: valid while the workspace holds it).
   template <class T>
-  Kokkos::View<T*, MemorySpace> segment(std::size_t i, std::size_t count) const {
-    return Kokkos::View<T*, MemorySpace>(reinterpret_cast<T*>(arena_.data() + offsets_[i]), count);
+  Kokkos::View<T*, MemorySpace> segment(std::size_t i) const {
+    return Kokkos::View<T*, MemorySpace>(reinterpret_cast<T*>(arena_.data() + offsets_[i]), sizes_[i] / sizeof(T));
   }
 
  private:
