@@ -197,6 +197,36 @@ TEST(TEST_CATEGORY, kemeny_auto_solves_large_components_by_the_lp_search) {
   check_auto_by_the_lp_search<TEST_EXECSPACE>();
 }
 
+TEST(TEST_CATEGORY, kemeny_auto_is_exact_at_every_magnitude) {
+  // Contested tournaments of 24 alternatives with doubled counts up to 4, scaled by 10^3, 10^6 and
+  // 10^9 (cells below 2^32): the same optimal rankings, the distance scaled exactly, proven by the
+  // LP search. A bound taken from the floating-point LP value less a relative margin stops proving
+  // once the optimum passes about 10^7.
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  TEST_EXECSPACE space;
+  kemeny::Options options;
+  options.dp_limit = 3;
+  options.list_limit = 1000;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const auto base = random_tournament(24, 2, seed);
+    const kemeny::Result first = kemeny::solve(space, base, options);
+    ASSERT_TRUE(first.exact) << "seed=" << seed;
+    for (const std::uint32_t scale : {1000u, 1000000u, 1000000000u}) {
+      auto scaled = base;
+      for (std::uint32_t& cell : scaled.doubled) cell *= scale;
+      const kemeny::Result result = kemeny::solve(space, scaled, options);
+      const std::string what = "seed=" + std::to_string(seed) + " scale=" + std::to_string(scale) + " " + result.method;
+      EXPECT_TRUE(result.exact) << what;
+      EXPECT_EQ(result.method.find("+dp"), std::string::npos) << what;
+      EXPECT_EQ(result.distance, first.distance * scale) << what;
+      EXPECT_EQ(result.lower_bound, result.distance) << what;
+      EXPECT_EQ(result.count, first.count) << what;
+      EXPECT_EQ(result.count_known, first.count_known) << what;
+      EXPECT_EQ(result.optima, first.optima) << what;
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, kemeny_search_out_of_time_keeps_a_valid_bound) {
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
   TEST_EXECSPACE space;

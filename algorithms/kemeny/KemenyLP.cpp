@@ -14,8 +14,9 @@
 
 namespace kollective::kemeny {
 
-std::uint64_t whole_bound(double bound) {
-  return static_cast<std::uint64_t>(std::max(0.0, std::ceil(bound - 1e-7 * (1 + std::fabs(bound)))));
+std::uint64_t whole_distance(Scaled value) {
+  if (value <= 0) return 0;
+  return static_cast<std::uint64_t>((value + price_unit - 1) / price_unit);
 }
 
 LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds, double max_seconds) {
@@ -23,7 +24,7 @@ LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_ro
   TriangleLp lp(o, separate);
   const TriangleLp::Solution root = lp.solve(std::vector<signed char>(lp.columns(), -1), max_rounds, max_seconds);
   LpBound result;
-  result.bound = whole_bound(root.bound);
+  result.bound = root.bound;
   result.closed = root.status == TriangleLp::Status::closed;
   result.ranking = root.ranking;
   result.rounds = lp.rounds();
@@ -37,6 +38,15 @@ LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_ro
 bool lp_available() { return true; }
 
 namespace {
+
+/// A row's weight in the exact bound: minus its price, rounded to a multiple of 1 / price_unit.
+/// Any weights of at least 0 give a valid bound, so a positive price (a solver's rounding) and an
+/// implausibly large one count as 0.
+Scaled row_weight(double price) {
+  const double scaled = std::ldexp(-price, price_bits);
+  if (!(scaled >= 0.5) || scaled > std::ldexp(1.0, 60 + price_bits)) return 0;
+  return static_cast<Scaled>(std::nearbyint(scaled));
+}
 
 /// The ranking of an integral point (x_ij = 1: i before j), or empty when a value is fractional.
 Ranking integral_ranking(const std::vector<double>& x, int n) {
@@ -58,8 +68,8 @@ Ranking integral_ranking(const std::vector<double>& x, int n) {
 
 struct TriangleLp::State {
   int n = 0, columns = 0;
-  std::vector<double> cost;  // of x_ij: o[j][i] - o[i][j]
-  double constant = 0;       // the sum of o[i][j] over i < j
+  std::vector<std::int64_t> cost;  // of x_ij: o[j][i] - o[i][j]
+  std::int64_t constant = 0;       // the sum of o[i][j] over i < j
   TriangleSeparation separate;
   ClpSimplex model;
   std::vector<Triangle> rows;  // the cuts, in the model's row order
@@ -67,36 +77,40 @@ struct TriangleLp::State {
   std::int64_t added = 0;  // cuts added, those taken out since included
 
   /// A lower bound that holds for any multipliers y <= 0 of the rows a x <= b (weak duality over
-  /// the columns' boxes): y b + sum over columns of min over the box of (c_j - y a_j) x_j. From
-  /// CLP's row prices it equals the optimum up to rounding, without trusting the primal value.
-  /// Fills, per free column, the end the bound assumes and the rise if it took the other end.
-  double dual_bound(const std::vector<signed char>& fixed, Solution& out) const {
+  /// the columns' boxes): y b + sum over columns of min over the box of (c_j - y a_j) x_j, with y
+  /// CLP's row prices rounded (row_weight) and the sums exact. From optimal prices it equals the
+  /// LP optimum up to that rounding, without trusting the primal value. Fills, per free column, the
+  /// end the bound assumes and the rise if it took the other end.
+  void dual_bound(const std::vector<signed char>& fixed, Solution& out) const {
     const double* prices = model.dualRowSolution();
-    std::vector<double> reduced = cost;
-    double value = constant;
+    std::vector<Scaled> reduced(cost.begin(), cost.end());
+    for (Scaled& value : reduced) value *= price_unit;
+    Scaled value = Scaled{constant} * price_unit;
     out.priced_rows.clear();
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      const double y = std::min(0.0, prices[r]);
+      const Scaled weight = row_weight(prices[r]);  // y = -weight / price_unit
+      if (weight == 0) continue;
       const Triangle& t = rows[r];
-      if (y < 0) out.priced_rows.emplace_back(t, -y);
-      const double sign = t.upper ? 1.0 : -1.0;
-      value += y * (t.upper ? 1.0 : 0.0);
-      reduced[pair_column(t.i, t.j, n)] -= y * sign;
-      reduced[pair_column(t.j, t.k, n)] -= y * sign;
-      reduced[pair_column(t.i, t.k, n)] += y * sign;
+      out.priced_rows.emplace_back(t, weight);
+      const Scaled signed_weight = t.upper ? weight : -weight;
+      if (t.upper) value -= weight;  // y b, with b = 1 for the upper row and 0 for the lower one
+      reduced[pair_column(t.i, t.j, n)] += signed_weight;
+      reduced[pair_column(t.j, t.k, n)] += signed_weight;
+      reduced[pair_column(t.i, t.k, n)] -= signed_weight;
     }
     out.lean.assign(columns, 0);
-    out.penalty.assign(columns, 0.0);
+    out.penalty.assign(columns, 0);
     for (int c = 0; c < columns; ++c) {
       if (fixed[c] >= 0) {
         value += reduced[c] * fixed[c];
         continue;
       }
       out.lean[c] = reduced[c] < 0 ? 1 : 0;
-      out.penalty[c] = std::fabs(reduced[c]);
-      value += std::min(0.0, reduced[c]);
+      out.penalty[c] = reduced[c] < 0 ? -reduced[c] : reduced[c];
+      if (reduced[c] < 0) value += reduced[c];
     }
-    return value;
+    out.dual_value = value;
+    out.bound = whole_distance(value);
   }
 
   /// Takes out the cuts that neither bind nor hold a price at the last solve: they do not change
@@ -148,14 +162,15 @@ TriangleLp::TriangleLp(const Counts& o, TriangleSeparation separate) : state_(st
   s.cost.resize(s.columns);
   for (int i = 0; i < s.n; ++i) {
     for (int j = i + 1; j < s.n; ++j) {
-      s.cost[pair_column(i, j, s.n)] = static_cast<double>(o.at(j, i)) - static_cast<double>(o.at(i, j));
-      s.constant += static_cast<double>(o.at(i, j));
+      s.cost[pair_column(i, j, s.n)] = std::int64_t{o.at(j, i)} - std::int64_t{o.at(i, j)};
+      s.constant += o.at(i, j);
     }
   }
   const std::vector<double> lower(s.columns, 0.0), upper(s.columns, 1.0);
+  const std::vector<double> cost(s.cost.begin(), s.cost.end());  // exact: below 2^33
   const std::vector<CoinBigIndex> starts(s.columns + 1, 0);
   s.model.setLogLevel(0);
-  s.model.loadProblem(s.columns, 0, starts.data(), nullptr, nullptr, lower.data(), upper.data(), s.cost.data(), nullptr,
+  s.model.loadProblem(s.columns, 0, starts.data(), nullptr, nullptr, lower.data(), upper.data(), cost.data(), nullptr,
                       nullptr);
 }
 
@@ -168,9 +183,9 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
   for (int c = 0; c < s.columns; ++c) {
     s.model.setColumnBounds(c, fixed[c] < 0 ? 0.0 : fixed[c], fixed[c] < 0 ? 1.0 : fixed[c]);
   }
-  Solution out;
+  Solution out, priced;  // priced: the last solve's prices, kept in `out` where they bound higher
   out.x.assign(static_cast<std::size_t>(s.n) * s.n, 0.0);
-  out.bound = -std::numeric_limits<double>::infinity();
+  bool have_prices = false;
   for (int solves = 1;; ++solves) {
     s.model.setMaximumSeconds(std::max(0.1, max_seconds - timer.seconds()));
     s.model.dual();
@@ -181,8 +196,12 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     }
     // Any prices give a valid bound; optimal ones give the LP optimum (so a round that stops early
     // still counts what it reached).
-    out.dual_value = s.dual_bound(fixed, out);
-    out.bound = std::max(out.bound, out.dual_value);
+    s.dual_bound(fixed, priced);
+    if (!have_prices || priced.dual_value >= out.dual_value) {
+      have_prices = true;
+      out.bound = priced.bound, out.dual_value = priced.dual_value;
+      out.lean.swap(priced.lean), out.penalty.swap(priced.penalty), out.priced_rows.swap(priced.priced_rows);
+    }
     // Stopped (a time limit): keep the bound. Neither the bound nor a certificate depends on the
     // solution's accuracy: the bound comes from the prices, and a ranking is checked by its distance.
     if (s.model.status() != 0) return out;
@@ -190,7 +209,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     for (int i = 0; i < s.n; ++i) {
       for (int j = i + 1; j < s.n; ++j) out.x[static_cast<std::size_t>(i) * s.n + j] = solution[pair_column(i, j, s.n)];
     }
-    if (enough && static_cast<double>(whole_bound(out.bound)) > enough(out.x)) {
+    if (enough && out.bound >= enough(out.x)) {
       out.status = Status::enough;
       return out;
     }

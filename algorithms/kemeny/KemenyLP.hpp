@@ -8,9 +8,12 @@
 /// added as cutting planes: solve, find violated triangles, add them, solve again (COIN-OR CLP's
 /// dual simplex, warm-started). Cuts left slack and unpriced by a solve are taken out before the
 /// next ones go in, which keeps the later solves small. The optimum of the LP with any subset of the cuts bounds every
-/// ranking's distance from below; the bound is taken from the row prices by weak duality, so it
-/// holds whatever the solver's tolerances. An integral optimum with no violated triangle is an
-/// optimal ranking.
+/// ranking's distance from below. The bound is taken from the row prices by weak duality, in
+/// exact arithmetic: prices rounded to multiples of 2^-price_bits, every sum in 128-bit integers
+/// (the safe dual bound of Neumaier and Shcherbina, "Safe bounds in linear and mixed-integer linear
+/// programming", 2004, with exact sums instead of directed rounding). It holds at every magnitude,
+/// whatever the solver's tolerances; the solver's accuracy only decides how close it comes to the
+/// LP optimum.
 
 #include <cstdint>
 #include <functional>
@@ -27,6 +30,16 @@ struct Triangle {
   int i = 0, j = 0, k = 0;
   bool upper = true;
 };
+
+/// Fixed-point values of the exact bounds: units of 2^-price_bits of a doubled count. Prices above
+/// 2^60 (never met: they are at most the sums of the counts) are taken as 0, which any bound allows.
+using Scaled = __int128;
+constexpr int price_bits = 32;
+constexpr Scaled price_unit = Scaled{1} << price_bits;
+
+/// The least whole doubled distance at or above value / price_unit (0 below 0): what a bound of
+/// `value` says of distances, which are whole.
+std::uint64_t whole_distance(Scaled value);
 
 /// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused).
 using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n)>;
@@ -49,18 +62,20 @@ class TriangleLp {
   };
   struct Solution {
     Status status = Status::open;
-    double bound = 0;       ///< a lower bound on the distance (doubled) of every ranking meeting the fixings
-    Ranking ranking;        ///< closed and integral: an optimal ranking under the fixings; else empty
-    std::vector<double> x;  ///< x[i * n + j] for i < j
-    /// The last solve's prices split every ranking's distance as
+    std::uint64_t bound = 0;  ///< a lower bound on the distance (doubled) of every ranking meeting the fixings
+    Ranking ranking;          ///< closed and integral: an optimal ranking under the fixings; else empty
+    std::vector<double> x;    ///< x[i * n + j] for i < j
+    /// The prices of the solve with the highest bound split every ranking's distance exactly, in
+    /// units of 1 / price_unit, as
     ///   dual_value + sum of penalty[c] over the free columns c not at lean[c]
     ///              + sum of weight w over the rows (t, w) that the ranking leaves slack,
     /// every term nonnegative (weak duality): a column whose penalty alone lifts dual_value past a
-    /// known distance takes `lean` in every better ranking (reduced-cost fixing).
-    double dual_value = 0;
+    /// known distance takes `lean` in every better ranking (reduced-cost fixing). `bound` is
+    /// whole_distance(dual_value).
+    Scaled dual_value = 0;
     std::vector<signed char> lean;
-    std::vector<double> penalty;
-    std::vector<std::pair<Triangle, double>> priced_rows;  ///< rows with a nonzero price
+    std::vector<Scaled> penalty;
+    std::vector<std::pair<Triangle, Scaled>> priced_rows;  ///< rows with a nonzero price: minus the price
   };
 
   TriangleLp(const Counts& o, TriangleSeparation separate);
@@ -68,10 +83,10 @@ class TriangleLp {
   TriangleLp(const TriangleLp&) = delete;
   TriangleLp& operator=(const TriangleLp&) = delete;
 
-  /// What is enough for a caller, asked after each round with its LP point x: the bound, rounded
-  /// up to a whole doubled count (whole_bound), above which the solve may stop (say, a known
-  /// distance less one, after trying a ranking rounded from x).
-  using Enough = std::function<double(const std::vector<double>& x)>;
+  /// What is enough for a caller, asked after each round with its LP point x: a distance such that
+  /// the solve may stop once its bound reaches it (say, the best distance known, after trying a
+  /// ranking rounded from x: then no ranking under the fixings is shorter).
+  using Enough = std::function<std::uint64_t(const std::vector<double>& x)>;
 
   /// Solves with pairs fixed (by column: -1 free, 0: j before i, 1: i before j), adding violated
   /// triangles until none is left, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
@@ -89,7 +104,7 @@ class TriangleLp {
 };
 
 struct LpBound {
-  std::uint64_t bound = 0;  ///< doubled, like distances: the LP optimum rounded up
+  std::uint64_t bound = 0;  ///< doubled, like distances: the exact bound from the LP's prices, rounded up
   bool closed = false;      ///< no triangle is violated: the bound is the full LP relaxation's
   Ranking ranking;          ///< when the LP optimum is integral: an optimal ranking; else empty
   int rounds = 0;           ///< LP solves
@@ -100,10 +115,6 @@ struct LpBound {
 /// The LP bound with triangle cuts, in at most `max_rounds` solves and about `max_seconds` (then
 /// the bound is weaker, and `closed` false). Deterministic for a deterministic separation.
 LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds = 200, double max_seconds = 300);
-
-/// A distance bound from the LP, rounded up to a whole doubled count, less a margin for the
-/// rounding of its sums.
-std::uint64_t whole_bound(double bound);
 
 /// The largest component auto gives the LP bound (n (n - 1) / 2 columns, n^3 / 6 checks a round).
 constexpr int lp_max_alternatives = 300;

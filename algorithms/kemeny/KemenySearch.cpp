@@ -49,6 +49,19 @@ std::vector<signed char> pair_values(const Ranking& ranking) {
   return values;
 }
 
+/// The ranking whose pair values are `values` (every pair fixed), or empty where they are not
+/// transitive.
+Ranking ranking_of(const std::vector<signed char>& values, int n) {
+  std::vector<int> after(n, 0);  // alternatives placed after each one
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) ++after[values[pair_column(i, j, n)] == 1 ? i : j];
+  }
+  Ranking ranking(n);
+  std::iota(ranking.begin(), ranking.end(), 0);
+  std::sort(ranking.begin(), ranking.end(), [&](int a, int b) { return after[a] > after[b]; });
+  return pair_values(ranking) == values ? ranking : Ranking{};
+}
+
 /// The free pair (i < j) whose LP value is nearest 1/2; i = -1 when every free one is integral.
 struct Pair {
   int i = -1, j = -1;
@@ -60,6 +73,19 @@ Pair most_fractional(const std::vector<signed char>& fixed, const std::vector<do
     for (int j = i + 1; j < n; ++j) {
       const double distance_to_half = std::fabs(x[static_cast<std::size_t>(i) * n + j] - 0.5);
       if (fixed[pair_column(i, j, n)] < 0 && distance_to_half < nearest) nearest = distance_to_half, chosen = {i, j};
+    }
+  }
+  return chosen;
+}
+
+/// The free pair whose other order the prices charge least; i = -1 when every pair is fixed. For a
+/// node whose LP point is a ranking that its bound, rounded by the solver, does not quite prove.
+Pair least_penalty(const std::vector<signed char>& fixed, const std::vector<Scaled>& penalty, int n) {
+  Pair chosen;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const int c = pair_column(i, j, n);
+      if (fixed[c] < 0 && (chosen.i < 0 || penalty[c] < penalty[pair_column(chosen.i, chosen.j, n)])) chosen = {i, j};
     }
   }
   return chosen;
@@ -85,6 +111,7 @@ class OptimaListing {
         lp_(lp),
         n_(o.alternatives),
         target_(distance(o, optimum)),
+        room_(Scaled{target_} * price_unit - lp.dual_value),
         limit_(limit),
         order_(optimum),
         open_cost_(n_ * n_),
@@ -94,8 +121,7 @@ class OptimaListing {
         position_(n_, n_),
         added_(n_),
         dropped_(n_),
-        off_lean_(n_),
-        saved_off_lean_(n_) {
+        off_lean_(n_) {
     for (int i = 0; i < n_; ++i) {
       for (int j = i + 1; j < n_; ++j) {
         const signed char value = fixed[pair_column(i, j, n_)];  // 1: i before j
@@ -121,8 +147,6 @@ class OptimaListing {
       const Triangle& t = lp.priced_rows[r].first;
       for (int a : {t.i, t.j, t.k}) rows_of_[a].push_back(static_cast<int>(r));
     }
-    // Room for the LP's terms above dual_value, with a margin for the rounding of its sums.
-    room_ = static_cast<double>(target_) - lp.dual_value + 1e-6 * (1 + static_cast<double>(target_));
   }
 
   void run() { place(0); }
@@ -136,15 +160,15 @@ class OptimaListing {
   bool before(int a, int b) const { return position_[a] < position_[b]; }
 
   /// The LP's penalty for a before b, where its lean puts b first (else 0).
-  double off_lean(int a, int b) const {
+  Scaled off_lean(int a, int b) const {
     const int c = pair_column(std::min(a, b), std::max(a, b), n_);
-    return (a < b ? 1 : 0) != lp_.lean[c] ? lp_.penalty[c] : 0.0;
+    return (a < b ? 1 : 0) != lp_.lean[c] ? lp_.penalty[c] : 0;
   }
 
   /// What placing a next adds to the LP's terms: its pairs with the unplaced, and the rows that
   /// placing it decides (two of their three alternatives placed).
-  double lp_terms(int a) const {
-    double terms = off_lean_[a];
+  Scaled lp_terms(int a) const {
+    Scaled terms = off_lean_[a];
     for (int r : rows_of_[a]) {
       const auto& [t, weight] = lp_.priced_rows[r];
       const int placed = (position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_);
@@ -156,10 +180,9 @@ class OptimaListing {
     return terms;
   }
 
-  /// a leaves the unplaced: the others' pairs with the unplaced lose their pair with a. Integer
-  /// sums are undone by adding back; the penalties are saved (adding back would not round alike).
-  void take_out(int a, int depth) {
-    saved_off_lean_[depth] = off_lean_;
+  /// a leaves the unplaced: the others' pairs with the unplaced lose their pair with a (undone
+  /// exactly by adding back: every sum is an integer).
+  void take_out(int a) {
     for (int b = 0; b < n_; ++b) {
       if (position_[b] < n_) continue;
       added_[b] -= o_.at(a, b);
@@ -167,13 +190,13 @@ class OptimaListing {
       off_lean_[b] -= off_lean(b, a);
     }
   }
-  void put_back(int a, int depth) {
+  void put_back(int a) {
     for (int b = 0; b < n_; ++b) {
       if (position_[b] < n_) continue;
       added_[b] += o_.at(a, b);
       dropped_[b] += open_cost_[b * n_ + a];
+      off_lean_[b] += off_lean(b, a);
     }
-    off_lean_.swap(saved_off_lean_[depth]);
   }
 
   void place(int depth) {
@@ -193,14 +216,14 @@ class OptimaListing {
       const std::uint64_t added = added_[a], dropped = dropped_[a];  // a goes before every unplaced b
       if (prefix_ + added + rest_ - dropped > target_) continue;
       position_[a] = depth;
-      const double terms = lp_terms(a);
+      const Scaled terms = lp_terms(a);
       if (used_ + terms <= room_) {
         ranking_.push_back(a);
         prefix_ += added, rest_ -= dropped, used_ += terms;
         for (int b : successors_[a]) --waiting_[b];
-        take_out(a, depth);
+        take_out(a);
         place(depth + 1);
-        put_back(a, depth);
+        put_back(a);
         for (int b : successors_[a]) ++waiting_[b];
         prefix_ -= added, rest_ += dropped, used_ -= terms;
         ranking_.pop_back();
@@ -213,6 +236,7 @@ class OptimaListing {
   const TriangleLp::Solution& lp_;
   int n_;
   std::uint64_t target_;
+  Scaled room_;  // for the LP's terms above dual_value
   std::size_t limit_;
   Ranking order_;                             // candidates for each place: the known optimum's order first
   std::vector<std::uint64_t> open_cost_;      // per pair: its fixed order's cost, else the lesser one
@@ -223,11 +247,10 @@ class OptimaListing {
   // Per alternative, over its pairs with the other unplaced: what placing it next adds to the
   // prefix (o[b][a]), takes from the rest (open costs), and adds to the LP's terms (off_lean).
   std::vector<std::uint64_t> added_, dropped_;
-  std::vector<double> off_lean_;
-  std::vector<std::vector<double>> saved_off_lean_;  // off_lean_ before each depth's placement
+  std::vector<Scaled> off_lean_;
   Ranking ranking_;
   std::uint64_t prefix_ = 0, rest_ = 0;
-  double used_ = 0, room_ = 0;
+  Scaled used_ = 0;
   std::int64_t steps_ = 0;
 };
 
@@ -237,14 +260,12 @@ class OptimaListing {
 void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>& known, SearchResult& result,
                  std::size_t limit, double max_seconds) {
   // Enough once the bound reaches the optimum: prices that prove it bound the listing.
-  const TriangleLp::Solution root = lp.solve(known, node_max_rounds, max_seconds, [&](const std::vector<double>&) {
-    return static_cast<double>(result.distance) - 1;
-  });
+  const TriangleLp::Solution root =
+      lp.solve(known, node_max_rounds, max_seconds, [&](const std::vector<double>&) { return result.distance; });
   if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
   std::vector<signed char> fixed = known;
-  const double target = static_cast<double>(result.distance), margin = 1e-6 * (1 + target);
   for (int c = 0; c < lp.columns(); ++c) {
-    if (fixed[c] < 0 && root.dual_value + root.penalty[c] - margin > target) fixed[c] = root.lean[c];
+    if (fixed[c] < 0 && whole_distance(root.dual_value + root.penalty[c]) > result.distance) fixed[c] = root.lean[c];
   }
   OptimaListing listing(o, root, fixed, result.optima.front(), limit);
   listing.run();
@@ -269,48 +290,53 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   SearchResult result;
   Ranking best = start;
   result.distance = distance(o, start);
-  // The largest distance a node may still hold something new at: a better ranking.
-  auto worth = [&] { return static_cast<double>(result.distance) - 1; };
   auto offer = [&](const Ranking& ranking) {
     const std::uint64_t d = distance(o, ranking);
     if (d < result.distance) result.distance = d, best = ranking;
   };
-
+  // A node is closed once its bound reaches the best distance: it holds no better ranking.
   std::vector<Node> stack = {{known, 0}};
   while (!stack.empty() && timer.seconds() < max_seconds) {
     Node node = std::move(stack.back());
     stack.pop_back();
-    if (static_cast<double>(node.bound) > worth()) continue;
-    // No more cuts once the bound prunes the node (it can hold nothing better than the best, which
-    // each round's point, rounded and improved, may lower).
+    if (node.bound >= result.distance) continue;
+    // No more cuts once the bound closes the node (each round's point, rounded and improved, may
+    // lower the best distance).
     const TriangleLp::Solution lp_point =
         lp.solve(node.fixed, node_max_rounds, max_seconds - timer.seconds(), [&](const std::vector<double>& x) {
           offer(local_search(o, rounded_ranking(x, n)));
-          return worth();
+          return result.distance;
         });
     ++result.nodes;
     if (lp_point.status == TriangleLp::Status::infeasible) continue;
-    node.bound = std::max(node.bound, whole_bound(lp_point.bound));
+    node.bound = std::max(node.bound, lp_point.bound);
     if (lp_point.status == TriangleLp::Status::open) {  // stopped by the time limit: left open
       stack.push_back(std::move(node));
       break;
     }
     offer(lp_point.ranking.empty() ? local_search(o, rounded_ranking(lp_point.x, n)) : lp_point.ranking);
-    if (static_cast<double>(node.bound) > worth()) continue;
-    // Pairs whose other value alone would lift the bound past what is worth finding.
+    if (node.bound >= result.distance) continue;
+    // Pairs whose other value alone would lift the bound to the best distance.
     std::vector<signed char> fixed = node.fixed;
-    const double margin = 1e-6 * (1 + worth());
     for (int c = 0; c < lp.columns(); ++c) {
-      if (fixed[c] < 0 && lp_point.dual_value + lp_point.penalty[c] - margin > worth()) fixed[c] = lp_point.lean[c];
+      if (fixed[c] < 0 && whole_distance(lp_point.dual_value + lp_point.penalty[c]) >= result.distance)
+        fixed[c] = lp_point.lean[c];
     }
-    const Pair pair = most_fractional(fixed, lp_point.x, n);
-    if (pair.i < 0)
-      fail("Kemeny branch and cut: an LP point with no fractional free pair and no ranking (internal error)");
+    // The most fractional pair; where the point is a ranking that the bound does not prove (the
+    // solver's prices fall short by rounding), the pair its prices charge least.
+    Pair pair = most_fractional(fixed, lp_point.x, n);
+    if (pair.i < 0) pair = least_penalty(fixed, lp_point.penalty, n);
+    if (pair.i < 0) {  // every pair fixed: the node holds this one ranking, if any
+      const Ranking only = ranking_of(fixed, n);
+      if (!only.empty()) offer(only);
+      continue;
+    }
     const int c = pair_column(pair.i, pair.j, n);
-    const signed char nearer = lp_point.x[static_cast<std::size_t>(pair.i) * n + pair.j] >= 0.5 ? 1 : 0;
-    for (const signed char value : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
+    const double value = lp_point.x[static_cast<std::size_t>(pair.i) * n + pair.j];
+    const signed char nearer = value >= 0.5 ? 1 : 0;
+    for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
       Node child{fixed, node.bound};
-      child.fixed[c] = value;
+      child.fixed[c] = side;
       stack.push_back(std::move(child));
     }
   }

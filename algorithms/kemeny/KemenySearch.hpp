@@ -6,7 +6,9 @@
 /// with triangle cuts (KemenyLP.hpp). Depth first over fixed pairs; every node's LP adds the
 /// triangles it violates (cuts valid everywhere, kept for later nodes while they bind or hold a
 /// price), is pruned when its bound exceeds the best distance, fixes the pairs whose reduced cost
-/// alone would exceed it, and branches on the most fractional pair. The LP point of each round,
+/// alone would exceed it, and branches on the most fractional pair (where the point is a ranking
+/// whose exact bound, from the solver's rounded prices, falls short of its distance: on the free
+/// pair its prices charge least, so that no valid input stops the search). The LP point of each round,
 /// rounded to a ranking and improved by local search, may lower the best distance; a node's rounds
 /// stop as soon as its bound prunes it.
 ///
