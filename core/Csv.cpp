@@ -37,8 +37,9 @@ std::string exact_text(double value) {
   return out;
 }
 
-std::string doubled_votes_text(unsigned long long doubled) {
-  return std::to_string(doubled / 2) + (doubled % 2 ? ".5" : "");
+std::string doubled_votes_text(long long doubled) {
+  const unsigned long long size = doubled < 0 ? 0ull - static_cast<unsigned long long>(doubled) : doubled;
+  return (doubled < 0 ? "-" : "") + std::to_string(size / 2) + (size % 2 ? ".5" : "");
 }
 
 }  // namespace kollective

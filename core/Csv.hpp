@@ -22,7 +22,7 @@ std::string csv_record(const std::vector<std::string>& fields);
 std::string exact_text(double value);
 
 /// A count of votes held doubled (halves from ties), as text: 7 -> "3.5", 8 -> "4".
-std::string doubled_votes_text(unsigned long long doubled);
+std::string doubled_votes_text(long long doubled);
 
 }  // namespace kollective
 

@@ -58,10 +58,16 @@ void require_election_memory(const ElectionInput& input, bool pairwise_on_host, 
 }
 
 ElectionInput parse_election_input(const ConfigNode& input, const RunContext& context) {
-  input.expect_keys({"preflib", "matrix", "generator"});
-  const int given = input.has("preflib") + input.has("matrix") + input.has("generator");
-  if (given != 1) input.error("give exactly one of preflib, matrix or generator");
+  input.expect_keys({"preflib", "matrix", "weights", "lolib", "generator"});
+  const int given = input.has("preflib") + input.has("matrix") + input.has("lolib") + input.has("generator");
+  if (given != 1) input.error("give exactly one of preflib, matrix, lolib or generator");
+  if (input.has("weights") && !input.has("matrix")) input.required("weights").error("weights applies only to a matrix");
   ElectionInput result;
+  if (input.has("lolib")) {
+    result.kind = ElectionInput::Kind::lolib;
+    result.path = context.resolve(input.required("lolib").as_string());
+    return result;
+  }
   if (input.has("preflib")) {
     result.kind = ElectionInput::Kind::preflib;
     result.path = context.resolve(input.required("preflib").as_string());
@@ -70,6 +76,8 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   if (input.has("matrix")) {
     result.kind = ElectionInput::Kind::matrix;
     result.path = context.resolve(input.required("matrix").as_string());
+    if (input.has("weights") && input.required("weights").as_choice({"counts", "signed"}) == "signed")
+      result.cells = prefs::Cells::signed_weights;
     return result;
   }
   const ConfigNode generator = input.required("generator");
@@ -94,7 +102,9 @@ std::string ElectionInput::describe() const {
     case Kind::preflib:
       return "preflib:" + path;
     case Kind::matrix:
-      return "matrix:" + path;
+      return "matrix:" + path + (weighted() ? " (signed weights)" : "");
+    case Kind::lolib:
+      return "lolib:" + path;
     case Kind::generator:
       break;
   }
@@ -106,8 +116,9 @@ std::string ElectionInput::describe() const {
 HostElection load_host_election(const ElectionInput& input) {
   HostElection election;
   if (input.kind == ElectionInput::Kind::generator) require_election_memory(input, false);
-  if (input.kind == ElectionInput::Kind::matrix) {
-    election.counts = prefs::read_pairwise_csv(input.path);
+  if (input.kind == ElectionInput::Kind::matrix || input.kind == ElectionInput::Kind::lolib) {
+    election.counts = input.kind == ElectionInput::Kind::lolib ? prefs::read_lolib(input.path)
+                                                               : prefs::read_pairwise_csv(input.path, input.cells);
     election.names = election.counts->names;
     election.alternatives = election.counts->alternatives;
     return election;
@@ -169,7 +180,9 @@ std::vector<ElectionInput> check_election_inputs(std::vector<ElectionInput> inpu
     if (input.kind != ElectionInput::Kind::generator) {
       // Read the file now, so that a broken input stops the config before any run starts (a
       // file over 256 MiB is only checked for access here: reading it twice would cost too much).
-      check_input_file(input.path, input.kind == ElectionInput::Kind::preflib ? "PrefLib file" : "pairwise matrix");
+      check_input_file(input.path, input.kind == ElectionInput::Kind::preflib ? "PrefLib file"
+                                   : input.kind == ElectionInput::Kind::lolib ? "LOLIB matrix"
+                                                                              : "pairwise matrix");
       std::error_code error;
       if (std::filesystem::file_size(input.path, error) > (std::uintmax_t{1} << 28) && !error) continue;
       const HostElection election = load_host_election(input);

@@ -2,8 +2,9 @@
 #define KOLLECTIVE_DRIVERS_ELECTIONINPUT_HPP
 
 /// \file ElectionInput.hpp
-/// The `input:` section shared by the voting runners: a PrefLib file, a pairwise-matrix CSV, or
-/// a seeded generator (impartial_culture, mallows, kemeny_benchmark, random_pairwise).
+/// The `input:` section shared by the voting runners: a PrefLib file, a pairwise-matrix CSV (of
+/// counts, or of signed weights), a weight matrix in LOLIB's format, or a seeded generator
+/// (impartial_culture, mallows, mallows_mixture, kemeny_benchmark, random_pairwise).
 
 #include <cstdint>
 #include <optional>
@@ -18,10 +19,11 @@
 namespace kollective::driver {
 
 struct ElectionInput {
-  enum class Kind { preflib, matrix, generator };
+  enum class Kind { preflib, matrix, lolib, generator };
   Kind kind = Kind::generator;
-  std::string path;   ///< preflib / matrix file, resolved
-  std::string model;  ///< generator model
+  std::string path;                                       ///< preflib / matrix / lolib file, resolved
+  preferences::Cells cells = preferences::Cells::counts;  ///< a matrix's cells (`weights: counts | signed`)
+  std::string model;                                      ///< generator model
   int alternatives = 0;
   std::int64_t voters = 0;
   double phi = 0.5;
@@ -29,6 +31,8 @@ struct ElectionInput {
 
   /// random_pairwise is generated straight on the device (no ballots, no host copy).
   bool generated_on_device() const { return kind == Kind::generator && model == "random_pairwise"; }
+  /// Signed weights of a weighted tournament: no ballots and no voter counts behind them.
+  bool weighted() const { return kind == Kind::lolib || cells == preferences::Cells::signed_weights; }
   std::string describe() const;
 };
 

@@ -58,8 +58,8 @@ KemenySettings parse_settings(const ConfigNode& run) {
   return settings;
 }
 
-/// Votes from a doubled count: exact in a double (halves come from ties).
-double votes(std::uint64_t doubled) { return static_cast<double>(doubled) / 2; }
+/// Votes (or weights) from a doubled count: exact in a double below 2^53 (halves come from ties).
+double votes(std::int64_t doubled) { return static_cast<double>(doubled) / 2; }
 
 kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
   if (input.generated_on_device()) {
@@ -147,16 +147,18 @@ class KemenyJob : public ElectionJob {
     const std::string suffix =
         inputs_.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
     if (settings_.write_rankings)
-      context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o.names));
+      context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o));
     const double seconds = times.median();
     Row row;
     row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);
     if (voters) row.set("voters", voters);  // unknown for a pairwise-matrix input
     row.set("method", result.method)
         .set("exact", result.exact)
-        .set("distance", votes(result.distance))
-        .set("lower_bound", votes(result.lower_bound))
-        .set("gap", votes(result.distance - result.lower_bound))
+        .set("distance", votes(kemeny::input_distance(o, result.distance)))
+        .set("lower_bound", votes(kemeny::input_distance(o, result.lower_bound)))
+        .set("gap", votes(static_cast<std::int64_t>(result.distance - result.lower_bound)))
+        .set("lop_value", votes(kemeny::lop_value(o, result.distance)))
+        .set("lop_upper_bound", votes(kemeny::lop_value(o, result.lower_bound)))
         .set("lp_seconds", result.lp_seconds)
         .set("lp_rounds", result.lp_rounds)
         .set("lp_cuts", result.lp_cuts)
@@ -190,10 +192,11 @@ class KemenyJob : public ElectionJob {
     std::cout << context.run_name << ": Kemeny (" << result.method << ") on " << o.alternatives << " alternatives";
     if (voters) std::cout << ", " << voters << " voters";
     std::cout << "\n  " << (result.exact ? "optimal" : "best found") << " distance "
-              << doubled_votes_text(result.distance);
+              << doubled_votes_text(kemeny::input_distance(o, result.distance)) << " (linear ordering value "
+              << doubled_votes_text(kemeny::lop_value(o, result.distance)) << ")";
     if (!result.exact) {
-      std::cout << " (lower bound " << doubled_votes_text(result.lower_bound) << ", gap "
-                << doubled_votes_text(result.distance - result.lower_bound) << ")";
+      std::cout << " (lower bound " << doubled_votes_text(kemeny::input_distance(o, result.lower_bound)) << ", gap "
+                << doubled_votes_text(static_cast<long long>(result.distance - result.lower_bound)) << ")";
       if (result.lp_missing)
         std::cout << "\n  this build has no LP bound (COIN-OR CLP), which might certify it: see the README";
     }

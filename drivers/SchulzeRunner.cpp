@@ -150,6 +150,11 @@ class SchulzeJob : public ElectionJob {
  public:
   SchulzeJob(const ConfigNode& run, const RunContext& context) : settings_(parse_settings(run)) {
     inputs_ = sweep_inputs(run, context);
+    if (inputs_.front().weighted()) {  // margins alone would change winning votes' strengths
+      run.required("input").error(
+          "Schulze needs counts of voters; signed weights (lolib, weights: signed) are "
+          "for algorithm kemeny");
+    }
   }
 
   void validate(const RunContext&) const override {

@@ -14,10 +14,10 @@ fuzz_dir=$root/tests/fuzz
 findings=${KOLLECTIVE_FUZZ_FINDINGS:-$root/build/fuzz/findings}
 
 # Largest input per target: enough for every seed and a few hundred lines, small enough to be fast.
-declare -A max_len=([preflib_stream]=4096 [preflib_file]=4096 [pairwise_csv]=2048 [letor]=4096 [model]=1024
+declare -A max_len=([preflib_stream]=4096 [preflib_file]=4096 [pairwise_csv]=2048 [lolib]=2048 [letor]=4096 [model]=1024
                     [csg_text]=2048 [csg_binary]=8224 [bids]=2048 [config]=4096)
 declare -A dict=([preflib_stream]=preflib [preflib_file]=preflib)
-targets=${KOLLECTIVE_FUZZ_TARGETS:-preflib_stream preflib_file pairwise_csv letor model csg_text csg_binary bids config}
+targets=${KOLLECTIVE_FUZZ_TARGETS:-preflib_stream preflib_file pairwise_csv lolib letor model csg_text csg_binary bids config}
 
 # Scratch: the growing corpus (the committed seeds are only read) and the targets' temporary files.
 work=$(mktemp -d "${TMPDIR:-/tmp}/kollective-fuzz.XXXXXX")

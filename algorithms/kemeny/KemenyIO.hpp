@@ -15,8 +15,8 @@ namespace kollective::kemeny {
 /// "B > D > A > C" with names.
 std::string format_ranking(const Ranking& ranking, const std::vector<std::string>& names);
 /// The optimal rankings listed, one row `ranking,distance,position,alternative` per (ranking,
-/// position): any CSV reader can group them.
-std::string rankings_csv(const Result& result, const std::vector<std::string>& names);
+/// position), the distance in the input's weights (input_distance): any CSV reader can group them.
+std::string rankings_csv(const Result& result, const Counts& o);
 
 }  // namespace kollective::kemeny
 

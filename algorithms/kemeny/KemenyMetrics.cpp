@@ -20,4 +20,14 @@ std::uint64_t lower_bound(const Counts& o) {
   return total;
 }
 
+std::int64_t input_distance(const Counts& o, std::uint64_t distance) {
+  return static_cast<std::int64_t>(distance) + o.shift;
+}
+
+std::int64_t lop_value(const Counts& o, std::uint64_t distance) {
+  std::int64_t margins = 0;  // below 2^63: at most 2^31 pairs of doubled cells below 2^32
+  for (const std::uint32_t cell : o.doubled) margins += cell;
+  return margins + o.shift - static_cast<std::int64_t>(distance);
+}
+
 }  // namespace kollective::kemeny

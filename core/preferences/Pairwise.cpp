@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <unordered_map>
 
 #include "core/Parse.hpp"
@@ -142,14 +143,42 @@ void check_names(const std::vector<std::string>& names, const std::string& path,
   }
 }
 
-/// Appends row `i` of an n x n matrix to counts.doubled; `named`: the row starts with its name.
-void read_row(const Record& record, std::size_t i, bool named, const std::string& path, PairwiseCounts& counts) {
+/// A signed weight: a decimal integer of magnitude below 2^31.
+std::optional<std::int64_t> signed_weight(const std::string& text) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  std::size_t used = 0;
+  try {
+    const long long value = std::stoll(text, &used, 10);
+    if (used != text.size() || value <= -(1LL << 31) || value >= (1LL << 31)) return std::nullopt;
+    return value;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+/// Appends row `i` of an n x n matrix of signed weights to `weights` (the diagonal read as 0).
+void read_weight_row(const Record& record, std::size_t i, std::size_t n, bool named, const std::string& path,
+                     std::vector<std::int64_t>& weights) {
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::string& text = record.cells[j + (named ? 1 : 0)];
+    const auto weight = i == j ? std::optional<std::int64_t>(0) : signed_weight(text);
+    if (!weight)
+      fail_at(path, record.line, "cell ", j + 1, " '", text, "' is not an integer weight (of magnitude below 2^31)");
+    weights.push_back(*weight);
+  }
+}
+
+/// Appends row `i` of an n x n matrix to counts.doubled, or with signed weights to `weights`;
+/// `named`: the row starts with its name.
+void read_row(const Record& record, std::size_t i, bool named, const std::string& path, PairwiseCounts& counts,
+              std::vector<std::int64_t>* weights) {
   const std::size_t n = counts.names.size(), expected = named ? n + 1 : n;
   const auto& cells = record.cells;
   if (cells.size() != expected) fail_at(path, record.line, "row has ", cells.size(), " cells, expected ", expected);
   if (named && cells[0] != counts.names[i]) {
     fail_at(path, record.line, "row name '", cells[0], "' does not match column name '", counts.names[i], "'");
   }
+  if (weights) return read_weight_row(record, i, n, named, path, *weights);
   for (std::size_t j = 0; j < n; ++j) {
     const std::string& text = cells[j + (named ? 1 : 0)];
     const auto doubled = text.empty() && i == j ? std::optional<std::uint32_t>(0) : doubled_count(text);
@@ -166,7 +195,7 @@ void read_row(const Record& record, std::size_t i, bool named, const std::string
 
 }  // namespace
 
-PairwiseCounts read_pairwise_csv(const std::string& path) {
+PairwiseCounts read_pairwise_csv(const std::string& path, Cells cells) {
   CsvReader csv(path);
   Record record;
   if (!csv.next(record)) fail_at(path, 0, "no matrix rows");
@@ -185,20 +214,87 @@ PairwiseCounts read_pairwise_csv(const std::string& path) {
   // checked row at a time, so its size follows the rows the file really holds.
   const std::size_t n = counts.names.size();
   const bool named = header && record.cells.size() == n + 1;
+  std::vector<std::int64_t> weights;
+  std::vector<std::int64_t>* signed_cells = cells == Cells::signed_weights ? &weights : nullptr;
   std::size_t rows = 0;
   do {
     if (rows == n) {
       fail_at(path, record.line, "more rows than the ", n, " alternatives ",
               header ? "the header names" : "of the first row");
     }
-    read_row(record, rows++, named, path, counts);
+    read_row(record, rows++, named, path, counts, signed_cells);
   } while (csv.next(record));
   if (rows < n) {
     fail_at(path, header ? header_line : 0, header ? "the header names " : "the first row has ", n,
             header ? " alternatives" : " cells", " but there are ", rows, " rows");
   }
+  if (signed_cells) return from_weights(weights, static_cast<int>(n), std::move(counts.names), path);
   counts.alternatives = static_cast<int>(n);
   return counts;
+}
+
+PairwiseCounts from_weights(const std::vector<std::int64_t>& weights, int n, std::vector<std::string> names,
+                            const std::string& path) {
+  if (n > max_weighted_alternatives)
+    fail(path, ": ", n, " alternatives of signed weights, more than ", max_weighted_alternatives);
+  PairwiseCounts counts;
+  counts.alternatives = n;
+  counts.names = std::move(names);
+  counts.doubled.assign(static_cast<std::size_t>(n) * n, 0);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const std::int64_t forward = weights[static_cast<std::size_t>(i) * n + j];
+      const std::int64_t backward = weights[static_cast<std::size_t>(j) * n + i];
+      const std::int64_t margin = forward > backward ? forward - backward : backward - forward;
+      if (margin > 0x7fffffff) {
+        fail(path, ": the weights of ", counts.names[i], " over ", counts.names[j], " (", forward, ") and back (",
+             backward, ") differ by ", margin, ", more than 2^31 - 1");
+      }
+      counts.doubled[static_cast<std::size_t>(forward > backward ? i : j) * n + (forward > backward ? j : i)] =
+          static_cast<std::uint32_t>(2 * margin);
+      counts.shift += 2 * std::min(forward, backward);
+    }
+  }
+  return counts;
+}
+
+PairwiseCounts read_lolib(const std::string& path) {
+  LineReader lines(path, "LOLIB matrix");
+  std::string line;
+  long n = -1;
+  std::vector<std::int64_t> weights;
+  std::string name;  // the first line, where it names the instance
+  while (lines.next(line)) {
+    // Some of LOLIB's own files repeat their name line after the matrix.
+    const bool full = n >= 0 && static_cast<long>(weights.size()) == n * n;
+    if (full && !name.empty() && trim_blanks(line) == name) continue;
+    std::istringstream tokens(line);
+    std::string token;
+    while (tokens >> token) {
+      if (lines.number() == 1 && n < 0 && !signed_weight(token)) {
+        name = std::string(trim_blanks(line));
+        break;
+      }
+      const auto value = signed_weight(token);
+      if (!value) fail_at(path, lines.number(), "'", token, "' is not an integer of magnitude below 2^31");
+      if (n < 0) {
+        if (*value < 1 || *value > max_weighted_alternatives)
+          fail_at(path, lines.number(), "the size ", *value, " is not in [1, ", max_weighted_alternatives, "]");
+        n = static_cast<long>(*value);
+        continue;
+      }
+      if (static_cast<long>(weights.size()) == n * n) {
+        fail_at(path, lines.number(), "more than the ", n, " x ", n, " values of the matrix");
+      }
+      weights.push_back(*value);
+    }
+  }
+  if (n < 0) fail_at(path, lines.number(), "no matrix size (LOLIB's format: n, then n rows of n integers)");
+  if (static_cast<long>(weights.size()) < n * n) {
+    fail_at(path, lines.number(), "the matrix ends after ", weights.size(), " of its ", n, " x ", n, " values");
+  }
+  for (long i = 0; i < n; ++i) weights[static_cast<std::size_t>(i * n + i)] = 0;
+  return from_weights(weights, static_cast<int>(n), numbered_names(static_cast<int>(n)), path);
 }
 
 void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path) {

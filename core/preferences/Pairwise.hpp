@@ -31,16 +31,42 @@ struct PairwiseCounts {
   /// pairwise_reference, kept by Kemeny's restriction to a component; false for matrices read,
   /// generated on the device or passed from Python. Clear it when changing `doubled`.
   bool strict_complete = false;
+  /// For a weight matrix w that is not a count (signed weights, from_weights), `doubled` keeps each
+  /// pair's margin, 2 max(0, w[i][j] - w[j][i]), and `shift` is twice the sum over pairs i < j of
+  /// min(w[i][j], w[j][i]), which every ranking pays: a ranking's distance in w is (its distance in
+  /// `doubled` + shift) / 2. 0 for counts.
+  std::int64_t shift = 0;
   std::uint32_t at(int i, int j) const { return doubled[static_cast<size_t>(i) * alternatives + j]; }
 };
+
+/// The most alternatives of a signed weight matrix: its sums stay within 64 bits.
+constexpr int max_weighted_alternatives = 65536;
+
+/// The counts of a signed weight matrix (n x n, row-major, every cell of magnitude below 2^31; the
+/// diagonal is ignored, as no ranking places an alternative before itself): see
+/// PairwiseCounts::shift. Fails, naming `path` and the pair, where two cells of a pair differ by
+/// 2^31 or more (the doubled margins are 32-bit), or n exceeds max_weighted_alternatives.
+PairwiseCounts from_weights(const std::vector<std::int64_t>& weights, int n, std::vector<std::string> names,
+                            const std::string& path);
+
+/// Reads a weight matrix in LOLIB's format (the linear ordering library's): an optional first line
+/// naming the instance (not a number), then n, then n x n whitespace-separated integers, row by
+/// row (rows may wrap over lines); negative values allowed, the diagonal ignored; alternatives are
+/// named 1..n. The name line may come again after the matrix (as in some of LOLIB's own files);
+/// nothing else may. Errors name the file and line.
+PairwiseCounts read_lolib(const std::string& path);
 
 /// Serial reference: doubled counts straight from the ballots.
 PairwiseCounts pairwise_reference(const Profile& profile);
 
+/// What the cells of a matrix file are: counts of voters (non-negative, whole or ending in .5), or
+/// signed integer weights of a weighted tournament (from_weights).
+enum class Cells { counts, signed_weights };
+
 /// Reads an RFC 4180 CSV matrix: an optional header row of distinct names (first cell empty or
-/// not a number), a leading name column only with a header, cells are decimal counts that are
-/// whole or end in .5; the diagonal must be 0 or empty. Errors name the file and line.
-PairwiseCounts read_pairwise_csv(const std::string& path);
+/// not a number), a leading name column only with a header, cells as `cells` says; for counts the
+/// diagonal must be 0 or empty, for signed weights it is ignored. Errors name the file and line.
+PairwiseCounts read_pairwise_csv(const std::string& path, Cells cells = Cells::counts);
 /// Writes the matrix with a header row and a name column (core/Csv.hpp's writer).
 void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path);
 
