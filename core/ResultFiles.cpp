@@ -35,8 +35,8 @@ bool result_names_may_collide(const std::string& shorter, const std::string& lon
   // Per-size files of a sweep start with n<size> (`_n1000_m5_rankings.csv`, `_n4096_v100_ranking.csv`).
   const bool size_tag =
       word.size() > 1 && word[0] == 'n' && word.find_first_not_of("0123456789", 1) == std::string::npos;
-  for (const char* suffix :
-       {"ranking", "rankings", "paths", "pairwise", "beats", "values", "model", "scores", "pairs"}) {
+  for (const char* suffix : {"ranking", "rankings", "paths", "pairwise", "beats", "values", "model", "scores", "pairs",
+                             "certificate", "input"}) {
     if (word == suffix) return true;
   }
   return size_tag;

@@ -23,7 +23,8 @@ bool is_safe_file_name(const std::string& name, std::size_t max_length = max_run
 
 /// True when run `longer`'s result files could have the names of run `shorter`'s extra files:
 /// `longer` is `shorter`, '_' and a word that starts a result file suffix (a size tag such as
-/// `n1000`, or ranking, rankings, paths, pairwise, beats, values, model, scores, pairs), e.g.
+/// `n1000`, or ranking, rankings, paths, pairwise, beats, values, model, scores, pairs, certificate,
+/// input), e.g.
 /// runs `a` and `a_ranking` (`a_ranking.csv` is both). Found before the first run starts; the
 /// words mirror the runners' file suffixes, and ResultFiles::path still refuses a file that an
 /// earlier run wrote, should a runner add a suffix this list lacks.

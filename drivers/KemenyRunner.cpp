@@ -6,10 +6,14 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "algorithms/kemeny/Kemeny.hpp"
+#include "algorithms/kemeny/KemenyCertificate.hpp"
 #include "algorithms/kemeny/KemenyIO.hpp"
 #include "core/comm/Communicator.hpp"
+#include "core/preferences/PrefLib.hpp"
 #include "core/Csv.hpp"
 #include "core/Memory.hpp"
 #include "core/Timer.hpp"
@@ -26,8 +30,8 @@ using Space = Kokkos::DefaultExecutionSpace;
 
 struct KemenySettings {
   kemeny::Options options;
-  Measurement measurement;  ///< verify auto: whatever kemeny::verify can check
-  bool write_rankings = true;
+  Measurement measurement;     ///< verify auto: whatever kemeny::verify can check
+  bool write_rankings = true;  ///< write.certificate is options.certify
 };
 
 KemenySettings parse_settings(const ConfigNode& run) {
@@ -52,8 +56,9 @@ KemenySettings parse_settings(const ConfigNode& run) {
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
-    write.expect_keys({"rankings"});
+    write.expect_keys({"rankings", "certificate"});
     settings.write_rankings = write.get_bool("rankings", true);
+    settings.options.certify = write.get_bool("certificate", false);
   }
   return settings;
 }
@@ -61,7 +66,8 @@ KemenySettings parse_settings(const ConfigNode& run) {
 /// Votes (or weights) from a doubled count: exact in a double below 2^53 (halves come from ties).
 double votes(std::int64_t doubled) { return static_cast<double>(doubled) / 2; }
 
-kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
+/// The counts of an input, and for a generated one its profile (nullopt for random_pairwise).
+kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters, std::optional<prefs::Profile>& generated) {
   if (input.generated_on_device()) {
     Space space;
     auto doubled =
@@ -71,7 +77,16 @@ kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters) {
   }
   HostElection host = load_host_election(input);
   voters = host.voters;
+  if (input.kind == ElectionInput::Kind::generator) generated = host.profile;
   return host.counts ? *host.counts : host_pairwise(*host.profile, input);
+}
+
+/// How a certificate's checker reads the input file: by its format and cells.
+std::string input_format(const ElectionInput& input) {
+  if (input.kind == ElectionInput::Kind::lolib) return "lolib";
+  if (input.kind == ElectionInput::Kind::preflib) return "preflib";
+  if (input.kind == ElectionInput::Kind::matrix) return input.weighted() ? "matrix-signed" : "matrix-counts";
+  return input.generated_on_device() ? "matrix-counts" : "preflib";  // the run writes it (_input.csv / .soc)
 }
 
 TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::string>& names) {
@@ -121,7 +136,8 @@ class KemenyJob : public ElectionJob {
     const Space space;
     const Measurement& measurement = settings_.measurement;
     std::int64_t voters = 0;
-    const kemeny::Counts o = load_counts(input, voters);
+    std::optional<prefs::Profile> generated;
+    const kemeny::Counts o = load_counts(input, voters, generated);
     const kemeny::PlannedWork work = kemeny::planned_work(o, settings_.options, available_device_bytes());
     const std::string n = std::to_string(o.alternatives);
     if (work.rankings > 0)
@@ -148,6 +164,7 @@ class KemenyJob : public ElectionJob {
         inputs_.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
     if (settings_.write_rankings)
       context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o));
+    if (settings_.options.certify && result.exact) write_certificate(input, context, suffix, result, o, generated);
     const double seconds = times.median();
     Row row;
     row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);
@@ -211,6 +228,21 @@ class KemenyJob : public ElectionJob {
     std::cout << "\n  consensus: " << kemeny::format_ranking(result.optima.front(), o.names) << "\n";
     std::printf("  %.4f s; %zu components (largest %d); verified: %s\n", seconds, result.component_sizes.size(),
                 *std::max_element(result.component_sizes.begin(), result.component_sizes.end()), verified.c_str());
+  }
+
+  /// The certificate of an exact result, and for a generated input the input it proves (a PrefLib
+  /// file of the profile, or the random tournament's counts), so that it can be checked alone.
+  static void write_certificate(const ElectionInput& input, const RunContext& context, const std::string& suffix,
+                                const kemeny::Result& result, const kemeny::Counts& o,
+                                const std::optional<prefs::Profile>& generated) {
+    const std::string stem = context.run_name + suffix;
+    context.files->write(stem + "_certificate.json", kemeny::certificate_json(result, o, input_format(input)));
+    if (input.generated_on_device()) prefs::write_pairwise_csv(o, context.output_file(suffix + "_input.csv"));
+    if (generated) {
+      std::ostringstream text;
+      prefs::write_preflib(*generated, text, stem + "_input." + prefs::to_string(generated->data_type()));
+      context.files->write(stem + "_input." + prefs::to_string(generated->data_type()), text.str());
+    }
   }
 
   KemenySettings settings_;

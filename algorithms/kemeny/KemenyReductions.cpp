@@ -28,13 +28,25 @@ void fix_by_three_quarters(const Counts& o, PairReduction& reduction) {
     for (int y = 0; y < n; ++y) {
       if (y == x || reduction.fixed(x, y) || reduction.fixed(y, x)) continue;
       const auto [first, second] = three_quarters(o, x, y) ? std::pair{x, y} : std::pair{y, x};
-      reduction.before[static_cast<std::size_t>(first) * n + second] = 1;
+      reduction.before[static_cast<std::size_t>(first) * n + second] = static_cast<signed char>(Rule::majority);
       ++reduction.by_majority;
     }
   }
 }
 
 }  // namespace
+
+const char* to_string(Rule rule) {
+  switch (rule) {
+    case Rule::exchange:
+      return "exchange";
+    case Rule::majority:
+      return "majority";
+    case Rule::closure:
+      break;
+  }
+  return "closure";
+}
 
 PairReduction fixed_pairs(const Counts& o) {
   const int n = o.alternatives;
@@ -49,7 +61,10 @@ PairReduction fixed_pairs(const Counts& o) {
       for (int c = 0; c < n && worst < margin(a, b); ++c) {
         if (c != a && c != b) worst += std::max<std::int64_t>(0, margin(b, c) - margin(a, c));
       }
-      if (worst < margin(a, b)) reduction.before[static_cast<std::size_t>(a) * n + b] = 1, ++reduction.by_exchange;
+      if (worst < margin(a, b)) {
+        reduction.before[static_cast<std::size_t>(a) * n + b] = static_cast<signed char>(Rule::exchange);
+        ++reduction.by_exchange;
+      }
     }
   }
   if (o.strict_complete) fix_by_three_quarters(o, reduction);
@@ -59,7 +74,7 @@ PairReduction fixed_pairs(const Counts& o) {
       if (!reduction.fixed(a, c)) continue;
       for (int b = 0; b < n; ++b) {
         signed char& ab = reduction.before[static_cast<std::size_t>(a) * n + b];
-        if (!ab && reduction.fixed(c, b)) ab = 1, ++reduction.by_closure;
+        if (!ab && reduction.fixed(c, b)) ab = static_cast<signed char>(Rule::closure), ++reduction.by_closure;
       }
     }
   }

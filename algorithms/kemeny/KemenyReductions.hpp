@@ -29,14 +29,20 @@
 
 namespace kollective::kemeny {
 
+/// What fixed a pair (certificates name it, and a checker applies it again).
+enum class Rule : signed char { exchange = 1, majority = 2, closure = 3 };
+const char* to_string(Rule rule);
+
 struct PairReduction {
   int alternatives = 0;
-  std::vector<signed char> before;  ///< n x n: before[a * n + b] = 1 when a precedes b in every optimum
-  std::int64_t by_exchange = 0;     ///< pairs the exchange rule fixed
-  std::int64_t by_majority = 0;     ///< further pairs the 3/4-majority rule fixed (strict, complete ballots)
-  std::int64_t by_closure = 0;      ///< further pairs implied by transitivity
+  /// n x n: before[a * n + b] is 0, or the Rule that puts a before b in every optimum
+  std::vector<signed char> before;
+  std::int64_t by_exchange = 0;  ///< pairs the exchange rule fixed
+  std::int64_t by_majority = 0;  ///< further pairs the 3/4-majority rule fixed (strict, complete ballots)
+  std::int64_t by_closure = 0;   ///< further pairs implied by transitivity
   std::int64_t pairs() const { return by_exchange + by_majority + by_closure; }
   bool fixed(int a, int b) const { return before[static_cast<std::size_t>(a) * alternatives + b] != 0; }
+  Rule rule(int a, int b) const { return static_cast<Rule>(before[static_cast<std::size_t>(a) * alternatives + b]); }
 };
 
 /// The pairs fixed in every optimal ranking of `o` (n^3 / 2 steps on the host); the 3/4-majority

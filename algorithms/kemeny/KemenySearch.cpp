@@ -19,6 +19,49 @@ constexpr int node_max_rounds = 1000;
 struct Node {
   std::vector<signed char> fixed;  // by pair column: -1 free, else the pair's value
   std::uint64_t bound = 0;         // a lower bound on every ranking in the node (its parent's)
+  int bound_rows = -1;             // the row weights in the proof that give `bound` (-1: none)
+  int proof = 0;                   // its node in the proof
+};
+
+/// Builds a search's Proof as its nodes close; does nothing unless asked.
+class ProofRecorder {
+ public:
+  ProofRecorder(bool on, Proof& proof) : on_(on), proof_(proof) {
+    if (on_) proof_.nodes.emplace_back();
+  }
+  /// A new node, for a child (0 when off).
+  int add_node() {
+    if (!on_) return 0;
+    proof_.nodes.emplace_back();
+    return static_cast<int>(proof_.nodes.size()) - 1;
+  }
+  /// Keeps an LP's row weights once; `kept` caches the index (-1: not yet).
+  int rows_of(const TriangleLp::Solution& lp, int& kept) {
+    if (!on_ || kept >= 0) return kept;
+    proof_.rows.push_back(lp.priced_rows);
+    return kept = static_cast<int>(proof_.rows.size()) - 1;
+  }
+  void close(int node, ProofNode::Kind kind, int rows = -1) {
+    if (!on_) return;
+    proof_.nodes[node].kind = kind;
+    proof_.nodes[node].rows = rows;
+  }
+  /// Columns fixed by reduced cost at `node`, bounded by `rows`.
+  void fix_at_lean(int node, int column, signed char value, int rows) {
+    if (!on_) return;
+    proof_.nodes[node].fixed_at_lean.emplace_back(column, value);
+    proof_.nodes[node].rows = rows;
+  }
+  void branch(int node, int column, int child, signed char value) {
+    if (!on_) return;
+    proof_.nodes[node].kind = ProofNode::Kind::branch;
+    proof_.nodes[node].column = column;
+    proof_.nodes[node].children[value] = child;
+  }
+
+ private:
+  bool on_;
+  Proof& proof_;
 };
 
 /// A ranking near a fractional LP point: by how many alternatives each is placed before.
@@ -279,7 +322,7 @@ void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>
 }  // namespace
 
 SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
-                            double max_seconds, std::vector<signed char> known) {
+                            double max_seconds, std::vector<signed char> known, bool record_proof) {
   WallTimer timer;
   const int n = o.alternatives;
   const std::size_t limit = static_cast<std::size_t>(std::max(1, list_limit));
@@ -294,12 +337,16 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
     const std::uint64_t d = distance(o, ranking);
     if (d < result.distance) result.distance = d, best = ranking;
   };
+  ProofRecorder proof(record_proof, result.proof);
   // A node is closed once its bound reaches the best distance: it holds no better ranking.
-  std::vector<Node> stack = {{known, 0}};
+  std::vector<Node> stack = {{known, 0, -1, 0}};
   while (!stack.empty() && timer.seconds() < max_seconds) {
     Node node = std::move(stack.back());
     stack.pop_back();
-    if (node.bound >= result.distance) continue;
+    if (node.bound >= result.distance) {
+      proof.close(node.proof, ProofNode::Kind::bound, node.bound_rows);
+      continue;
+    }
     // No more cuts once the bound closes the node (each round's point, rounded and improved, may
     // lower the best distance).
     const TriangleLp::Solution lp_point =
@@ -308,19 +355,28 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
           return result.distance;
         });
     ++result.nodes;
-    if (lp_point.status == TriangleLp::Status::infeasible) continue;
-    node.bound = std::max(node.bound, lp_point.bound);
+    if (lp_point.status == TriangleLp::Status::infeasible) {
+      proof.close(node.proof, ProofNode::Kind::cycle);
+      continue;
+    }
+    int lp_rows = -1;  // this LP's row weights in the proof, once kept
+    if (lp_point.bound > node.bound) node.bound = lp_point.bound, node.bound_rows = proof.rows_of(lp_point, lp_rows);
     if (lp_point.status == TriangleLp::Status::open) {  // stopped by the time limit: left open
       stack.push_back(std::move(node));
       break;
     }
     offer(lp_point.ranking.empty() ? local_search(o, rounded_ranking(lp_point.x, n)) : lp_point.ranking);
-    if (node.bound >= result.distance) continue;
+    if (node.bound >= result.distance) {
+      proof.close(node.proof, ProofNode::Kind::bound, node.bound_rows);
+      continue;
+    }
     // Pairs whose other value alone would lift the bound to the best distance.
     std::vector<signed char> fixed = node.fixed;
     for (int c = 0; c < lp.columns(); ++c) {
-      if (fixed[c] < 0 && whole_distance(lp_point.dual_value + lp_point.penalty[c]) >= result.distance)
+      if (fixed[c] < 0 && whole_distance(lp_point.dual_value + lp_point.penalty[c]) >= result.distance) {
         fixed[c] = lp_point.lean[c];
+        proof.fix_at_lean(node.proof, c, fixed[c], proof.rows_of(lp_point, lp_rows));
+      }
     }
     // The most fractional pair; where the point is a ranking that the bound does not prove (the
     // solver's prices fall short by rounding), the pair its prices charge least.
@@ -329,14 +385,16 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
     if (pair.i < 0) {  // every pair fixed: the node holds this one ranking, if any
       const Ranking only = ranking_of(fixed, n);
       if (!only.empty()) offer(only);
+      proof.close(node.proof, ProofNode::Kind::single, lp_rows);
       continue;
     }
     const int c = pair_column(pair.i, pair.j, n);
     const double value = lp_point.x[static_cast<std::size_t>(pair.i) * n + pair.j];
     const signed char nearer = value >= 0.5 ? 1 : 0;
     for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
-      Node child{fixed, node.bound};
+      Node child{fixed, node.bound, node.bound_rows, proof.add_node()};
       child.fixed[c] = side;
+      proof.branch(node.proof, c, child.proof, side);
       stack.push_back(std::move(child));
     }
   }
@@ -344,6 +402,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   for (const Node& node : stack) result.bound = std::min(result.bound, node.bound);
   result.optima = {best};
   result.count = 1;
+  if (!result.proven()) result.proof = {};
   if (result.proven()) list_optima(o, lp, known, result, limit, max_seconds - timer.seconds());
   result.rounds = lp.rounds();
   result.cuts = lp.cuts();

@@ -25,6 +25,31 @@
 
 namespace kollective::kemeny {
 
+/// A node of the tree that proves a search's optimum (Proof).
+struct ProofNode {
+  enum class Kind {
+    bound,   ///< its LP's prices (`rows`) bound every ranking in it at the optimum or above
+    cycle,   ///< its fixed pairs contain a directed cycle: it holds no ranking (the LP was infeasible)
+    single,  ///< every pair fixed (with `fixed_at_lean`): it holds at most one ranking, which was offered
+    branch,  ///< split on `column`: children[v] has the column at v
+  };
+  Kind kind = Kind::bound;
+  int rows = -1;  ///< the row weights (Proof::rows) of `bound`, and of `fixed_at_lean`; -1: none (all 0)
+  /// Columns fixed by reduced cost before splitting, with the value kept: each other value is bounded
+  /// at the optimum or above by `rows` with the node's fixed pairs and that column at it.
+  std::vector<std::pair<int, signed char>> fixed_at_lean;
+  int column = -1;
+  int children[2] = {-1, -1};
+};
+
+/// The tree of a proven search, over the LP's pair columns from the root's fixed pairs: its leaves
+/// cover every ranking that keeps them. A checker re-derives each bound from the input and the
+/// row weights alone (KemenyCertificate.hpp).
+struct Proof {
+  std::vector<ProofNode> nodes;  ///< nodes[0] is the root
+  std::vector<std::vector<std::pair<Triangle, Scaled>>> rows;
+};
+
 struct SearchResult {
   std::vector<Ranking> optima;  ///< rankings of `distance`, sorted, at most list_limit
   std::uint64_t count = 1;      ///< rankings of `distance` found: all of them when count_exact
@@ -36,14 +61,16 @@ struct SearchResult {
   std::int64_t cuts = 0;        ///< triangle inequalities added
   double seconds = 0;
   bool proven() const { return distance == bound; }
+  Proof proof;  ///< where asked (record_proof) and proven
 };
 
 /// Branch and cut from the ranking `start`, for at most about `max_seconds` (then the best
 /// ranking with its certified bound), with the pairs `known` (by LP column, as pair_columns
 /// gives them; empty: none) fixed from the root: they must hold in every optimal ranking, so that
-/// the optima and their count stay whole. Deterministic for a deterministic separation.
+/// the optima and their count stay whole. With `record_proof`, a proven result carries its Proof.
+/// Deterministic for a deterministic separation.
 SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
-                            double max_seconds, std::vector<signed char> known = {});
+                            double max_seconds, std::vector<signed char> known = {}, bool record_proof = false);
 
 }  // namespace kollective::kemeny
 

@@ -8,6 +8,7 @@
 /// (halves come from ties).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,11 @@ struct Options {
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
   /// ablation, the search without them)
   bool reduce = true;
+  /// Keep what proves an exact result (Result::certificate; auto records each search's tree).
+  bool certify = false;
 };
+
+struct Certificate;  // KemenyCertificate.hpp
 
 struct Result {
   std::uint64_t distance = 0;     ///< doubled (halves come from ties)
@@ -68,6 +73,8 @@ struct Result {
   int ranks = 1;                ///< ranks that shared the largest subset DP
   double exchange_seconds = 0;  ///< of the subset DPs, spent waiting for the layer trades between ranks
   double dp_seconds = 0;        ///< in the subset DPs' tables: set up and filled (waits included; not the listing)
+  /// With options.certify, for an exact result: what proves it (KemenyCertificate.hpp)
+  std::shared_ptr<const Certificate> certificate;
 };
 
 /// Largest n the enumeration accepts (it searches all n! rankings).

@@ -185,7 +185,7 @@ def convert_only(args, optima, found):
     return 1 if failures else 0
 
 
-def write_config(path, entries, out_dir, time_limit):
+def write_config(path, entries, out_dir, time_limit, certificates=False):
     """entries: list of (run name, absolute input path)."""
     limit = str(int(time_limit)) if time_limit == int(time_limit) else repr(time_limit)
     lines = [
@@ -204,7 +204,7 @@ def write_config(path, entries, out_dir, time_limit):
             "    repetitions: 1",
             "    warmup: 0",
             "    verify: false",
-            "    write: {rankings: false}",
+            "    write: {rankings: false, certificate: %s}" % ("true" if certificates else "false"),
         ]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -243,6 +243,15 @@ def to_int(text):
         return int(value)
 
 
+def check_certificate(instance, certificate):
+    """Runs python/kollective/certificate.py; returns its verdict and wall seconds."""
+    checker = os.path.join(REPO_ROOT, "python", "kollective", "certificate.py")
+    started = time.time()
+    proc = subprocess.run([sys.executable, checker, instance, certificate], capture_output=True, text=True)
+    verdict = (proc.stdout or proc.stderr).strip().splitlines()[-1] if (proc.stdout or proc.stderr) else "no output"
+    return "%s (check %.3f s)" % ("certified" if proc.returncode == 0 else verdict, time.time() - started)
+
+
 def check(args, optima, found):
     kollective = args.kollective
     if not os.path.exists(kollective) and not os.path.isabs(kollective):
@@ -276,7 +285,7 @@ def check(args, optima, found):
     results = []
     if entries:
         config = os.path.join(out_dir, "lolib_check.yaml")
-        write_config(config, entries, out_dir, args.time_limit)
+        write_config(config, entries, out_dir, args.time_limit, args.certificates)
         command = [kollective, "run", config, "--out", out_dir]
         print("running: " + " ".join(command), file=sys.stderr)
         started = time.time()
@@ -311,9 +320,13 @@ def check(args, optima, found):
         exact = row.get("exact", "").strip().lower() == "true"
         seconds = row.get("seconds", "")
         status = status_of(opt, value, exact)
+        note = ""
+        if args.certificates and status == "OK":
+            note = check_certificate(dict(entries)[run_name(name)], os.path.join(out_dir, run_name(name) + "_certificate.json"))
+            status = "OK" if note.startswith("certified") else "UNCERTIFIED"
         bad += status != "OK"
-        print("%-14s %4d %14d %14d %6s %10s  %s" % (name, n, opt, value, "true" if exact else "false", seconds, status))
-        results.append([name, n, opt, value, "true" if exact else "false", seconds, status, ""])
+        print("%-14s %4d %14d %14d %6s %10s  %s %s" % (name, n, opt, value, "true" if exact else "false", seconds, status, note))
+        results.append([name, n, opt, value, "true" if exact else "false", seconds, status, note])
 
     with open(os.path.join(out_dir, "lolib_check.csv"), "w", newline="") as f:
         w = csv.writer(f)
@@ -335,6 +348,8 @@ def main():
     p.add_argument("--time-limit", type=float, default=600.0,
                    help="branch-and-cut seconds per component (Kemeny option time_limit, default 600)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="check only these instances (names or run names)")
+    p.add_argument("--certificates", action="store_true",
+                   help="write each result's certificate and check it with python/kollective/certificate.py")
     p.add_argument("--plain", action="store_true",
                    help="give the solver plain copies (title line and trailing text removed) written to OUT/instances")
     p.add_argument("--convert-only", metavar="DIR",

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "algorithms/kemeny/KemenyCertificate.hpp"
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyLP.hpp"
 #include "algorithms/kemeny/KemenyReductions.hpp"
@@ -175,10 +176,11 @@ constexpr int host_triangle_limit = 40;
 /// A component given to the LP: branch and cut from the best heuristic ranking, with the data
 /// reduction's pairs fixed (options.reduce), where the build has CLP; else (or above
 /// lp_max_alternatives) that ranking with the simple lower bound. The reduction's and the LP's
-/// figures are added to `totals`.
+/// figures are added to `totals`; where `certified` is given, the fixed pairs and the search's
+/// proof go there.
 template <class ExecSpace>
 SearchResult search_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
-                              Result& totals) {
+                              Result& totals, ComponentCertificate* certified) {
   const Ranking start = best_heuristic(o, options.seed);
   SearchResult searched;
   if (lp_available() && o.alternatives <= lp_max_alternatives) {
@@ -190,13 +192,15 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       totals.fixed_by_majority += reduction.by_majority;
       totals.fixed_by_closure += reduction.by_closure;
       known = pair_columns(reduction);
+      if (certified) certified->reduction = reduction;
     }
     const auto separate = [&](const std::vector<double>& x, int n) {
       // The same triangles either way.
       if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
       return violated_triangles(space, x, n);
     };
-    searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known));
+    searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known), certified != nullptr);
+    if (certified) certified->proof = std::move(searched.proof);
     totals.lp_seconds += searched.seconds;
     totals.lp_rounds += searched.rounds;
     totals.lp_cuts += searched.cuts;
@@ -210,6 +214,17 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
   return searched;
 }
 
+/// The certificate of an exact result of one method on the whole profile (options.certify).
+inline void certify_whole(Result& result, const Counts& o, const Options& options) {
+  if (!options.certify || !result.exact) return;
+  ComponentCertificate whole;
+  whole.alternatives.resize(o.alternatives);
+  for (int a = 0; a < o.alternatives; ++a) whole.alternatives[a] = a;
+  whole.method = result.method;
+  whole.distance = result.distance;
+  result.certificate = std::make_shared<Certificate>(Certificate{{std::move(whole)}});
+}
+
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
@@ -217,6 +232,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
     Result whole = options.method == Method::dp ? Impl::solve_dp(space, o, options, workspace)
                                                 : Impl::solve_enumeration(space, o, options);
     whole.component_methods = {whole.method};
+    certify_whole(whole, o, options);
     return whole;
   }
   Result result;
@@ -230,6 +246,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
     result.component_sizes = {o.alternatives};
     result.method = "heuristic";
     result.component_methods = {result.method};
+    certify_whole(result, o, options);
     return result;
   }
   // auto: Condorcet components in order, each by the DP or the LP search.
@@ -239,7 +256,10 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
   bool counted = true;    // every component's optima were counted
   std::uint64_t gap = 0;  // the components' distances above their lower bounds
   std::string methods;
+  auto certificate = std::make_shared<Certificate>();
   for (const auto& component : condorcet_components(o)) {
+    ComponentCertificate certified;
+    certified.alternatives = component;
     result.component_sizes.push_back(static_cast<int>(component.size()));
     const Counts sub = restrict_to(o, component);
     std::vector<Ranking> local;
@@ -260,7 +280,9 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
           Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
       const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;
       std::optional<SearchResult> searched;
-      auto search_it = [&](double seconds) { searched = search_component(space, sub, options, seconds, result); };
+      auto search_it = [&](double seconds) {
+        searched = search_component(space, sub, options, seconds, result, options.certify ? &certified : nullptr);
+      };
       if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
       bool proven = searched && searched->proven();
       if (options.across_ranks) proven = comm::holds_on_every_rank(proven);  // the DP has collectives
@@ -286,6 +308,11 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
       }
     }
     result.component_methods.push_back(how);
+    if (options.certify) {
+      certified.method = how;
+      certified.distance = distance(sub, local.front());
+      certificate->components.push_back(std::move(certified));
+    }
     if (how != "trivial" && methods.find("+" + how) == std::string::npos) methods += "+" + how;
     const unsigned __int128 product = static_cast<unsigned __int128>(result.count) * local_count;
     result.count_saturated = result.count_saturated || local_saturated || product > ~std::uint64_t{0};
@@ -315,6 +342,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
   result.count_known = result.exact && counted;
   if (!result.exact) result.count = 0;  // else exact, or (not counted) at least this many
   result.method = "decomposition" + methods;
+  if (options.certify && result.exact) result.certificate = std::move(certificate);
   return result;
 }
 

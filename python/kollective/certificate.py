@@ -1,0 +1,440 @@
+"""Checks a Kollective Kemeny certificate against its input, with integers only.
+
+    python3 certificate.py INPUT CERTIFICATE      (or: scripts/kollective check-certificate ...)
+
+Standard library only, and no import of the rest of the package, so that it runs anywhere and
+trusts nothing of Kollective's compiled code. docs/certificates.md states the format and what a
+certificate proves. Every ranking's distance is the sum over its pairs across the Condorcet
+components, each at least the smaller count, and over its pairs inside each component, at least
+that component's optimum, which the component's entry proves. A ranking whose distance meets that
+sum is optimal.
+
+Exit status: 0 certified, 1 rejected (the message names what failed), 2 the input or the
+certificate cannot be read, 3 not certified (a component solved by the subset DP is larger than
+this checker re-solves).
+"""
+
+import csv
+import json
+import sys
+from fractions import Fraction
+
+DP_LIMIT = 14  # the largest DP component this checker solves again (2^14 subsets, about a second)
+
+
+class Rejected(Exception):
+    """The certificate does not prove what it claims."""
+
+
+class Unreadable(Exception):
+    """The input or the certificate cannot be read."""
+
+
+class NotCertified(Exception):
+    """Nothing wrong was found, but a part has no proof this checker can verify."""
+
+
+# ---- inputs: the doubled counts o[i][j] (a pair's margin for signed weights) and the shift
+
+
+def margins_of(weights, n, where):
+    """Signed weights as margins (doubled) and the doubled sum of each pair's smaller weight."""
+    o = [[0] * n for _ in range(n)]
+    shift = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            forward, backward = weights[i][j], weights[j][i]
+            if forward > backward:
+                o[i][j] = 2 * (forward - backward)
+            else:
+                o[j][i] = 2 * (backward - forward)
+            shift += 2 * min(forward, backward)
+    return o, shift
+
+
+def read_matrix_csv(path, signed):
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = [row for row in csv.reader(f) if row and not row[0].startswith("#")]
+    if not rows:
+        raise Unreadable(f"{path}: no matrix rows")
+
+    def number(text):
+        try:
+            return Fraction(text.strip())
+        except (ValueError, ZeroDivisionError):
+            return None
+
+    header = rows[0][0].strip() == "" or number(rows[0][0]) is None
+    if header:
+        rows = rows[1:]
+    n = len(rows)
+    cells = []
+    for i, row in enumerate(rows):
+        values = [c.strip() for c in row]
+        if len(values) == n + 1:
+            values = values[1:]  # the name column
+        if len(values) != n:
+            raise Unreadable(f"{path}: row {i + 1} has {len(values)} cells for {n} alternatives")
+        parsed = []
+        for j, text in enumerate(values):
+            if i == j:
+                parsed.append(Fraction(0))
+                continue
+            value = number(text)
+            if value is None or (signed and value.denominator != 1) or (not signed and (value < 0 or (2 * value).denominator != 1)):
+                raise Unreadable(f"{path}: row {i + 1}, cell {j + 1}: '{text}' is not a {'weight' if signed else 'count'}")
+            parsed.append(value)
+        cells.append(parsed)
+    if signed:
+        return margins_of([[int(v) for v in row] for row in cells], n, path) + (False,)
+    return [[int(2 * v) for v in row] for row in cells], 0, False
+
+
+def read_lolib(path):
+    """LOLIB's format: an optional name line (which may come again after the matrix), n, then
+    n x n integers; the diagonal is ignored."""
+    with open(path, encoding="utf-8-sig") as f:
+        lines = f.read().splitlines()
+    name = lines[0].strip() if lines and lines[0].split() and not lines[0].split()[0].lstrip("+-").isdigit() else None
+    tokens = [w for number, line in enumerate(lines) if name is None or (number and line.strip() != name) for w in line.split()]
+    try:
+        values = [int(t) for t in tokens]
+    except ValueError as e:
+        raise Unreadable(f"{path}: {e}") from None
+    if not values or values[0] < 1 or len(values) != 1 + values[0] ** 2:
+        raise Unreadable(f"{path}: not n followed by n x n integers")
+    n = values[0]
+    weights = [values[1 + i * n : 1 + (i + 1) * n] for i in range(n)]
+    return margins_of(weights, n, path) + (False,)
+
+
+def read_preflib(path, n):
+    """Counts from a PrefLib file (current format: `count: a,{b,c},d` lines, alternatives 1..n),
+    and whether every ballot ranks every alternative without ties."""
+    o = [[0] * n for _ in range(n)]
+    strict_complete = True
+    with open(path, encoding="utf-8-sig") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if ":" not in line:
+                raise Unreadable(f"{path}:{number}: not a 'count: ranking' line (only PrefLib's current format is read)")
+            count_text, order = line.split(":", 1)
+            count = int(count_text)
+            groups, rest = [], order.replace(" ", "")
+            while rest:
+                if rest.startswith("{"):
+                    end = rest.index("}")
+                    groups.append([int(a) - 1 for a in rest[1:end].split(",") if a])
+                    rest = rest[end + 1 :].lstrip(",")
+                else:
+                    head, _, rest = rest.partition(",")
+                    groups.append([int(head) - 1])
+            position = [None] * n
+            for place, group in enumerate(groups):
+                for a in group:
+                    position[a] = place
+            if any(len(g) > 1 for g in groups) or None in position:
+                strict_complete = False
+            for a in range(n):
+                for b in range(n):
+                    if a == b or position[a] is None:
+                        continue
+                    if position[b] is None or position[a] < position[b]:
+                        o[a][b] += 2 * count
+                    elif position[a] == position[b]:
+                        o[a][b] += count
+    return o, 0, strict_complete
+
+
+def read_input(path, certificate):
+    fmt, n = certificate["input_format"], certificate["alternatives"]
+    if fmt == "preflib":
+        return read_preflib(path, n)
+    if fmt in ("matrix-counts", "matrix-signed"):
+        return read_matrix_csv(path, fmt == "matrix-signed")
+    if fmt == "lolib":
+        return read_lolib(path)
+    raise Unreadable(f"unknown input_format '{fmt}'")
+
+
+# ---- the proof of one component
+
+
+def column_pairs(m):
+    """The LP's pair columns of m alternatives: (i, j) for i < j, in order."""
+    return [(i, j) for i in range(m) for j in range(i + 1, m)]
+
+
+class Component:
+    """A component's counts (in the certificate's order) and what bounds its rankings."""
+
+    def __init__(self, o, alternatives, price_bits):
+        self.m = m = len(alternatives)
+        self.sub = [[o[a][b] for b in alternatives] for a in alternatives]
+        self.pairs = column_pairs(m)
+        self.index = {pair: c for c, pair in enumerate(self.pairs)}
+        self.unit = 1 << price_bits
+        self.cost = [self.sub[j][i] - self.sub[i][j] for i, j in self.pairs]  # of x_ij = 1 (i before j)
+        self.constant = sum(self.sub[i][j] for i, j in self.pairs)
+        self.priced = {}  # rows index -> (value without the columns, reduced costs, their free sum)
+
+    def simple_bound(self):
+        return sum(min(self.sub[i][j], self.sub[j][i]) for i, j in self.pairs)
+
+    def prices(self, key, rows):
+        """Weak duality for weights w >= 0 of the rows: value and reduced costs, scaled by unit."""
+        if key in self.priced:
+            return self.priced[key]
+        value, reduced = self.constant * self.unit, [c * self.unit for c in self.cost]
+        for row in rows:
+            if len(row) != 5 or not all(isinstance(v, int) for v in row):
+                raise Rejected(f"row {row} is not [i, j, k, upper, weight] of integers")
+            i, j, k, upper, weight = row
+            if not (0 <= i < j < k < self.m) or upper not in (0, 1) or weight < 0:
+                raise Rejected(f"row {row}: needs 0 <= i < j < k < {self.m}, upper 0 or 1, weight >= 0")
+            signed = weight if upper else -weight
+            value -= weight if upper else 0  # x_ij + x_jk - x_ik <= 1, or x_ik - x_ij - x_jk <= 0
+            reduced[self.index[(i, j)]] += signed
+            reduced[self.index[(j, k)]] += signed
+            reduced[self.index[(i, k)]] -= signed
+        entry = (value, reduced, sum(min(0, d) for d in reduced))
+        self.priced[key] = entry
+        return entry
+
+    def bound(self, key, rows, fixed):
+        """The least whole distance the rows' weights allow for rankings keeping `fixed`."""
+        value, reduced, free_sum = self.prices(key, rows)
+        total = value + free_sum + sum(reduced[c] * x - min(0, reduced[c]) for c, x in fixed.items())
+        return -((-total) // self.unit)  # ceiling
+
+    def cyclic(self, fixed):
+        """Whether the fixed pairs (c: 1, i before j) hold a directed cycle."""
+        after = [[] for _ in range(self.m)]
+        for c, x in fixed.items():
+            i, j = self.pairs[c]
+            after[i if x else j].append(j if x else i)
+        state = [0] * self.m  # 0 new, 1 on the path, 2 done
+        for start in range(self.m):
+            stack = [(start, iter(after[start]))] if state[start] == 0 else []
+            state[start] = 1 if stack else state[start]
+            while stack:
+                node, rest = stack[-1]
+                step = next(rest, None)
+                if step is None:
+                    state[node] = 2
+                    stack.pop()
+                elif state[step] == 1:
+                    return True
+                elif state[step] == 0:
+                    state[step] = 1
+                    stack.append((step, iter(after[step])))
+        return False
+
+    def distance_of(self, fixed):
+        return sum(self.sub[j][i] if fixed[c] else self.sub[i][j] for c, (i, j) in enumerate(self.pairs))
+
+    def dp_optimum(self):
+        """The optimum by the subset DP: best[S] = min over a in S of best[S - a] + a placed last."""
+        m, full = self.m, (1 << self.m) - 1
+        best = [0] * (full + 1)
+        for s in range(1, full + 1):
+            options = []
+            for a in range(m):
+                if s >> a & 1:
+                    rest = s & ~(1 << a)
+                    options.append(best[rest] + sum(self.sub[a][b] for b in range(m) if rest >> b & 1))
+            best[s] = min(options)
+        return best[full]
+
+
+def check_fixed_pairs(component, entry, strict_complete):
+    """The root's fixed pairs, each re-derived by its rule; returns them by column."""
+    m, sub = component.m, component.sub
+
+    def margin(a, b):
+        return sub[a][b] - sub[b][a]
+
+    def three_quarters(a, b):
+        return sub[a][b] > 0 and sub[a][b] >= 3 * sub[b][a]
+
+    def non_dirty(x):
+        return all(y == x or three_quarters(x, y) or three_quarters(y, x) for y in range(m))
+
+    reach = [0] * m  # bit b of reach[a]: a before b by the exchange and majority pairs, closed
+    fixed, closure = {}, []
+    for pair in entry.get("fixed_pairs", []):
+        a, b, rule = pair
+        if not (0 <= a < m and 0 <= b < m and a != b):
+            raise Rejected(f"fixed pair {pair}: not two alternatives of the component")
+        c = component.index[(min(a, b), max(a, b))]
+        if c in fixed:
+            raise Rejected(f"fixed pair {pair}: the pair is fixed twice")
+        fixed[c] = 1 if a < b else 0
+        if rule == "exchange":
+            gain = sum(max(0, margin(b, c2) - margin(a, c2)) for c2 in range(m) if c2 not in (a, b))
+            if not margin(a, b) > gain:
+                raise Rejected(f"fixed pair {pair}: the exchange rule does not hold (margin {margin(a, b)}, gain {gain})")
+        elif rule == "majority":
+            if not strict_complete:
+                raise Rejected(f"fixed pair {pair}: the 3/4-majority rule needs ballots that rank every alternative without ties")
+            if not (three_quarters(a, b) and (non_dirty(a) or non_dirty(b))):
+                raise Rejected(f"fixed pair {pair}: the 3/4-majority rule does not hold")
+        elif rule == "closure":
+            closure.append((a, b))
+            continue
+        else:
+            raise Rejected(f"fixed pair {pair}: unknown rule '{rule}'")
+        reach[a] |= 1 << b
+    for k in range(m):  # Warshall on bit sets
+        for a in range(m):
+            if reach[a] >> k & 1:
+                reach[a] |= reach[k]
+    for a, b in closure:
+        if not reach[a] >> b & 1:
+            raise Rejected(f"fixed pair [{a}, {b}, 'closure']: not implied by the other fixed pairs")
+    if any(reach[a] >> a & 1 for a in range(m)):
+        raise Rejected("the fixed pairs hold a cycle")
+    return fixed
+
+
+def check_tree(component, entry, fixed_at_root, where):
+    """Every leaf of the search's tree bounds its rankings at the component's distance or above,
+    and the leaves cover every ranking that keeps the root's fixed pairs."""
+    proof, target = entry["proof"], entry["distance_doubled"]
+    rows, nodes = proof["rows"], proof["nodes"]
+    seen = set()
+    stack = [(0, dict(fixed_at_root))]
+
+    def rows_of(index, name):
+        if index == -1:
+            return -1, []
+        if not (isinstance(index, int) and 0 <= index < len(rows)):
+            raise Rejected(f"{where}: node {name} names rows {index}, which are not in the proof")
+        return index, rows[index]
+
+    while stack:
+        name, fixed = stack.pop()
+        if not (isinstance(name, int) and 0 <= name < len(nodes)) or name in seen:
+            raise Rejected(f"{where}: node {name} is missing or reached twice: the tree does not cover every ranking")
+        seen.add(name)
+        node = nodes[name]
+        key, node_rows = rows_of(node.get("rows", -1), name)
+        kind = node.get("kind")
+        if kind == "bound":
+            bound = component.bound(key, node_rows, fixed)
+            if bound < target:
+                raise Rejected(f"{where}: node {name}: its bound {bound} is below the distance {target}")
+            continue
+        if kind == "cycle":
+            if not component.cyclic(fixed):
+                raise Rejected(f"{where}: node {name}: its fixed pairs hold no cycle, so it may hold a ranking")
+            continue
+        for pair, value in node.get("fixed_at_lean", []):
+            c = component.index.get(tuple(pair))
+            if c is None or c in fixed or value not in (0, 1):
+                raise Rejected(f"{where}: node {name}: pair {pair} cannot be fixed to {value} there")
+            other = dict(fixed)
+            other[c] = 1 - value
+            bound = component.bound(key, node_rows, other)
+            if bound < target:
+                raise Rejected(f"{where}: node {name}: pair {pair} at {1 - value} is bounded by {bound} only, below {target}")
+            fixed[c] = value
+        if kind == "single":
+            if len(fixed) != len(component.pairs):
+                raise Rejected(f"{where}: node {name}: a single ranking, but {len(component.pairs) - len(fixed)} pairs are free")
+            if not component.cyclic(fixed) and component.distance_of(fixed) < target:
+                raise Rejected(f"{where}: node {name}: its ranking is shorter than the distance {target}")
+            continue
+        if kind != "branch":
+            raise Rejected(f"{where}: node {name}: unknown kind '{kind}'")
+        c = component.index.get(tuple(node.get("pair", ())))
+        children = node.get("children", [])
+        if c is None or c in fixed or len(children) != 2:
+            raise Rejected(f"{where}: node {name}: does not split a free pair into two children")
+        for value in (0, 1):
+            child = dict(fixed)
+            child[c] = value
+            stack.append((children[value], child))
+    return len(seen)
+
+
+# ---- the whole certificate
+
+
+def check(input_path, certificate):
+    """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
+    if certificate.get("format") != "kollective-kemeny-certificate" or certificate.get("version") != 1:
+        raise Unreadable("not a version 1 Kollective Kemeny certificate")
+    o, shift, strict_complete = read_input(input_path, certificate)
+    n = len(o)
+    if n != certificate["alternatives"]:
+        raise Rejected(f"the input has {n} alternatives, the certificate {certificate['alternatives']}")
+    ranking = certificate["ranking"]
+    if sorted(ranking) != list(range(n)):
+        raise Rejected("the ranking is not an order of the alternatives")
+    distance = sum(o[ranking[q]][ranking[p]] for p in range(n) for q in range(p + 1, n))
+    if distance + shift != certificate["distance_doubled"]:
+        raise Rejected(f"the ranking's distance is {distance + shift} (doubled), not {certificate['distance_doubled']}")
+    components = certificate["components"]
+    member = {}
+    for k, entry in enumerate(components):
+        for a in entry["alternatives"]:
+            if a in member or not (0 <= a < n):
+                raise Rejected(f"component {k}: alternative {a} is not in exactly one component")
+            member[a] = k
+    if len(member) != n:
+        raise Rejected("the components do not hold every alternative")
+    bound = sum(min(o[a][b], o[b][a]) for a in range(n) for b in range(a + 1, n) if member[a] != member[b])
+    leaves, not_certified = 0, []
+    for k, entry in enumerate(components):
+        component = Component(o, entry["alternatives"], certificate["price_bits"])
+        method, where = entry["method"], f"component {k} ({entry['method']}, {component.m} alternatives)"
+        if method in ("trivial", "heuristic"):
+            bound += component.simple_bound()
+        elif method in ("dp", "enumeration"):
+            if component.m > DP_LIMIT:
+                not_certified.append(where)
+                bound += component.simple_bound()
+                continue
+            optimum = component.dp_optimum()
+            if optimum != entry["distance_doubled"]:
+                raise Rejected(f"{where}: its optimum is {optimum}, not {entry['distance_doubled']}")
+            bound += optimum
+        elif method in ("lp", "branch-and-cut"):
+            fixed = check_fixed_pairs(component, entry, strict_complete)
+            leaves += check_tree(component, entry, fixed, where)
+            bound += entry["distance_doubled"]
+        else:
+            raise Rejected(f"{where}: unknown method")
+    if not_certified:
+        raise NotCertified("; ".join(not_certified) + f": the subset DP's optimum has no short proof, and this checker "
+                           f"solves it again only up to {DP_LIMIT} alternatives")
+    if distance > bound:
+        raise Rejected(f"the components prove only {bound + shift} (doubled), below the ranking's {distance + shift}")
+    return f"certified: the ranking's distance {Fraction(distance + shift, 2)} is optimal ({len(components)} components, {leaves} proof nodes checked)"
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    try:
+        with open(argv[2], encoding="utf-8") as f:
+            certificate = json.load(f)
+        print(check(argv[1], certificate))
+        return 0
+    except Rejected as e:
+        print(f"certificate rejected: {e}", file=sys.stderr)
+        return 1
+    except NotCertified as e:
+        print(f"not certified: {e}", file=sys.stderr)
+        return 3
+    except (Unreadable, OSError, ValueError, KeyError, TypeError) as e:
+        print(f"cannot check: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

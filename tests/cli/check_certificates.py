@@ -1,0 +1,139 @@
+"""Certificates of exact Kemeny results (issue #36): kollective writes them for the runs of
+certificates/certificates.yaml, python/kollective/certificate.py certifies each, and rejects each
+tampered copy (a multiplier changed or negative, cuts dropped, a leaf removed or claimed empty, a
+child missing, the ranking swapped, a fixed pair reversed, a distance raised) with a message naming what failed.
+
+    python3 check_certificates.py KOLLECTIVE OUT_DIR
+"""
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python", "kollective"))
+import certificate as checker  # noqa: E402  (the standalone module, not the compiled package)
+
+INPUTS = {  # run -> its input, as the checker reads it
+    "mixture_30": "{out}/mixture_30_input.soc",
+    "tournament_22": "{out}/tournament_22_input.csv",
+    "weights_14": os.path.join(HERE, "certificates", "signed_14.mat"),
+    "ballots_4": os.path.join(HERE, "heuristic_4.soc"),
+    "ballots_dp": os.path.join(HERE, "heuristic_4.soc"),
+}
+failures = []
+
+
+def expect(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def outcome(input_path, cert):
+    try:
+        return "certified", checker.check(input_path, cert)
+    except checker.Rejected as e:
+        return "rejected", str(e)
+    except checker.NotCertified as e:
+        return "not certified", str(e)
+
+
+def rejected(input_path, cert, what, words):
+    status, message = outcome(input_path, cert)
+    expect(status == "rejected" and words in message, f"{what}: rejected naming '{words}' ({status}: {message})")
+
+
+def searched_component(cert):
+    return next(c for c in cert["components"] if c["method"] in ("lp", "branch-and-cut"))
+
+
+def tamper(input_path, cert, run):
+    # A ranking swapped: two neighbours whose order costs something.
+    swapped = copy.deepcopy(cert)
+    r = swapped["ranking"]
+    r[0], r[1] = r[1], r[0]
+    status, message = outcome(input_path, swapped)
+    expect(status == "rejected" and "distance" in message, f"{run}: ranking swapped: {status}: {message}")
+    component = searched_component(cert)
+    leaf = next(k for k, node in enumerate(component["proof"]["nodes"]) if node["kind"] == "bound" and node["rows"] >= 0)
+    rows_index = component["proof"]["nodes"][leaf]["rows"]
+    heaviest = max(range(len(component["proof"]["rows"][rows_index])), key=lambda k: component["proof"]["rows"][rows_index][k][4])
+    # One multiplier changed: the heaviest row's weight tripled.
+    changed = copy.deepcopy(cert)
+    searched_component(changed)["proof"]["rows"][rows_index][heaviest][4] *= 3
+    rejected(input_path, changed, f"{run}: multiplier tripled", "below the distance")
+    # A cut dropped: the heaviest row of each node's rows taken out (one cut where one LP proved it).
+    dropped = copy.deepcopy(cert)
+    for rows in searched_component(dropped)["proof"]["rows"]:
+        rows.remove(max(rows, key=lambda row: row[4]))
+    rejected(input_path, dropped, f"{run}: cut dropped", "below")
+    # A negative multiplier.
+    negative = copy.deepcopy(cert)
+    searched_component(negative)["proof"]["rows"][rows_index][heaviest][4] = -1
+    rejected(input_path, negative, f"{run}: negative multiplier", "weight >= 0")
+    # A component's distance raised: no leaf reaches it.
+    raised = copy.deepcopy(cert)
+    searched_component(raised)["distance_doubled"] += 2
+    raised["distance_doubled"] += 2
+    rejected(input_path, raised, f"{run}: distance raised", "")
+    # A fixed pair's rule claimed where it does not hold.
+    pairs = component.get("fixed_pairs", [])
+    if pairs:
+        false_rule = copy.deepcopy(cert)
+        a, b, _ = searched_component(false_rule)["fixed_pairs"][0]
+        searched_component(false_rule)["fixed_pairs"][0] = [b, a, "exchange"]
+        rejected(input_path, false_rule, f"{run}: fixed pair reversed", "exchange rule does not hold")
+
+
+def remove_leaf(input_path, cert, run):
+    removed = copy.deepcopy(cert)
+    nodes = searched_component(removed)["proof"]["nodes"]
+    branch = next(node for node in nodes if node["kind"] == "branch")
+    leaf = branch["children"][1]
+    nodes[leaf] = {"kind": "removed"}
+    rejected(input_path, removed, f"{run}: a leaf removed", "unknown kind")
+    unlinked = copy.deepcopy(cert)
+    nodes = searched_component(unlinked)["proof"]["nodes"]
+    next(node for node in nodes if node["kind"] == "branch")["children"][1] = len(nodes)
+    rejected(input_path, unlinked, f"{run}: a child missing", "missing")
+    cut = copy.deepcopy(cert)
+    nodes = searched_component(cut)["proof"]["nodes"]
+    leaf = next(k for k, node in enumerate(nodes) if node["kind"] == "bound")
+    nodes[leaf] = {"kind": "cycle", "rows": -1}
+    rejected(input_path, cut, f"{run}: a leaf claimed empty", "no cycle")
+
+
+def main():
+    kollective, out = sys.argv[1], sys.argv[2]
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([kollective, "run", os.path.join(HERE, "certificates", "certificates.yaml"), "--out", out, "--quiet"],
+                   check=True, stdout=subprocess.DEVNULL)
+    for run, pattern in INPUTS.items():
+        input_path = pattern.format(out=out)
+        with open(os.path.join(out, run + "_certificate.json"), encoding="utf-8") as f:
+            cert = json.load(f)
+        status, message = outcome(input_path, cert)
+        expect(status == "certified", f"{run}: {status}: {message}")
+        if any(c["method"] in ("lp", "branch-and-cut") for c in cert["components"]):
+            tamper(input_path, cert, run)
+        if any(c["method"] == "branch-and-cut" for c in cert["components"]):
+            remove_leaf(input_path, cert, run)
+    methods = {c["method"] for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]}
+    expect({"lp", "branch-and-cut", "dp", "trivial"} <= methods, f"the runs cover lp, branch-and-cut, dp and trivial: {sorted(methods)}")
+    # The command-line checker: exit 0 certified, 1 rejected.
+    script = os.path.join(HERE, "..", "..", "python", "kollective", "certificate.py")
+    good = subprocess.run([sys.executable, script, INPUTS["weights_14"], os.path.join(out, "weights_14_certificate.json")])
+    expect(good.returncode == 0, f"certificate.py exits 0 on a good certificate (got {good.returncode})")
+    bad = subprocess.run([sys.executable, script, INPUTS["ballots_4"], os.path.join(out, "weights_14_certificate.json")],
+                         capture_output=True, text=True)
+    expect(bad.returncode in (1, 2) and bad.stderr, f"certificate.py refuses another input's certificate: {bad.stderr.strip()}")
+    print(f"{len(failures)} failed" if failures else "certificates: every check passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
