@@ -38,7 +38,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
   KemenySettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"method", "list_limit", "seed", "dp_limit", "time_limit", "reduce"});
+    options.expect_keys({"method", "list_limit", "seed", "dp_limit", "time_limit", "reduce", "count"});
     if (options.has("method")) {
       settings.options.method =
           kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
@@ -49,6 +49,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
         static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: auto_dp_limit
     settings.options.time_limit = options.get_double("time_limit", settings.options.time_limit);
     settings.options.reduce = options.get_bool("reduce", settings.options.reduce);
+    settings.options.count = options.get_bool("count", settings.options.count);
     if (!(settings.options.time_limit > 0) || !std::isfinite(settings.options.time_limit))
       options.required("time_limit").error("must be a positive number of seconds");
   }

@@ -403,7 +403,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   result.optima = {best};
   result.count = 1;
   if (!result.proven()) result.proof = {};
-  if (result.proven()) list_optima(o, lp, known, result, limit, max_seconds - timer.seconds());
+  if (result.proven() && list_limit > 0) list_optima(o, lp, known, result, limit, max_seconds - timer.seconds());
   result.rounds = lp.rounds();
   result.cuts = lp.cuts();
   result.seconds = timer.seconds();

@@ -15,7 +15,8 @@
 /// Then the optimal rankings are listed: the root LP, with every cut found, fixes the pairs whose
 /// reduced cost alone would exceed the optimum, and a depth-first placement of the alternatives
 /// lists the rankings of the optimum that keep them (up to `list_limit`), counting on for a fixed
-/// number of steps: the count is exact when the placement ended.
+/// number of steps: the count is exact when the placement ended. With `list_limit` 0, the one
+/// optimum found is kept (count 1, not exact).
 
 #include <cstdint>
 #include <vector>

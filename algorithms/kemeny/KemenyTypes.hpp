@@ -38,6 +38,9 @@ struct Options {
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
   /// ablation, the search without them)
   bool reduce = true;
+  /// auto: list and count the optima of the components the LP search proves (false: the one
+  /// optimum found, count_known false; the DP counts them anyway)
+  bool count = true;
   /// Keep what proves an exact result (Result::certificate; auto records each search's tree).
   bool certify = false;
 };

@@ -16,6 +16,7 @@ this checker re-solves).
 
 import csv
 import json
+import operator
 import sys
 from fractions import Fraction
 
@@ -203,11 +204,22 @@ class Component:
         self.priced[key] = entry
         return entry
 
+    def scaled_bound(self, key, rows, fixed):
+        """What the rows' weights bound the rankings keeping `fixed` at, in units of 1 / unit."""
+        value, reduced, free_sum = self.prices(key, rows)
+        return value + free_sum + sum(reduced[c] * x - min(0, reduced[c]) for c, x in fixed.items())
+
+    def with_column(self, key, scaled, c, x):
+        """scaled_bound with free column c fixed at x as well."""
+        d = self.priced[key][1][c]
+        return scaled + d * x - min(0, d)
+
+    def whole(self, scaled):
+        return -((-scaled) // self.unit)  # the least whole distance at or above it
+
     def bound(self, key, rows, fixed):
         """The least whole distance the rows' weights allow for rankings keeping `fixed`."""
-        value, reduced, free_sum = self.prices(key, rows)
-        total = value + free_sum + sum(reduced[c] * x - min(0, reduced[c]) for c, x in fixed.items())
-        return -((-total) // self.unit)  # ceiling
+        return self.whole(self.scaled_bound(key, rows, fixed))
 
     def cyclic(self, fixed):
         """Whether the fixed pairs (c: 1, i before j) hold a directed cycle."""
@@ -252,9 +264,10 @@ class Component:
 def check_fixed_pairs(component, entry, strict_complete):
     """The root's fixed pairs, each re-derived by its rule; returns them by column."""
     m, sub = component.m, component.sub
+    margins = [[sub[a][b] - sub[b][a] for b in range(m)] for a in range(m)]
 
     def margin(a, b):
-        return sub[a][b] - sub[b][a]
+        return margins[a][b]
 
     def three_quarters(a, b):
         return sub[a][b] > 0 and sub[a][b] >= 3 * sub[b][a]
@@ -273,7 +286,8 @@ def check_fixed_pairs(component, entry, strict_complete):
             raise Rejected(f"fixed pair {pair}: the pair is fixed twice")
         fixed[c] = 1 if a < b else 0
         if rule == "exchange":
-            gain = sum(max(0, margin(b, c2) - margin(a, c2)) for c2 in range(m) if c2 not in (a, b))
+            # Over every other c; c = a and c = b add nothing where a's margin over b is positive.
+            gain = sum(x for x in map(operator.sub, margins[b], margins[a]) if x > 0)
             if not margin(a, b) > gain:
                 raise Rejected(f"fixed pair {pair}: the exchange rule does not hold (margin {margin(a, b)}, gain {gain})")
         elif rule == "majority":
@@ -331,13 +345,12 @@ def check_tree(component, entry, fixed_at_root, where):
             if not component.cyclic(fixed):
                 raise Rejected(f"{where}: node {name}: its fixed pairs hold no cycle, so it may hold a ranking")
             continue
+        base = component.scaled_bound(key, node_rows, fixed) if node.get("fixed_at_lean") else 0
         for pair, value in node.get("fixed_at_lean", []):
-            c = component.index.get(tuple(pair))
+            c = component.index.get(tuple(pair) if isinstance(pair, list) else None)
             if c is None or c in fixed or value not in (0, 1):
                 raise Rejected(f"{where}: node {name}: pair {pair} cannot be fixed to {value} there")
-            other = dict(fixed)
-            other[c] = 1 - value
-            bound = component.bound(key, node_rows, other)
+            bound = component.whole(component.with_column(key, base, c, 1 - value))
             if bound < target:
                 raise Rejected(f"{where}: node {name}: pair {pair} at {1 - value} is bounded by {bound} only, below {target}")
             fixed[c] = value

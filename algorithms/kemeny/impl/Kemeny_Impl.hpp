@@ -199,7 +199,8 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
       return violated_triangles(space, x, n);
     };
-    searched = branch_and_cut(o, separate, start, options.list_limit, seconds, std::move(known), certified != nullptr);
+    searched = branch_and_cut(o, separate, start, options.count ? options.list_limit : 0, seconds, std::move(known),
+                              certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
     totals.lp_seconds += searched.seconds;
     totals.lp_rounds += searched.rounds;
