@@ -92,6 +92,35 @@ std::vector<signed char> pair_values(const Ranking& ranking) {
   return values;
 }
 
+/// Whether the fixed pairs (by column: -1 free, 1: i before j, 0: j before i) hold a directed
+/// cycle, so that no ranking keeps them (Kahn's algorithm).
+bool holds_cycle(const std::vector<signed char>& fixed, int n) {
+  std::vector<std::vector<int>> after(n);
+  std::vector<int> before_count(n, 0);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      const signed char value = fixed[pair_column(i, j, n)];
+      if (value < 0) continue;
+      after[value == 1 ? i : j].push_back(value == 1 ? j : i);
+      ++before_count[value == 1 ? j : i];
+    }
+  }
+  std::vector<int> ready;
+  for (int a = 0; a < n; ++a) {
+    if (before_count[a] == 0) ready.push_back(a);
+  }
+  int placed = 0;
+  while (!ready.empty()) {
+    const int a = ready.back();
+    ready.pop_back();
+    ++placed;
+    for (int b : after[a]) {
+      if (--before_count[b] == 0) ready.push_back(b);
+    }
+  }
+  return placed < n;
+}
+
 /// The ranking whose pair values are `values` (every pair fixed), or empty where they are not
 /// transitive.
 Ranking ranking_of(const std::vector<signed char>& values, int n) {
@@ -355,8 +384,26 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
           return result.distance;
         });
     ++result.nodes;
+    auto split = [&](const std::vector<signed char>& fixed, int c, signed char nearer) {
+      for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
+        Node child{fixed, node.bound, node.bound_rows, proof.add_node()};
+        child.fixed[c] = side;
+        proof.branch(node.proof, c, child.proof, side);
+        stack.push_back(std::move(child));
+      }
+    };
     if (lp_point.status == TriangleLp::Status::infeasible) {
-      proof.close(node.proof, ProofNode::Kind::cycle);
+      // Trusted where the fixed pairs hold a cycle; else the solver's tolerances misjudged a node
+      // that holds rankings, and it is split on its first free pair instead.
+      const auto free = std::find(node.fixed.begin(), node.fixed.end(), -1);
+      if (holds_cycle(node.fixed, n)) {
+        proof.close(node.proof, ProofNode::Kind::cycle);
+      } else if (free == node.fixed.end()) {
+        offer(ranking_of(node.fixed, n));
+        proof.close(node.proof, ProofNode::Kind::single);
+      } else {
+        split(node.fixed, static_cast<int>(free - node.fixed.begin()), 1);
+      }
       continue;
     }
     int lp_rows = -1;  // this LP's row weights in the proof, once kept
@@ -388,20 +435,15 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
       proof.close(node.proof, ProofNode::Kind::single, lp_rows);
       continue;
     }
-    const int c = pair_column(pair.i, pair.j, n);
     const double value = lp_point.x[static_cast<std::size_t>(pair.i) * n + pair.j];
-    const signed char nearer = value >= 0.5 ? 1 : 0;
-    for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
-      Node child{fixed, node.bound, node.bound_rows, proof.add_node()};
-      child.fixed[c] = side;
-      proof.branch(node.proof, c, child.proof, side);
-      stack.push_back(std::move(child));
-    }
+    split(fixed, pair_column(pair.i, pair.j, n), value >= 0.5 ? 1 : 0);
   }
   result.bound = result.distance;
   for (const Node& node : stack) result.bound = std::min(result.bound, node.bound);
   result.optima = {best};
   result.count = 1;
+  // Nodes left when the time ran out, each bounded at the best distance where the search is proven.
+  for (const Node& node : stack) proof.close(node.proof, ProofNode::Kind::bound, node.bound_rows);
   if (!result.proven()) result.proof = {};
   if (result.proven() && list_limit > 0) list_optima(o, lp, known, result, limit, max_seconds - timer.seconds());
   result.rounds = lp.rounds();

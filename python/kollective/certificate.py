@@ -91,21 +91,45 @@ def read_matrix_csv(path, signed):
     return [[int(2 * v) for v in row] for row in cells], 0, False
 
 
+def lolib_integer(token):
+    """An integer of magnitude below 2^31, as the C++ reader takes it, or None."""
+    if len(token) > 20:
+        return None
+    try:
+        value = int(token, 10)
+    except ValueError:
+        return None
+    return value if -(1 << 31) < value < (1 << 31) else None
+
+
 def read_lolib(path):
-    """LOLIB's format: an optional name line (which may come again after the matrix), n, then
-    n x n integers; the diagonal is ignored."""
+    """LOLIB's format as the C++ reader takes it: an optional name line (line 1, when its first
+    token is not an integer), n, then n x n integers; after the full matrix only the name line may
+    come again. The diagonal is ignored."""
     with open(path, encoding="utf-8-sig") as f:
         lines = f.read().splitlines()
-    name = lines[0].strip() if lines and lines[0].split() and not lines[0].split()[0].lstrip("+-").isdigit() else None
-    tokens = [w for number, line in enumerate(lines) if name is None or (number and line.strip() != name) for w in line.split()]
-    try:
-        values = [int(t) for t in tokens]
-    except ValueError as e:
-        raise Unreadable(f"{path}: {e}") from None
-    if not values or values[0] < 1 or len(values) != 1 + values[0] ** 2:
+    n, values, name = None, [], None
+    for number, line in enumerate(lines, 1):
+        if n is not None and len(values) == n * n and name is not None and line.strip() == name:
+            continue
+        for token in line.split():
+            if number == 1 and n is None and lolib_integer(token) is None:
+                name = line.strip()
+                break
+            value = lolib_integer(token)
+            if value is None:
+                raise Unreadable(f"{path}:{number}: '{token}' is not an integer of magnitude below 2^31")
+            if n is None:
+                if not 1 <= value <= 65536:
+                    raise Unreadable(f"{path}:{number}: the size {value} is not in [1, 65536]")
+                n = value
+            elif len(values) == n * n:
+                raise Unreadable(f"{path}:{number}: more than the {n} x {n} values of the matrix")
+            else:
+                values.append(value)
+    if n is None or len(values) < n * n:
         raise Unreadable(f"{path}: not n followed by n x n integers")
-    n = values[0]
-    weights = [values[1 + i * n : 1 + (i + 1) * n] for i in range(n)]
+    weights = [values[i * n : (i + 1) * n] for i in range(n)]
     return margins_of(weights, n, path) + (False,)
 
 
@@ -117,12 +141,16 @@ def read_preflib(path, n):
     with open(path, encoding="utf-8-sig") as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
+            if line.startswith("# NUMBER ALTERNATIVES:") and int(line.split(":", 1)[1]) != n:
+                raise Unreadable(f"{path}:{number}: {line.split(':', 1)[1].strip()} alternatives, the certificate {n}")
             if not line or line.startswith("#"):
                 continue
             if ":" not in line:
                 raise Unreadable(f"{path}:{number}: not a 'count: ranking' line (only PrefLib's current format is read)")
             count_text, order = line.split(":", 1)
             count = int(count_text)
+            if count < 1:
+                raise Unreadable(f"{path}:{number}: count {count} is not positive")
             groups, rest = [], order.replace(" ", "")
             while rest:
                 if rest.startswith("{"):
@@ -135,6 +163,8 @@ def read_preflib(path, n):
             position = [None] * n
             for place, group in enumerate(groups):
                 for a in group:
+                    if not 0 <= a < n or position[a] is not None:
+                        raise Unreadable(f"{path}:{number}: alternative {a + 1} is not in 1..{n} or comes twice")
                     position[a] = place
             if any(len(g) > 1 for g in groups) or None in position:
                 strict_complete = False
@@ -376,10 +406,23 @@ def check_tree(component, entry, fixed_at_root, where):
 # ---- the whole certificate
 
 
+def integer(value, what, low=None, high=None):
+    """A JSON integer (not a float, a bool, NaN or infinity) in [low, high]."""
+    if type(value) is not int or (low is not None and value < low) or (high is not None and value > high):
+        raise Rejected(f"{what} is {value!r}, not an integer in range")
+    return value
+
+
 def check(input_path, certificate):
     """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
-    if certificate.get("format") != "kollective-kemeny-certificate" or certificate.get("version") != 1:
+    if not isinstance(certificate, dict) or certificate.get("format") != "kollective-kemeny-certificate" \
+            or certificate.get("version") != 1:
         raise Unreadable("not a version 1 Kollective Kemeny certificate")
+    integer(certificate["price_bits"], "price_bits", 1, 64)
+    integer(certificate["alternatives"], "alternatives", 1, 65536)
+    integer(certificate["distance_doubled"], "distance_doubled")
+    for k, entry in enumerate(certificate["components"]):
+        integer(entry["distance_doubled"], f"component {k}'s distance_doubled")
     o, shift, strict_complete = read_input(input_path, certificate)
     n = len(o)
     if n != certificate["alternatives"]:
@@ -429,13 +472,17 @@ def check(input_path, certificate):
     return f"certified: the ranking's distance {Fraction(distance + shift, 2)} is optimal ({len(components)} components, {leaves} proof nodes checked)"
 
 
+def reject_constant(name):
+    raise Unreadable(f"the certificate holds {name}, which is not a number JSON allows")
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     try:
         with open(argv[2], encoding="utf-8") as f:
-            certificate = json.load(f)
+            certificate = json.load(f, parse_constant=reject_constant)
         print(check(argv[1], certificate))
         return 0
     except Rejected as e:
@@ -444,7 +491,7 @@ def main(argv):
     except NotCertified as e:
         print(f"not certified: {e}", file=sys.stderr)
         return 3
-    except (Unreadable, OSError, ValueError, KeyError, TypeError) as e:
+    except Exception as e:  # noqa: BLE001  (malformed input or certificate: nothing is certified)
         print(f"cannot check: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
 

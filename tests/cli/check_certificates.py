@@ -80,6 +80,11 @@ def tamper(input_path, cert, run):
     searched_component(raised)["distance_doubled"] += 2
     raised["distance_doubled"] += 2
     rejected(input_path, raised, f"{run}: distance raised", "")
+    # A component's distance that is not an integer (NaN would compare false with every bound).
+    for value in (float("nan"), 1e300, True):
+        odd = copy.deepcopy(cert)
+        searched_component(odd)["distance_doubled"] = value
+        rejected(input_path, odd, f"{run}: component distance {value!r}", "not an integer")
     # A fixed pair's rule claimed where it does not hold.
     pairs = component.get("fixed_pairs", [])
     if pairs:
@@ -131,6 +136,15 @@ def main():
     bad = subprocess.run([sys.executable, script, INPUTS["ballots_4"], os.path.join(out, "weights_14_certificate.json")],
                          capture_output=True, text=True)
     expect(bad.returncode in (1, 2) and bad.stderr, f"certificate.py refuses another input's certificate: {bad.stderr.strip()}")
+    # A certificate that is not JSON the checker can use: exit 2, no traceback.
+    for name, text in (("nan", '{"format": "kollective-kemeny-certificate", "version": 1, "distance_doubled": NaN}'),
+                       ("list", "[1, 2]"), ("nodes", '{"format": "kollective-kemeny-certificate", "version": 1}')):
+        path = os.path.join(out, f"broken_{name}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        broken = subprocess.run([sys.executable, script, INPUTS["weights_14"], path], capture_output=True, text=True)
+        expect(broken.returncode == 2 and "Traceback" not in broken.stderr,
+               f"certificate.py exits 2 on a broken certificate ({name}): {broken.stderr.strip()}")
     print(f"{len(failures)} failed" if failures else "certificates: every check passed")
     return 1 if failures else 0
 
