@@ -6,6 +6,7 @@
 
 #include "algorithms/kemeny/KemenyHeuristics.hpp"
 #include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "algorithms/kemeny/KemenyOptima.hpp"
 #include "core/Error.hpp"
 #include "core/Timer.hpp"
 
@@ -13,14 +14,39 @@ namespace kollective::kemeny {
 
 namespace {
 
-/// LP solves one node may take before it counts as stopped (in practice a node needs tens).
-constexpr int node_max_rounds = 1000;
-
 struct Node {
   std::vector<signed char> fixed;  // by pair column: -1 free, else the pair's value
   std::uint64_t bound = 0;         // a lower bound on every ranking in the node (its parent's)
   int bound_rows = -1;             // the row weights in the proof that give `bound` (-1: none)
   int proof = 0;                   // its node in the proof
+  int branched = -1;               // the column its parent split on (-1: the root)
+  double parent_value = 0;         // the parent's LP value (dual, in distance units)
+  double change = 0;               // how far the split moved the column from the parent's LP value
+};
+
+/// Per column and side, the mean rise of the LP bound per unit the split moved the column
+/// (pseudocosts): where a split is expected to lift both children's bounds most.
+class Pseudocosts {
+ public:
+  explicit Pseudocosts(int columns) : sum_(2 * columns, 0.0), count_(2 * columns, 0) {}
+  void learn(int column, int side, double rise_per_unit) {
+    sum_[2 * column + side] += rise_per_unit;
+    ++count_[2 * column + side];
+    total_ += rise_per_unit;
+    ++seen_;
+  }
+  /// Expected rise of the bound when side's split moves the column by `change`.
+  double expected(int column, int side, double change) const {
+    const int k = 2 * column + side;
+    const double per_unit = count_[k] > 0 ? sum_[k] / count_[k] : seen_ > 0 ? total_ / seen_ : 1.0;
+    return per_unit * change;
+  }
+
+ private:
+  std::vector<double> sum_;
+  std::vector<int> count_;
+  double total_ = 0;
+  std::int64_t seen_ = 0;
 };
 
 /// Builds a search's Proof as its nodes close; does nothing unless asked.
@@ -134,17 +160,24 @@ Ranking ranking_of(const std::vector<signed char>& values, int n) {
   return pair_values(ranking) == values ? ranking : Ranking{};
 }
 
-/// The free pair (i < j) whose LP value is nearest 1/2; i = -1 when every free one is integral.
+/// A pair i < j; i = -1 for none.
 struct Pair {
   int i = -1, j = -1;
 };
-Pair most_fractional(const std::vector<signed char>& fixed, const std::vector<double>& x, int n) {
+
+/// The fractional free pair whose split the pseudocosts expect to lift both children most.
+Pair best_expected(const std::vector<signed char>& fixed, const std::vector<double>& x, int n,
+                   const Pseudocosts& costs) {
   Pair chosen;
-  double nearest = 0.5 - 1e-9;
+  double best = -1;
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
-      const double distance_to_half = std::fabs(x[static_cast<std::size_t>(i) * n + j] - 0.5);
-      if (fixed[pair_column(i, j, n)] < 0 && distance_to_half < nearest) nearest = distance_to_half, chosen = {i, j};
+      const int c = pair_column(i, j, n);
+      const double value = x[static_cast<std::size_t>(i) * n + j];
+      if (fixed[c] >= 0 || value < 1e-9 || value > 1 - 1e-9) continue;
+      const double down = std::max(1e-6, costs.expected(c, 0, value));
+      const double up = std::max(1e-6, costs.expected(c, 1, 1 - value));
+      if (down * up > best) best = down * up, chosen = {i, j};
     }
   }
   return chosen;
@@ -161,191 +194,6 @@ Pair least_penalty(const std::vector<signed char>& fixed, const std::vector<Scal
     }
   }
   return chosen;
-}
-
-/// Placements a listing may take: about a second at n = 100, and alike on every machine.
-constexpr std::int64_t listing_max_steps = 10'000'000;
-
-/// The rankings of the distance of a known optimum: one alternative placed at a time (after every
-/// one it is fixed behind; candidates in the optimum's order, so that it comes first), a prefix
-/// pruned by two lower bounds on the distance of every ranking that extends it:
-/// - its cost, plus the least cost of each pair still undecided (its fixed order's, if fixed);
-/// - the LP's split of the distance (TriangleLp::Solution): dual_value, plus the penalties of the
-///   decided pairs off their lean, plus the weights of the decided rows left slack.
-/// What placing an alternative next would add to either bound from its pairs with the unplaced is
-/// kept per alternative and updated as each one is placed, so a candidate costs its rows only.
-/// Lists `limit` and counts on while steps remain.
-class OptimaListing {
- public:
-  OptimaListing(const Counts& o, const TriangleLp::Solution& lp, const std::vector<signed char>& fixed,
-                const Ranking& optimum, std::size_t limit)
-      : o_(o),
-        lp_(lp),
-        n_(o.alternatives),
-        target_(distance(o, optimum)),
-        room_(Scaled{target_} * price_unit - lp.dual_value),
-        limit_(limit),
-        order_(optimum),
-        open_cost_(n_ * n_),
-        successors_(n_),
-        waiting_(n_),
-        rows_of_(n_),
-        position_(n_, n_),
-        added_(n_),
-        dropped_(n_),
-        off_lean_(n_) {
-    for (int i = 0; i < n_; ++i) {
-      for (int j = i + 1; j < n_; ++j) {
-        const signed char value = fixed[pair_column(i, j, n_)];  // 1: i before j
-        const std::uint64_t i_first = o.at(j, i), j_first = o.at(i, j);
-        const std::uint64_t cost = value < 0 ? std::min(i_first, j_first) : value == 1 ? i_first : j_first;
-        open_cost_[i * n_ + j] = open_cost_[j * n_ + i] = cost;
-        rest_ += cost;
-        if (value >= 0) {
-          successors_[value == 1 ? i : j].push_back(value == 1 ? j : i);
-          ++waiting_[value == 1 ? j : i];
-        }
-      }
-    }
-    for (int a = 0; a < n_; ++a) {
-      for (int b = 0; b < n_; ++b) {
-        if (b == a) continue;
-        added_[a] += o.at(b, a);
-        dropped_[a] += open_cost_[a * n_ + b];
-        off_lean_[a] += off_lean(a, b);
-      }
-    }
-    for (std::size_t r = 0; r < lp.priced_rows.size(); ++r) {
-      const Triangle& t = lp.priced_rows[r].first;
-      for (int a : {t.i, t.j, t.k}) rows_of_[a].push_back(static_cast<int>(r));
-    }
-  }
-
-  void run() { place(0); }
-
-  std::vector<Ranking> rankings;
-  std::uint64_t count = 0;
-  bool complete = true;  ///< every ranking was counted
-
- private:
-  /// Whether a is before b once a is placed at `position_` (the unplaced come after every placed one).
-  bool before(int a, int b) const { return position_[a] < position_[b]; }
-
-  /// The LP's penalty for a before b, where its lean puts b first (else 0).
-  Scaled off_lean(int a, int b) const {
-    const int c = pair_column(std::min(a, b), std::max(a, b), n_);
-    return (a < b ? 1 : 0) != lp_.lean[c] ? lp_.penalty[c] : 0;
-  }
-
-  /// What placing a next adds to the LP's terms: its pairs with the unplaced, and the rows that
-  /// placing it decides (two of their three alternatives placed).
-  Scaled lp_terms(int a) const {
-    Scaled terms = off_lean_[a];
-    for (int r : rows_of_[a]) {
-      const auto& [t, weight] = lp_.priced_rows[r];
-      const int placed = (position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_);
-      if (placed != 2) continue;  // a is the second one placed: the row is decided now
-      const int sum = before(t.i, t.j) + before(t.j, t.k) - before(t.i, t.k);  // in {0, 1} for a ranking
-      const bool slack = t.upper ? sum == 0 : sum == 1;
-      if (slack) terms += weight;
-    }
-    return terms;
-  }
-
-  /// a leaves the unplaced: the others' pairs with the unplaced lose their pair with a (undone
-  /// exactly by adding back: every sum is an integer).
-  void take_out(int a) {
-    for (int b = 0; b < n_; ++b) {
-      if (position_[b] < n_) continue;
-      added_[b] -= o_.at(a, b);
-      dropped_[b] -= open_cost_[b * n_ + a];
-      off_lean_[b] -= off_lean(b, a);
-    }
-  }
-  void put_back(int a) {
-    for (int b = 0; b < n_; ++b) {
-      if (position_[b] < n_) continue;
-      added_[b] += o_.at(a, b);
-      dropped_[b] += open_cost_[b * n_ + a];
-      off_lean_[b] += off_lean(b, a);
-    }
-  }
-
-  void place(int depth) {
-    if (depth == n_) {
-      if (prefix_ != target_) return;
-      if (rankings.size() < limit_) rankings.push_back(ranking_);
-      ++count;
-      return;
-    }
-    for (int a : order_) {
-      if (!complete) return;
-      if (position_[a] < n_ || waiting_[a] > 0) continue;
-      if (++steps_ > listing_max_steps) {
-        complete = false;
-        return;
-      }
-      const std::uint64_t added = added_[a], dropped = dropped_[a];  // a goes before every unplaced b
-      if (prefix_ + added + rest_ - dropped > target_) continue;
-      position_[a] = depth;
-      const Scaled terms = lp_terms(a);
-      if (used_ + terms <= room_) {
-        ranking_.push_back(a);
-        prefix_ += added, rest_ -= dropped, used_ += terms;
-        for (int b : successors_[a]) --waiting_[b];
-        take_out(a);
-        place(depth + 1);
-        put_back(a);
-        for (int b : successors_[a]) ++waiting_[b];
-        prefix_ -= added, rest_ += dropped, used_ -= terms;
-        ranking_.pop_back();
-      }
-      position_[a] = n_;
-    }
-  }
-
-  const Counts& o_;
-  const TriangleLp::Solution& lp_;
-  int n_;
-  std::uint64_t target_;
-  Scaled room_;  // for the LP's terms above dual_value
-  std::size_t limit_;
-  Ranking order_;                             // candidates for each place: the known optimum's order first
-  std::vector<std::uint64_t> open_cost_;      // per pair: its fixed order's cost, else the lesser one
-  std::vector<std::vector<int>> successors_;  // fixed to come after each alternative
-  std::vector<int> waiting_;                  // fixed predecessors not yet placed
-  std::vector<std::vector<int>> rows_of_;     // priced rows of each alternative
-  std::vector<int> position_;                 // n_ while unplaced
-  // Per alternative, over its pairs with the other unplaced: what placing it next adds to the
-  // prefix (o[b][a]), takes from the rest (open costs), and adds to the LP's terms (off_lean).
-  std::vector<std::uint64_t> added_, dropped_;
-  std::vector<Scaled> off_lean_;
-  Ranking ranking_;
-  std::uint64_t prefix_ = 0, rest_ = 0;
-  Scaled used_ = 0;
-  std::int64_t steps_ = 0;
-};
-
-/// Replaces the one optimal ranking of a proven search by a listing of the optima, with the root
-/// LP solved again with every cut the search found: its reduced costs fix the pairs that no
-/// optimum can flip, and its prices bound the rest of the listing.
-void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>& known, SearchResult& result,
-                 std::size_t limit, double max_seconds) {
-  // Enough once the bound reaches the optimum: prices that prove it bound the listing.
-  const TriangleLp::Solution root =
-      lp.solve(known, node_max_rounds, max_seconds, [&](const std::vector<double>&) { return result.distance; });
-  if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
-  std::vector<signed char> fixed = known;
-  for (int c = 0; c < lp.columns(); ++c) {
-    if (fixed[c] < 0 && whole_distance(root.dual_value + root.penalty[c]) > result.distance) fixed[c] = root.lean[c];
-  }
-  OptimaListing listing(o, root, fixed, result.optima.front(), limit);
-  listing.run();
-  if (listing.rankings.empty()) return;  // out of steps before the first: keep the search's one
-  result.optima = std::move(listing.rankings);
-  std::sort(result.optima.begin(), result.optima.end());
-  result.count = listing.count;
-  result.count_exact = listing.complete;
 }
 
 }  // namespace
@@ -369,6 +217,14 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   ProofRecorder proof(record_proof, result.proof);
   // A node is closed once its bound reaches the best distance: it holds no better ranking.
   std::vector<Node> stack = {{known, 0, -1, 0}};
+  Pseudocosts costs(lp.columns());
+  std::vector<Pair> pair_at(lp.columns());
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) pair_at[pair_column(i, j, n)] = {i, j};
+  }
+  auto column_value = [&](const std::vector<double>& x, int c) {
+    return x[static_cast<std::size_t>(pair_at[c].i) * n + pair_at[c].j];
+  };
   while (!stack.empty() && timer.seconds() < max_seconds) {
     Node node = std::move(stack.back());
     stack.pop_back();
@@ -384,10 +240,16 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
           return result.distance;
         });
     ++result.nodes;
+    const double lp_value = static_cast<double>(lp_point.dual_value) / static_cast<double>(price_unit);
+    if (node.branched >= 0 && lp_point.status != TriangleLp::Status::infeasible && node.change > 1e-9)
+      costs.learn(node.branched, node.fixed[node.branched], std::max(0.0, lp_value - node.parent_value) / node.change);
     auto split = [&](const std::vector<signed char>& fixed, int c, signed char nearer) {
       for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
         Node child{fixed, node.bound, node.bound_rows, proof.add_node()};
         child.fixed[c] = side;
+        child.branched = c;
+        child.parent_value = lp_value;
+        child.change = side == 1 ? 1 - column_value(lp_point.x, c) : column_value(lp_point.x, c);
         proof.branch(node.proof, c, child.proof, side);
         stack.push_back(std::move(child));
       }
@@ -425,9 +287,9 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
         proof.fix_at_lean(node.proof, c, fixed[c], proof.rows_of(lp_point, lp_rows));
       }
     }
-    // The most fractional pair; where the point is a ranking that the bound does not prove (the
-    // solver's prices fall short by rounding), the pair its prices charge least.
-    Pair pair = most_fractional(fixed, lp_point.x, n);
+    // The fractional pair of the best expected split; where the point is a ranking that the bound
+    // does not prove (the solver's prices fall short by rounding), the pair its prices charge least.
+    Pair pair = best_expected(fixed, lp_point.x, n, costs);
     if (pair.i < 0) pair = least_penalty(fixed, lp_point.penalty, n);
     if (pair.i < 0) {  // every pair fixed: the node holds this one ranking, if any
       const Ranking only = ranking_of(fixed, n);

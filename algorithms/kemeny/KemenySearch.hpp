@@ -6,9 +6,11 @@
 /// with triangle cuts (KemenyLP.hpp). Depth first over fixed pairs; every node's LP adds the
 /// triangles it violates (cuts valid everywhere, kept for later nodes while they bind or hold a
 /// price), is pruned when its bound exceeds the best distance, fixes the pairs whose reduced cost
-/// alone would exceed it, and branches on the most fractional pair (where the point is a ranking
-/// whose exact bound, from the solver's rounded prices, falls short of its distance: on the free
-/// pair its prices charge least, so that no valid input stops the search). The LP point of each round,
+/// alone would exceed it, and branches on the fractional pair whose split is expected to raise both
+/// children's bounds most (pseudocosts: the mean rise per unit of change each pair's earlier splits
+/// gave, product of the two sides; where the point is a ranking whose exact bound, from the
+/// solver's rounded prices, falls short of its distance: on the free pair its prices charge least,
+/// so that no valid input stops the search). The LP point of each round,
 /// rounded to a ranking and improved by local search, may lower the best distance; a node's rounds
 /// stop as soon as its bound prunes it.
 ///
@@ -64,6 +66,9 @@ struct SearchResult {
   bool proven() const { return distance == bound; }
   Proof proof;  ///< where asked (record_proof) and proven
 };
+
+/// LP solves one node may take before it counts as stopped (in practice a node needs tens).
+constexpr int node_max_rounds = 1000;
 
 /// Branch and cut from the ranking `start`, for at most about `max_seconds` (then the best
 /// ranking with its certified bound), with the pairs `known` (by LP column, as pair_columns
