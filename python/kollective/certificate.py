@@ -17,6 +17,7 @@ this checker re-solves).
 import csv
 import json
 import operator
+import re
 import sys
 from fractions import Fraction
 
@@ -91,15 +92,41 @@ def read_matrix_csv(path, signed):
     return [[int(2 * v) for v in row] for row in cells], 0, False
 
 
+DECIMAL = re.compile(r"[+-]?[0-9]+\Z")  # int() would also take '1_000' and non-ASCII digits
+ONLY_DECIMALS = re.compile(r"[\s0-9+-]*\Z")
+
+
 def lolib_integer(token):
     """An integer of magnitude below 2^31, as the C++ reader takes it, or None."""
-    if len(token) > 20:
+    if len(token) > 20 or not DECIMAL.match(token):
         return None
-    try:
-        value = int(token, 10)
-    except ValueError:
-        return None
+    value = int(token, 10)
     return value if -(1 << 31) < value < (1 << 31) else None
+
+
+def lolib_plain(text):
+    """The weights of a LOLIB file of n and n x n integers, with or without a name line first and
+    again last, or None for anything else, which read_lolib's line-by-line reading then takes or
+    refuses with its line."""
+    first, _, rest = text.partition("\n")
+    if first.split() and not DECIMAL.match(first.split()[0]):  # a name line
+        name, text = first.strip(), rest
+        body, _, last = text.rstrip().rpartition("\n")
+        if last.strip() == name:
+            text = body
+    if not ONLY_DECIMALS.match(text):
+        return None
+    tokens = text.split()
+    try:
+        values = [int(token, 10) for token in tokens]
+    except ValueError:  # a stray sign
+        return None
+    if not values or not 1 <= values[0] <= 65536 or len(values) != 1 + values[0] * values[0]:
+        return None
+    if any(len(token) > 20 for token in tokens) or not -(1 << 31) < min(values) <= max(values) < (1 << 31):
+        return None
+    n = values[0]
+    return [values[1 + i * n : 1 + (i + 1) * n] for i in range(n)], n
 
 
 def read_lolib(path):
@@ -107,7 +134,11 @@ def read_lolib(path):
     token is not an integer), n, then n x n integers; after the full matrix only the name line may
     come again. The diagonal is ignored."""
     with open(path, encoding="utf-8-sig") as f:
-        lines = f.read().splitlines()
+        text = f.read()
+    plain = lolib_plain(text)
+    if plain is not None:
+        return margins_of(plain[0], plain[1], path) + (False,)
+    lines = text.splitlines()
     n, values, name = None, [], None
     for number, line in enumerate(lines, 1):
         if n is not None and len(values) == n * n and name is not None and line.strip() == name:

@@ -45,3 +45,39 @@ def test_tampered_certificates_are_rejected(election):
     nan["components"][0]["distance_doubled"] = float("nan")
     with pytest.raises(certificate.Rejected, match="not an integer"):
         certificate.check(path, nan)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3\n0 5 -7\n3 0 6\n1 2 0\n",  # n and the matrix alone
+        "tiny\n3\n0 5 -7 3 0\n6 1 2 0\n",  # a name line, rows wrapped anywhere
+        "tiny\n3\n0 5 -7\n3 0 6\n1 2 0\ntiny\n",  # the name again after the matrix
+        "3 0 5 -7 3 0 6 1 2 +0\n",  # one line, a plus sign
+    ],
+)
+def test_lolib_files_read_alike_by_both_readers(tmp_path, text, monkeypatch):
+    path = tmp_path / "tiny.mat"
+    path.write_text(text)
+    read = certificate.read_lolib(str(path))
+    monkeypatch.setattr(certificate, "lolib_plain", lambda text: None)  # the line-by-line reading only
+    assert certificate.read_lolib(str(path)) == read
+    margins = read[0]
+    assert margins[0][1] == 2 * (5 - 3) and margins[2][0] == 2 * (1 - -7) and read[1] == 2 * (3 - 7 + 2)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("3\n0 5 7\n3 0 6\n1 2\n", "not n followed by n x n integers"),
+        ("3\n0 5 1_0\n3 0 6\n1 2 0\n", "'1_0' is not an integer"),
+        ("3\n0 5 2147483648\n3 0 6\n1 2 0\n", "'2147483648' is not an integer"),
+        ("3\n0 5 7\n3 0 6\n1 2 0\n4\n", "more than the 3 x 3 values"),
+        ("3\n0 5 +-7\n3 0 6\n1 2 0\n", "'\\+-7' is not an integer"),
+    ],
+)
+def test_malformed_lolib_files_are_refused_with_their_line(tmp_path, text, message):
+    path = tmp_path / "bad.mat"
+    path.write_text(text)
+    with pytest.raises(certificate.Unreadable, match=message):
+        certificate.read_lolib(str(path))
