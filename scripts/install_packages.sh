@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
 # Install the Debian packages Kollective builds with, if any is missing (Debian/Ubuntu only).
-#   scripts/install_packages.sh [fuzz|mpi|python]
+#   scripts/install_packages.sh [fuzz|mpi|python|python-test]
 #     fuzz: also clang with libFuzzer and the sanitizer runtimes, and llvm-symbolizer for readable
 #           stacks; mpi: also Open MPI (the openmp-mpi and cuda-mpi presets);
 #     python: also .deps/venv, a virtual environment with python/requirements.txt from PyPI (nanobind
-#           for the extension, pytest, numpy, matplotlib and pref_voting for its tests)
+#           and numpy, to build the extension); python-test: that venv with
+#           python/requirements-test.txt too (pytest, matplotlib, pref_voting: tests and plots)
 set -euo pipefail
 needed=(cmake g++ make git xz-utils patch curl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools
         clang-format pkg-config coinor-libclp-dev)
 if [ "${1:-}" = fuzz ]; then needed+=(clang libclang-rt-dev llvm); fi
 if [ "${1:-}" = mpi ]; then needed+=(libopenmpi-dev openmpi-bin); fi
-if [ "${1:-}" = python ]; then needed+=(python3-dev python3-venv); fi
+case ${1:-} in python|python-test) needed+=(python3-dev python3-venv);; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${KOLLECTIVE_DEPS_DIR:-$root/.deps}/venv
+stamp_of() { echo "$venv/.$(basename "$1" .txt)-$(sha256sum "$1" | cut -c1-16)"; }
 ensure_venv() {  # .deps/venv with python/requirements.txt, remade when that file changes
-  local root venv stamp
-  root=$(cd "$(dirname "$0")/.." && pwd)
-  venv=${KOLLECTIVE_DEPS_DIR:-$root/.deps}/venv
-  stamp=$(sha256sum "$root/python/requirements.txt" | cut -c1-16)
-  [ -f "$venv/.requirements-$stamp" ] && return 0
+  local stamp
+  stamp=$(stamp_of "$root/python/requirements.txt")
+  [ -f "$stamp" ] && return 0
   echo "install_packages: making .deps/venv (python/requirements.txt)" >&2
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$root/python/requirements.txt"
-  touch "$venv/.requirements-$stamp"
+  touch "$stamp"
+}
+ensure_test_packages() {  # python/requirements-test.txt into that venv
+  local stamp
+  stamp=$(stamp_of "$root/python/requirements-test.txt")
+  [ -f "$stamp" ] && return 0
+  echo "install_packages: adding python/requirements-test.txt to .deps/venv" >&2
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$root/python/requirements-test.txt"
+  touch "$stamp"
 }
 missing=()
 for p in "${needed[@]}"; do
@@ -34,4 +44,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-if [ "${1:-}" = python ]; then ensure_venv; fi
+case ${1:-} in python) ensure_venv;; python-test) ensure_venv; ensure_test_packages;; esac
