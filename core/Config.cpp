@@ -14,6 +14,31 @@
 
 namespace kollective {
 
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  // Edit distance with transpositions of neighbours (optimal string alignment).
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.size()][b.size()];
+  };
+  std::string best;
+  std::size_t nearest = std::max<std::size_t>(1, word.size() / 3) + 1;  // near enough: below this
+  for (const std::string& candidate : candidates) {
+    if (candidate == word) continue;
+    const std::size_t d = distance(word, candidate);
+    if (d < nearest) nearest = d, best = candidate;
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
 ConfigNode ConfigNode::load_file(const std::string& path) {
   std::ifstream in = open_input(path, "config");
   std::stringstream text;
@@ -139,7 +164,14 @@ void ConfigNode::expect_map() const {
 ConfigNode ConfigNode::required(const std::string& key) const {
   expect_map();
   const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
-  if (!has(key)) fail_at(file_, line(), "missing required key '", path, "'");
+  if (!has(key)) {
+    for (const auto& entry : *node_) {  // a present key that looks like a misspelling of this one
+      const std::string given = entry.first.IsScalar() ? entry.first.Scalar() : "";
+      if (!given.empty() && !did_you_mean(given, {key}).empty())
+        fail_at(file_, line(), "missing required key '", path, "' ('", given, "' given: did you mean '", key, "'?)");
+    }
+    fail_at(file_, line(), "missing required key '", path, "'");
+  }
   return ConfigNode((*node_)[key], file_, path);
 }
 
@@ -167,7 +199,9 @@ void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
     if (!known) {
       std::string list;
       for (const char* name : allowed) list += list.empty() ? name : std::string(", ") + name;
-      fail_at(file_, mark.line + 1, "unknown key '", path, "' (expected one of: ", list, ")");
+      fail_at(file_, mark.line + 1, "unknown key '", path, "'",
+              did_you_mean(key, std::vector<std::string>(allowed.begin(), allowed.end())), " (expected one of: ", list,
+              ")");
     }
     if (entry.second.IsNull())
       fail_at(file_, mark.line + 1, "key '", path, "' has no value (give one, or leave the key out)");
@@ -216,7 +250,7 @@ std::string ConfigNode::as_choice(const std::vector<std::string>& choices) const
     if (text == choice) return text;
     list += list.empty() ? choice : std::string(", ") + choice;
   }
-  error("'" + text + "' is not one of: " + list);
+  error("'" + text + "' is not one of: " + list + did_you_mean(text, choices));
 }
 
 std::string ConfigNode::get_string(const std::string& key, const std::string& fallback) const {

@@ -20,6 +20,10 @@ class Node;
 
 namespace kollective {
 
+/// " (did you mean 'c'?)" for the candidate c nearest to `word` by edit distance, when near
+/// enough to be a slip (at most a third of the word's letters, at least one); else "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+
 class ConfigNode {
  public:
   /// Parses a YAML file (syntax errors cite file:line).

@@ -93,13 +93,38 @@ void ResultFiles::commit() {
   committed_ = true;
 }
 
-void prepare_output_folder(const std::string& folder) {
-  namespace fs = std::filesystem;
+namespace {
+
+void check_output_folder_name(const std::string& folder) {
   if (folder.find('\0') != std::string::npos) fail("output folder '", folder.c_str(), "...' contains a NUL byte");
-  for (const auto& name : fs::path(folder)) {  // refused before anything is created
+  for (const auto& name : std::filesystem::path(folder)) {  // refused before anything is created
     if (name.string().size() > 255)
       fail("cannot create output folder '", folder, "': a name in it is longer than 255 bytes");
   }
+}
+
+}  // namespace
+
+void check_output_folder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  check_output_folder_name(folder);
+  std::error_code error;
+  std::vector<fs::path> missing;  // the folders prepare_output_folder would make, deepest first
+  for (fs::path p = fs::absolute(folder, error); !error && !fs::exists(p, error) && p != p.parent_path();
+       p = p.parent_path())
+    missing.push_back(p);
+  try {
+    prepare_output_folder(folder);
+  } catch (...) {
+    for (const fs::path& made : missing) fs::remove(made, error);  // only empty folders go
+    throw;
+  }
+  for (const fs::path& made : missing) fs::remove(made, error);
+}
+
+void prepare_output_folder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  check_output_folder_name(folder);
   std::error_code error;
   fs::create_directories(folder, error);
   if (error) fail("cannot create output folder '", folder, "': ", error.message());

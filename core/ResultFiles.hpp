@@ -59,6 +59,10 @@ class ResultFiles {
 /// reason (not a folder, permission denied, read-only, ...).
 void prepare_output_folder(const std::string& folder);
 
+/// Fails as prepare_output_folder would, and leaves nothing behind: the folders it made to try
+/// are removed again.
+void check_output_folder(const std::string& folder);
+
 }  // namespace kollective
 
 #endif

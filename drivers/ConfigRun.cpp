@@ -67,7 +67,9 @@ std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& o
     if (!runner) {
       std::string known;
       for (const auto& name : algorithm_names()) known += " " + name;
-      entry.required("algorithm").error("unknown algorithm '" + algorithm + "' (available:" + known + ")");
+      entry.required("algorithm")
+          .error("unknown algorithm '" + algorithm + "'" + did_you_mean(algorithm, algorithm_names()) +
+                 " (available:" + known + ")");
     }
     const std::string name = run_name(entry, algorithm, plan.size(), plan);
     const RunContext context{out_dir, config_dir, name};
@@ -346,9 +348,17 @@ class ConfigRunner {
   bool stopped_ = false;                 ///< a run failed and keep_going is off
 };
 
-}  // namespace
+/// A config read and checked on every rank: every run planned, the output folder settled.
+struct CheckedConfig {
+  ConfigNode config;
+  std::vector<PlannedRun> plan;
+  std::string out_dir, config_dir;
+  bool keep_going = false;
+};
 
-int run_config(const std::string& config_path, std::string out_dir, bool keep_going) {
+/// Every check `run` makes before its first run. `prepare`: create the output folder (else only
+/// check that it could be made and written).
+CheckedConfig check_config_file(const std::string& config_path, std::string out_dir, bool keep_going, bool prepare) {
   const std::string text = comm::on_every_rank([&] {
     check_input_file(config_path, "config");
     return read_text(config_path);
@@ -363,16 +373,40 @@ int run_config(const std::string& config_path, std::string out_dir, bool keep_go
     keep_going = keep_going || config.get_bool("keep_going", false);
     config_dir = std::filesystem::path(config_path).parent_path().string();
     std::vector<PlannedRun> runs = plan_runs(config, out_dir, config_dir);
-    prepare_output_folder(out_dir);
+    if (prepare) {
+      prepare_output_folder(out_dir);
+    } else {
+      check_output_folder(out_dir);
+    }
     return runs;
   });
+  return {config, std::move(plan), out_dir, config_dir, keep_going};
+}
+
+}  // namespace
+
+int run_config(const std::string& config_path, std::string out_dir, bool keep_going) {
+  CheckedConfig checked = check_config_file(config_path, out_dir, keep_going, true);
   if (comm::rank() == 0) {
-    if (config.has("title")) std::cout << config.required("title").as_string() << "\n";
+    if (checked.config.has("title")) std::cout << checked.config.required("title").as_string() << "\n";
     std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device;
     if (comm::size() > 1) std::cout << ", " << comm::size() << " ranks";
-    std::cout << ", output in " << out_dir << "\n\n";
+    std::cout << ", output in " << checked.out_dir << "\n\n" << std::flush;
   }
-  return ConfigRunner(std::move(plan), out_dir, config_dir, keep_going).run();
+  return ConfigRunner(std::move(checked.plan), checked.out_dir, checked.config_dir, checked.keep_going).run();
+}
+
+int check_config(const std::string& config_path, std::string out_dir) {
+  const CheckedConfig checked = check_config_file(config_path, out_dir, false, false);
+  if (comm::rank() == 0) {
+    std::cout << config_path << ": " << checked.plan.size() << (checked.plan.size() == 1 ? " run" : " runs")
+              << " checked, output in " << checked.out_dir << "\n";
+    for (const PlannedRun& run : checked.plan) {
+      std::cout << "  " << run.name << ": " << run.point_seconds.size()
+                << (run.point_seconds.size() == 1 ? " point" : " points") << "\n";
+    }
+  }
+  return 0;
 }
 
 }  // namespace kollective::driver

@@ -16,6 +16,11 @@ namespace kollective::driver {
 /// or its inputs throw (on every rank, with the message of the first rank that found one).
 int run_config(const std::string& config_path, std::string out_dir, bool keep_going);
 
+/// Makes every check run_config makes before its first run (the config, its inputs, sizes and
+/// memory, the output folder, which is not created), solves nothing, and prints what would run;
+/// returns 0, or throws as run_config does.
+int check_config(const std::string& config_path, std::string out_dir);
+
 }  // namespace kollective::driver
 
 #endif

@@ -117,6 +117,11 @@ class KemenyJob : public ElectionJob {
         require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +
                                                           " alternatives of " + input.describe());
       }
+      if (settings_.measurement.verify == Verify::always && !kemeny::can_verify(n, method)) {
+        fail("verify: true, but no independent check applies to ", n, " alternatives (", input.describe(),
+             "): verify re-solves n <= ", kemeny::enumeration_verify_max,
+             " by enumeration, or checks method enumeration by the DP; set verify: auto or false");
+      }
       if (method == kemeny::Method::enumeration && n > kemeny::enumeration_max_alternatives) {
         fail("Kemeny enumeration over n! rankings is limited to ", kemeny::enumeration_max_alternatives,
              " alternatives; ", input.describe(), " has ", n, " (use method dp or auto)");
@@ -155,8 +160,8 @@ class KemenyJob : public ElectionJob {
     if (measurement.verify != Verify::never) {
       const std::string against = kemeny::verify(space, result, o, settings_.options);
       if (against.empty() && measurement.verify == Verify::always) {
-        fail("verify: true, but no independent check applies (inexact result, or n > 12 with method ", result.method,
-             ")");
+        fail("verify: true, but no independent check applies (an inexact result, or n > ",
+             kemeny::enumeration_verify_max, " with method ", result.method, ")");
       }
       if (!against.empty()) verified = against;
     }
@@ -216,7 +221,7 @@ class KemenyJob : public ElectionJob {
       std::cout << " (lower bound " << doubled_votes_text(kemeny::input_distance(o, result.lower_bound)) << ", gap "
                 << doubled_votes_text(static_cast<long long>(result.distance - result.lower_bound)) << ")";
       if (result.lp_missing)
-        std::cout << "\n  this build has no LP bound (COIN-OR CLP), which might certify it: see the README";
+        std::cout << "\n  this build has no LP bound (COIN-OR CLP), which might certify it: see docs/configuration.md";
     }
     if (result.exact && result.count > 0) {
       const std::string count = result.count_saturated ? ">= 2^64" : std::to_string(result.count);

@@ -1,15 +1,19 @@
 /// \file main.cpp
-/// The `kollective` command line: `run CONFIG.yaml [--out DIR] [--quiet]` and `info`.
+/// The `kollective` command line: `run`, `check`, `info`, `help [TOPIC]`, `--version`
+/// (drivers/Help.cpp holds the texts).
 
 #include <Kokkos_Core.hpp>
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "algorithms/kemeny/KemenyLP.hpp"
 #include "core/kokkos_ext/Compat.hpp"
 #include "core/Error.hpp"
 #include "core/Memory.hpp"
@@ -17,6 +21,7 @@
 #include "core/RuntimeInfo.hpp"
 #include "core/comm/Communicator.hpp"
 #include "drivers/ConfigRun.hpp"
+#include "drivers/Help.hpp"
 #include "drivers/KokkosSettings.hpp"
 #include "drivers/Runner.hpp"
 
@@ -24,24 +29,9 @@ namespace {
 
 using namespace kollective;
 
-const char* usage =
-    "usage: kollective run CONFIG.yaml [--out DIR] [--quiet] [--keep-going]\n"
-    "       kollective info\n"
-    "\n"
-    "run   runs every entry of the config's `runs:` list, prints a summary and writes tables\n"
-    "      (Markdown, CSV, JSON) and result files to DIR (default: the config's `output:`).\n"
-    "      Every run is checked before the first starts; a run's files appear only when it\n"
-    "      completes. After a failed run the rest are skipped, unless --keep-going (or\n"
-    "      `keep_going: true` in the config); the exit status is 1 if any run failed.\n"
-    "      Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
-    "      the tables; runs with `distribute: solve` are solved by all ranks together.\n"
-    "info  prints the backend, device, memory and versions.\n"
-    "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are accepted before or after\n"
-    "the command.\n";
-
 int info() {
   const RuntimeInfo& runtime = runtime_info();
-  std::cout << "Kollective revision " << runtime.revision << "\n"
+  std::cout << driver::version_line() << "\n"
             << "  backend:        " << runtime.backend << " (concurrency " << runtime.concurrency << ")\n"
             << "  device:         " << runtime.device << "\n"
             << "  device memory:  " << format_bytes(static_cast<double>(runtime.device_memory_bytes)) << " total, "
@@ -58,6 +48,8 @@ int info() {
 #ifdef KOKKOS_ENABLE_SERIAL
   std::cout << " Serial";
 #endif
+  std::cout << "\n  optional parts: LP solver (COIN-OR CLP) " << (kemeny::lp_available() ? "yes" : "no") << ", MPI "
+            << (comm::built_with_mpi() ? "yes" : "no") << ", NCCL " << (comm::built_with_nccl() ? "yes" : "no");
   std::cout << "\n  algorithms:    ";
   for (const auto& name : driver::algorithm_names()) std::cout << " " << name;
   std::cout << "\n";
@@ -86,39 +78,70 @@ void quiet_other_ranks() {
   if (!std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
 }
 
+/// The usage of every command, for an error.
+std::string usage() { return "\n" + driver::help_text(""); }
+
 int command_line(std::vector<std::string> args) {
   std::string command, config, out_dir;
-  bool keep_going = false;
+  bool keep_going = false, quiet = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::cout << usage;
-      return 0;
-    } else if (arg == "--quiet" || arg == "-q") {
-      Progress::set_quiet(true);
+    if (arg == "--quiet" || arg == "-q") {
+      quiet = true;
     } else if (arg == "--keep-going") {
       keep_going = true;
     } else if (arg == "--out") {
       if (i + 1 == args.size() || args[i + 1].empty()) fail("--out needs a folder");
       out_dir = args[++i];
     } else if (arg.size() > 1 && arg[0] == '-') {
-      fail("unknown option '", arg, "'\n", usage);
+      fail("unknown option '", arg, "'", usage());
     } else if (command.empty()) {
       command = arg;
-      if (command != "run" && command != "info") fail("unknown command '", command, "' (run or info)\n", usage);
-    } else if (command == "run" && config.empty()) {
+      if (command != "run" && command != "check" && command != "info")
+        fail("unknown command '", command, "' (run, check, info or help)", usage());
+    } else if ((command == "run" || command == "check") && config.empty()) {
       config = arg;
     } else {
-      fail("unexpected argument '", arg, "'\n", usage);
+      fail("unexpected argument '", arg, "'", usage());
     }
   }
+  if (quiet) Progress::set_quiet(true);
   if (command == "info") return info();
-  if (command == "run") {
-    if (config.empty()) fail("run needs a config file\n", usage);
-    return driver::run_config(config, out_dir, keep_going);
+  if (command == "run" || command == "check") {
+    if (config.empty()) fail(command, " needs a config file", usage());
+    return command == "run" ? driver::run_config(config, out_dir, keep_going) : driver::check_config(config, out_dir);
   }
-  std::cerr << usage;
+  std::cerr << driver::help_text("");
   return 2;
+}
+
+/// `--version`, `--help` and `help [TOPIC]` answered before Kokkos starts (Kokkos would print its
+/// own help for --help first); nullopt for every other command line.
+std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
+  std::vector<std::string> words;  // the command and its arguments, options left out
+  bool help = false, version = false;
+  for (const std::string& arg : args) {
+    if (arg == "--version") version = true;
+    if (arg == "--help" || arg == "-h") help = true;
+    if (arg.empty() || arg[0] != '-') words.push_back(arg);
+  }
+  if (version) {
+    std::cout << driver::version_line() << "\n";
+    return 0;
+  }
+  if (!help && (words.empty() || words[0] != "help")) return std::nullopt;
+  const std::vector<std::string> topics = driver::help_topics();
+  std::string topic;
+  if (!words.empty() && words[0] == "help" && words.size() > 1) topic = words[1];
+  if (!words.empty() && words[0] != "help" && std::find(topics.begin(), topics.end(), words[0]) != topics.end())
+    topic = words[0];
+  try {
+    std::cout << driver::help_text(topic);
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << "kollective: error: " << e.what() << "\n";
+    return 1;
+  }
 }
 
 /// Reports an error and gives the exit status: a shared one once (rank 0); any other ends every
@@ -133,6 +156,7 @@ int report_error(const std::exception& e, const char* kind, int status) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  if (const auto answered = answer_without_kokkos(std::vector<std::string>(argv + 1, argv + argc))) return *answered;
   bind_openmp_threads(argv);  // may start the program again: before MPI starts
   kollective::comm::Session session(argc, argv);
   try {
@@ -145,6 +169,8 @@ int main(int argc, char* argv[]) {
     return report_error(e, "error", 2);
   }
   Kokkos::ScopeGuard guard(argc, argv);  // removes the Kokkos options it consumed
+  // A line at a time, also into a pipe or file: a run stopped midway keeps what it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   quiet_other_ranks();
   try {
     return command_line(std::vector<std::string>(argv + 1, argv + argc));

@@ -48,6 +48,9 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
   return Impl::solve(space, o, options, workspace);
 }
 
+/// Whether verify has an independent method for an exact result of `method` on n alternatives.
+inline bool can_verify(int n, Method method) { return n <= enumeration_verify_max || method == Method::enumeration; }
+
 /// Checks an exact result against an independent method: brute force for n <= 9, else the
 /// subset DP for enumeration results and the enumeration for the others (n <= 12). Returns the
 /// method it compared with, or "" when no check applies (an inexact result, or a larger n);
@@ -59,7 +62,7 @@ std::string verify(const ExecSpace& space, const Result& result, const Counts& o
   if (o.alternatives <= 9) {
     BruteForceResult brute = brute_force(o);
     other = {"brute force", brute.distance, brute.optima.size(), std::move(brute.optima)};
-  } else if (result.method == "enumeration" || o.alternatives <= 12) {
+  } else if (result.method == "enumeration" || o.alternatives <= enumeration_verify_max) {
     Options second = options;
     second.method = result.method == "enumeration" ? Method::dp : Method::enumeration;
     Result found = solve(space, o, second);

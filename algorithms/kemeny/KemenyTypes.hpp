@@ -84,6 +84,8 @@ struct Result {
 constexpr int enumeration_max_alternatives = 16;
 /// Largest n the subset DP accepts (the tables and masks are 64-bit; memory decides below that).
 constexpr int dp_max_alternatives = 40;
+/// The largest n whose exact results verify re-solves by the enumeration (n! rankings).
+constexpr int enumeration_verify_max = 12;
 
 /// Bytes the subset DP needs for n alternatives with `distance_bytes`-wide distances.
 std::int64_t dp_bytes(int n, int distance_bytes);

@@ -147,6 +147,14 @@ Session::~Session() {
 
 bool built_with_mpi() { return true; }
 
+bool built_with_nccl() {
+#ifdef KOLLECTIVE_HAVE_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+
 namespace {
 /// Whether MPI runs (a program or test without a Session is one rank).
 bool mpi_running() {
@@ -300,6 +308,7 @@ void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& r
 Session::Session(int&, char**&) {}
 Session::~Session() = default;
 bool built_with_mpi() { return false; }
+bool built_with_nccl() { return false; }
 int rank() { return 0; }
 int size() { return 1; }
 int local_rank() { return 0; }

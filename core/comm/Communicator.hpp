@@ -31,6 +31,8 @@ class Session {
 
 /// Whether this build runs several ranks (MPI) or one.
 bool built_with_mpi();
+/// Whether this build moves device data between ranks through NCCL (CUDA builds with MPI).
+bool built_with_nccl();
 
 /// This rank and the number of ranks (0 and 1 before a Session starts MPI or after it ends).
 int rank();

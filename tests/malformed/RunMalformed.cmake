@@ -3,7 +3,9 @@
 # and no "internal error", and that the output folder holds no file afterwards (a refused run
 # leaves nothing that looks like a result). An optional second line "# out: DIR" replaces the
 # case's own output folder (for unwritable folders); "# args: ..." adds command-line arguments;
-# "# env: NAME=VALUE ..." sets environment variables.
+# "# env: NAME=VALUE ..." sets environment variables. `kollective check` must refuse the case with
+# the same message and create no output folder, unless its header has "# check: passes" (a
+# problem that only running finds).
 file(GLOB cases ${CASES}/*.yaml)
 list(LENGTH cases count)
 if(count EQUAL 0)
@@ -18,6 +20,7 @@ foreach(case ${cases})
   set(out ${WORK}/${stem})
   set(extra "")
   set(launcher "")
+  set(check_passes FALSE)
   foreach(line ${header})
     if(line MATCHES "^# out: (.*)$")
       set(out ${CMAKE_MATCH_1})
@@ -26,14 +29,30 @@ foreach(case ${cases})
     elseif(line MATCHES "^# env: (.*)$")
       separate_arguments(variables UNIX_COMMAND "${CMAKE_MATCH_1}")
       set(launcher ${CMAKE_COMMAND} -E env ${variables})
+    elseif(line STREQUAL "# check: passes")
+      set(check_passes TRUE)
     endif()
   endforeach()
   file(REMOVE_RECURSE ${WORK}/${stem})
+  execute_process(COMMAND ${launcher} ${KOLLECTIVE} check ${case} --out ${out} ${extra}
+                  RESULT_VARIABLE check_status OUTPUT_VARIABLE check_stdout ERROR_VARIABLE check_stderr)
+  string(FIND "${check_stderr}" "${expected}" check_found)
+  set(check_problem "")
+  if(check_passes AND NOT check_status EQUAL 0)
+    set(check_problem "check failed, though the case says it passes: ${check_stderr}")
+  elseif(NOT check_passes AND check_status EQUAL 0)
+    set(check_problem "check passed, expected the error")
+  elseif(NOT check_passes AND check_found EQUAL -1)
+    set(check_problem "check's stderr lacks '${expected}': ${check_stderr}")
+  elseif(EXISTS ${WORK}/${stem})
+    set(check_problem "check created the output folder")
+  endif()
   execute_process(COMMAND ${launcher} ${KOLLECTIVE} run ${case} --out ${out} --quiet ${extra}
                   RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
-  set(problem "")
+  set(problem "${check_problem}")
   string(FIND "${stderr}" "${expected}" found)
-  if(status EQUAL 0)
+  if(problem)
+  elseif(status EQUAL 0)
     set(problem "exit status 0, expected an error")
   elseif(found EQUAL -1)
     set(problem "stderr lacks '${expected}'")

@@ -1,0 +1,106 @@
+#include "drivers/Help.hpp"
+
+#include <utility>
+
+#include "core/Error.hpp"
+#include "core/RuntimeInfo.hpp"
+
+namespace kollective::driver {
+
+namespace {
+
+const char* overview =
+    "usage: kollective COMMAND [ARGUMENTS]\n"
+    "\n"
+    "  run CONFIG.yaml [--out DIR] [--quiet] [--keep-going]   runs the config's runs, writes tables\n"
+    "  check CONFIG.yaml [--out DIR]    every check `run` makes first; solves nothing\n"
+    "  info                             backend, device, memory, versions, optional parts\n"
+    "  help [TOPIC]                     this text, or one of: run, check, info, algorithms, config\n"
+    "  --version                        version and revision\n"
+    "\n"
+    "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are accepted before or after\n"
+    "the command. Start with configs/quickstart.yaml; README.md says more.\n";
+
+const char* run_help =
+    "kollective run CONFIG.yaml [--out DIR] [--quiet] [--keep-going]\n"
+    "\n"
+    "Runs every entry of the config's `runs:` list, prints a summary and writes tables (Markdown,\n"
+    "CSV, JSON) and result files to DIR (default: the config's `output:`, else `results`).\n"
+    "Every run is checked before the first starts (as `kollective check` does); a run's files\n"
+    "appear only when it completes. After a failed run the rest are skipped, unless --keep-going\n"
+    "(or `keep_going: true` in the config); the exit status is 1 if any run failed.\n"
+    "--quiet silences the progress and time estimates on stderr.\n"
+    "Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
+    "the tables; runs with `distribute: solve` are solved by all ranks together.\n";
+
+const char* check_help =
+    "kollective check CONFIG.yaml [--out DIR]\n"
+    "\n"
+    "Makes every check that `run` makes before its first run, and nothing else: the config's keys\n"
+    "and values, every input file (read and parsed, except files over 256 MiB), sweep values,\n"
+    "memory and time estimates (`max_seconds`), and that the output folder can be made and\n"
+    "written (it is not created). Prints the runs and their points; exit status 0, or the first\n"
+    "error with its file:line and status 1.\n";
+
+const char* info_help =
+    "kollective info\n"
+    "\n"
+    "Prints the version and revision, the backend (execution spaces) and device, the device\n"
+    "memory, the versions of Kokkos, Kokkos Kernels and yaml-cpp, the optional parts this build\n"
+    "has (Kemeny's LP solver COIN-OR CLP, MPI, NCCL) and the algorithms.\n";
+
+const char* algorithms_help =
+    "algorithms (the `algorithm:` of a run)\n"
+    "\n"
+    "  schulze    Schulze voting: pairwise counts from ballots (or a matrix), strongest paths,\n"
+    "             winners, ranking. Inputs: preflib, matrix, generator.\n"
+    "  kemeny     Kemeny rank aggregation / the linear ordering problem, exact: decomposition,\n"
+    "             subset DP, LP bound with triangle cuts, branch and cut, certificates. Inputs:\n"
+    "             preflib, matrix (counts or signed weights), lolib, generator.\n"
+    "  coalition  coalition structure generation: the best partition of n agents by the DP or\n"
+    "             IDP. Inputs: generated value distributions or a values file.\n"
+    "  ranksvm    linear RankSVM (TRON): a ranking model from query-grouped features. Inputs:\n"
+    "             SVMlight/LETOR files or a generator.\n"
+    "\n"
+    "Each one's keys: `kollective help config`.\n";
+
+const char* config_help =
+    "A config (YAML):\n"
+    "\n"
+    "  title: text printed first                  # optional\n"
+    "  output: results/my_experiment              # output folder (default results; --out overrides)\n"
+    "  keep_going: false                          # true: run the rest after a run fails\n"
+    "  runs:                                      # in order; all checked before the first starts\n"
+    "    - name: my_run                           # names the output files (default <algorithm>_<k>)\n"
+    "      algorithm: schulze                     # schulze | kemeny | coalition | ranksvm\n"
+    "      input: {preflib: data/election.soc}    # the algorithm's input\n"
+    "      options: {}                            # the algorithm's options\n"
+    "      repetitions: 1                         # timed solves; the median is reported\n"
+    "      verify: auto                           # compare with a reference solver where one applies\n"
+    "      max_seconds: 600                       # refuse the run if its estimate exceeds this\n"
+    "      write: {}                              # which result files to write\n"
+    "\n"
+    "Every algorithm's keys, with their defaults and ranges: docs/configuration.md, section\n"
+    "\"Config reference\"; configs/ holds an example of each.\n";
+
+}  // namespace
+
+std::vector<std::string> help_topics() { return {"run", "check", "info", "algorithms", "config"}; }
+
+std::string help_text(const std::string& topic) {
+  const std::pair<const char*, const char*> texts[] = {
+      {"", overview},       {"run", run_help},   {"check", check_help}, {"info", info_help}, {"algorithms", algorithms_help},
+      {"config", config_help}};
+  for (const auto& [name, text] : texts) {
+    if (topic == name) return text;
+  }
+  std::string known;
+  for (const std::string& name : help_topics()) known += (known.empty() ? "" : ", ") + name;
+  fail("no help on '", topic, "' (topics: ", known, ")");
+}
+
+std::string version_line() {
+  return std::string("kollective ") + KOLLECTIVE_VERSION + " (revision " + git_revision() + ")";
+}
+
+}  // namespace kollective::driver
