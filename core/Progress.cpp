@@ -29,6 +29,7 @@ void Progress::update(std::int64_t done) {
   // Short work never prints: the first line comes after one interval.
   if (now < interval || now - last_print_ < interval) return;
   last_print_ = now;
+  last_done_ = done;
   print(done, false);
 }
 
@@ -36,6 +37,7 @@ void Progress::finish() {
   if (finished_) return;
   finished_ = true;
   if (quiet_flag || last_print_ < 0) return;  // nothing shown so far: stay silent
+  if (!tty_ && last_done_ == total_) return;  // a log has its 100% line already
   print(total_, true);
 }
 

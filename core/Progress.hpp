@@ -35,6 +35,7 @@ class Progress {
   std::int64_t total_;
   WallTimer timer_;
   double last_print_ = -1.0;
+  std::int64_t last_done_ = -1;  ///< `done` of the last line printed
   bool tty_;
   bool finished_ = false;
 };

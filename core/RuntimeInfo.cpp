@@ -37,7 +37,8 @@ RuntimeInfo query() {
   info.yaml_cpp_version = KOLLECTIVE_YAML_CPP_VERSION;
   info.revision = git_revision();
   info.concurrency = Space().concurrency();
-  info.device = cpu_model() + " (" + std::to_string(info.concurrency) + " threads)";
+  info.device =
+      cpu_model() + " (" + std::to_string(info.concurrency) + (info.concurrency == 1 ? " thread)" : " threads)");
   info.device_memory_bytes = host_meminfo_bytes("MemTotal");
 #ifdef KOKKOS_ENABLE_CUDA
   if (std::is_same<Space, Kokkos::Cuda>::value) {

@@ -1,6 +1,8 @@
 #include "core/Tables.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstdio>
 #include <sstream>
 
@@ -153,10 +155,40 @@ std::string markdown_cell(const std::string& text) {
   }
   return out;
 }
+
+/// A cell as Markdown shows it: numbers rounded for reading (6 significant digits; CSV and JSON
+/// keep every digit).
+std::string reading_text(const Cell& cell) {
+  if (const auto* value = std::get_if<double>(&cell)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", *value);
+    return text;
+  }
+  return to_text(cell);
+}
+
+/// The runtime columns Table::add sets, which Markdown states once below the table when every
+/// row has the same.
+constexpr const char* runtime_columns[] = {"backend", "device", "kokkos", "revision"};
+
 }  // namespace
 
 std::string Table::markdown() const {
-  const auto names = columns();
+  std::vector<std::string> names, footer;
+  for (const auto& name : columns()) {
+    const bool runtime =
+        std::find(std::begin(runtime_columns), std::end(runtime_columns), name) != std::end(runtime_columns);
+    const Cell* first = rows_.empty() ? nullptr : rows_.front().find(name);
+    const bool same = first && std::all_of(rows_.begin(), rows_.end(), [&](const Row& row) {
+                        const Cell* cell = row.find(name);
+                        return cell && *cell == *first;
+                      });
+    if (runtime && same) {
+      footer.push_back(name + " " + to_text(*first));
+    } else {
+      names.push_back(name);
+    }
+  }
   std::ostringstream out;
   out << "|";
   for (const auto& name : names) out << " " << markdown_cell(name) << " |";
@@ -167,8 +199,13 @@ std::string Table::markdown() const {
     out << "|";
     for (const auto& name : names) {
       const Cell* cell = row.find(name);
-      out << " " << markdown_cell(cell ? to_text(*cell) : "") << " |";
+      out << " " << markdown_cell(cell ? reading_text(*cell) : "") << " |";
     }
+    out << "\n";
+  }
+  if (!footer.empty()) {
+    out << "\n";
+    for (std::size_t i = 0; i < footer.size(); ++i) out << (i ? ", " : "") << markdown_cell(footer[i]);
     out << "\n";
   }
   return out.str();

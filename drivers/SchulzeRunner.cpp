@@ -23,6 +23,20 @@ namespace kollective::driver {
 
 namespace {
 
+/// "9.06 T", "41.2 G", "310 M": a rate with the prefix that shows it in 1 to 999.
+std::string with_si_prefix(double value) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int k = 0;
+  while (value >= 999.5 && k < 5) value /= 1000.0, ++k;
+  char text[32];
+  std::snprintf(text, sizeof text,
+                value < 9.995   ? "%.2f %s"
+                : value < 99.95 ? "%.1f %s"
+                                : "%.0f %s",
+                value, prefixes[k]);
+  return text;
+}
+
 namespace prefs = kollective::preferences;
 using Space = Kokkos::DefaultExecutionSpace;
 using Matrix = prefs::PairwiseView<Space::memory_space>;
@@ -267,8 +281,9 @@ class SchulzeJob : public ElectionJob {
     if (election.voters) std::cout << ", " << election.voters << " voters";
     std::cout << "\n  winners: " << join_names(result.winners, election.names, ", ", 10)
               << "\n  ranking by candidates beaten: " << ranking_text(result, election.names, 8) << "\n";
-    std::printf("  strongest paths %.4f s (%.3f T cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
-                paths_s, updates / paths_s / 1e12, solve_s, election.pairwise_seconds, verified.c_str());
+    std::printf("  strongest paths %.4f s (%s cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
+                paths_s, with_si_prefix(updates / paths_s).c_str(), solve_s, election.pairwise_seconds,
+                verified.c_str());
   }
 
   /// Ranks sharing each solve.

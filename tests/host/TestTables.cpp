@@ -34,6 +34,18 @@ TEST(tables, every_row_carries_runtime_columns_in_all_formats) {
   EXPECT_EQ(table.columns().front(), "n");
 }
 
+TEST(tables, markdown_rounds_for_reading_and_states_shared_runtime_columns_once) {
+  Table table("reading");
+  table.add(Row().set("seconds", 0.012345678901).set("value", 165.35267512).set("n", 30));
+  table.add(Row().set("seconds", 2.0).set("value", -3.25e-9).set("n", 31));
+  const std::string markdown = table.markdown();
+  EXPECT_NE(markdown.find("| 0.0123457 | 165.353 | 30 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| 2 | -3.25e-09 | 31 |"), std::string::npos) << markdown;
+  EXPECT_EQ(markdown.find("| backend |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("\nbackend " + runtime_info().backend + ", device "), std::string::npos) << markdown;
+  EXPECT_NE(table.csv().find("0.012345678901"), std::string::npos);  // full precision stays in CSV
+}
+
 TEST(csv, fields_follow_rfc_4180) {
   EXPECT_EQ(csv_record({"1", "Alpha, Inc.", "B \"quoted\"", "two\nlines", ""}),
             "1,\"Alpha, Inc.\",\"B \"\"quoted\"\"\",\"two\nlines\",\r\n");
