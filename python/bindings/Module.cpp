@@ -43,6 +43,7 @@ NB_MODULE(_kollective, m) {
   kp::nb::exception<kollective::Error>(m, "Error", PyExc_ValueError);
   kp::initialize_kokkos();
   pthread_atfork(nullptr, nullptr, [] { kp::forked_child = true; });
+  m.attr("version") = KOLLECTIVE_VERSION;
   m.def("finalize", &kp::finalize_kokkos, "Ends Kokkos; the package calls it at exit.");
   m.def(
       "backend", [] { return std::string(Kokkos::DefaultExecutionSpace::name()); },

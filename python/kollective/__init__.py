@@ -37,6 +37,7 @@ from .ranking import RankSVM, mean_ndcg, ndcg, pairwise_accuracy, read_letor  # 
 atexit.register(_kollective.finalize)
 
 backend = _kollective.backend()
+__version__ = _kollective.version
 
 __all__ = [
     "Error", "Profile", "Pairwise", "SchulzeResult", "KemenyResult", "CoalitionResult", "RankSVM",

@@ -101,6 +101,10 @@ class Pairwise:
         if len(self.names) != n:
             raise ValueError(f"{len(self.names)} names for {n} alternatives")
 
+    def __repr__(self):
+        shown = ", ".join(self.names[:8]) + (", ..." if len(self.names) > 8 else "")
+        return f"Pairwise({self.alternatives} alternatives: {shown})"
+
     @property
     def counts(self):
         return self.doubled / 2.0
@@ -129,9 +133,19 @@ class Pairwise:
 
 
 def pairwise(election, weights=None, names=None) -> Pairwise:
-    """The pairwise matrix of anything profile() accepts, or a Pairwise (returned as is)."""
+    """The pairwise matrix of anything profile() accepts, or a Pairwise (returned as is). A square
+    array with a zero diagonal is refused: it reads as a pairwise matrix as well as the ranks of n
+    ballots, so say which (Pairwise.from_counts, or profile)."""
     if isinstance(election, Pairwise):
         return election
+    if not isinstance(election, (Profile, str, os.PathLike)) and not hasattr(election, "rankings_counts"):
+        array = np.asarray(election)
+        if array.ndim == 2 and array.shape[0] == array.shape[1] > 1 and np.all(np.diag(array) == 0):
+            n = array.shape[0]
+            raise ValueError(
+                f"a square {n} x {n} array with a zero diagonal may be a pairwise matrix or the ranks of {n} "
+                f"ballots: pass kollective.Pairwise.from_counts(matrix) for counts (matrix[i, j] voters prefer "
+                f"i to j), or kollective.profile(ranks) for ballots")
     source = profile(election, weights, names)
     return Pairwise(_kollective.doubled_pairwise(source), source.names)
 

@@ -27,11 +27,16 @@ import textwrap
 from collections import defaultdict
 from dataclasses import dataclass
 
-import matplotlib
 import numpy as np
-from matplotlib import ticker
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+
+try:
+    import matplotlib
+    from matplotlib import ticker
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+except ImportError as e:
+    raise ImportError("kollective's plots need matplotlib: pip install 'kollective[plot]' (or pip install "
+                      "matplotlib)") from e
 
 __all__ = ["plot_results", "plot_table", "build_figures", "save_figures", "figure_name", "FIGURE_SIZE_INCHES",
            "FIGURE_DPI", "FORMATS"]

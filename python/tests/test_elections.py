@@ -164,3 +164,16 @@ def test_a_forked_child_refuses_to_solve():
         os._exit(1)
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_square_array_must_say_what_it_holds():
+    matrix = np.array([[0, 6, 4], [4, 0, 7], [6, 3, 0]])
+    with pytest.raises(ValueError, match="Pairwise.from_counts"):
+        kollective.schulze(matrix)
+    with pytest.raises(ValueError, match="profile\\(ranks\\)"):
+        kollective.kemeny(matrix)
+    # As counts (the CLI's reading): the cycle 0 > 1 (6-4) > 2 (7-3) > 0 (6-4); strongest paths
+    # tie 0 and 1 at 6 each way and give 1 over 2 by 7 to 6, so 0 and 1 win.
+    assert kollective.schulze(kollective.Pairwise.from_counts(matrix)).winners == [0, 1]
+    assert repr(kollective.Pairwise.from_counts(matrix)) == "Pairwise(3 alternatives: 1, 2, 3)"
+    assert kollective.__version__.count(".") == 2

@@ -261,7 +261,7 @@ TEST_F(ranksvm_host, pairwise_accuracy_on_a_hand_example) {
   EXPECT_HAS(error_of([&] { rs::pairwise_accuracy(data, {0.1, 0.9, 0.5}); }), "undefined without preference pairs");
 }
 
-/// The worked example of the README: query 1 (labels 2, 0, 1; scores 0.1, 0.9, 0.5, so the
+/// The worked example of docs/configuration.md: query 1 (labels 2, 0, 1; scores 0.1, 0.9, 0.5, so the
 /// ranking shows labels 0, 1, 2), query 2 (labels 0, 0: no relevant document), query 3 (labels
 /// 0, 1 with equal scores: the tie keeps file order, label 0 first).
 class ndcg_example : public ranksvm_host {
