@@ -188,6 +188,10 @@ std::vector<ConfigNode> ConfigNode::elements() const {
 }
 
 void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
+  expect_keys(std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void ConfigNode::expect_keys(const std::vector<std::string>& allowed) const {
   expect_map();
   for (const auto& entry : *node_) {
     const auto mark = entry.first.Mark();
@@ -195,12 +199,11 @@ void ConfigNode::expect_keys(std::initializer_list<const char*> allowed) const {
     const std::string key = entry.first.Scalar();
     const std::string path = key_path_.empty() ? key : key_path_ + "." + key;
     bool known = false;
-    for (const char* name : allowed) known = known || key == name;
+    for (const std::string& name : allowed) known = known || key == name;
     if (!known) {
       std::string list;
-      for (const char* name : allowed) list += list.empty() ? name : std::string(", ") + name;
-      fail_at(file_, mark.line + 1, "unknown key '", path, "'",
-              did_you_mean(key, std::vector<std::string>(allowed.begin(), allowed.end())), " (expected one of: ", list,
+      for (const std::string& name : allowed) list += list.empty() ? name : ", " + name;
+      fail_at(file_, mark.line + 1, "unknown key '", path, "'", did_you_mean(key, allowed), " (expected one of: ", list,
               ")");
     }
     if (entry.second.IsNull())

@@ -48,6 +48,7 @@ class ConfigNode {
   /// Fails, citing the offending key's line, if the map has a key outside `allowed`, a key that
   /// is not a plain word, or a key without a value (`key:` alone, `key: ~`).
   void expect_keys(std::initializer_list<const char*> allowed) const;
+  void expect_keys(const std::vector<std::string>& allowed) const;
   /// Fails unless this node is a map.
   void expect_map() const;
 

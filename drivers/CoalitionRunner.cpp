@@ -15,6 +15,7 @@
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
+#include "drivers/ConfigKeys.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/RunLoop.hpp"
 #include "drivers/Runner.hpp"
@@ -51,11 +52,10 @@ std::string file_format(const ConfigNode& input, const std::string& file) {
 }
 
 CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write",
-                   "max_seconds", "distribute"});
+  run.expect_keys(keys_under("run", "", "coalition"));
   CoalitionRun settings;
   const ConfigNode input = run.required("input");
-  input.expect_keys({"file", "format", "generator", "names"});
+  input.expect_keys(keys_under("coalition", "input"));
   if (input.has("file") == input.has("generator")) input.error("give exactly one of file or generator");
   std::int64_t agents = 0;
   if (input.has("file")) {
@@ -64,7 +64,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     if (run.has("sweep")) run.required("sweep").error("a sweep needs a generator input");
   } else {
     const ConfigNode generator = input.required("generator");
-    generator.expect_keys({"model", "agents", "seed"});
+    generator.expect_keys(keys_under("coalition", "input.generator"));
     settings.model = generator.required("model").as_choice(coalition::value_models());
     agents = generator.get_int_in("agents", 10, 1, coalition::max_agents);
     settings.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1234, 0, 0xffffffffll));
@@ -87,7 +87,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   settings.agents = {agents};
   if (run.has("sweep")) {
     const ConfigNode sweep = run.required("sweep");
-    sweep.expect_keys({"agents"});
+    sweep.expect_keys(keys_under("coalition", "sweep"));
     settings.agents = sweep.get_int_list("agents", {agents});
     for (auto n : settings.agents) {
       if (n < 1 || n > coalition::max_agents) sweep.required("agents").error("agents must be in 1..40");
@@ -95,7 +95,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   }
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"method", "values"});
+    options.expect_keys(keys_under("coalition", "options"));
     if (options.has("method"))
       settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
     settings.single_precision =
@@ -104,7 +104,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
-    run.required("write").expect_keys({"values", "binary"});
+    run.required("write").expect_keys(keys_under("coalition", "write"));
     settings.write_values = run.required("write").get_bool("values", false);
     settings.write_binary = run.required("write").get_bool("binary", false);
   }

@@ -20,6 +20,7 @@
 #include "core/Tables.hpp"
 #include "core/TextInput.hpp"
 #include "drivers/Runner.hpp"
+#include "drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
 
@@ -367,7 +368,7 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
   const ConfigNode config = comm::on_every_rank([&] { return ConfigNode::load_file(config_path); });
   std::string config_dir;
   std::vector<PlannedRun> plan = comm::on_every_rank([&] {
-    config.expect_keys({"title", "output", "keep_going", "runs"});
+    config.expect_keys(keys_under("config", ""));
     const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
     if (out_dir.empty()) out_dir = configured_out;
     keep_going = keep_going || config.get_bool("keep_going", false);

@@ -7,6 +7,7 @@
 #include "core/TextInput.hpp"
 #include "core/preferences/Generators.hpp"
 #include "core/preferences/PrefLib.hpp"
+#include "drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
 
@@ -58,7 +59,7 @@ void require_election_memory(const ElectionInput& input, bool pairwise_on_host, 
 }
 
 ElectionInput parse_election_input(const ConfigNode& input, const RunContext& context) {
-  input.expect_keys({"preflib", "matrix", "weights", "lolib", "generator"});
+  input.expect_keys(keys_under("election input", "input"));
   const int given = input.has("preflib") + input.has("matrix") + input.has("lolib") + input.has("generator");
   if (given != 1) input.error("give exactly one of preflib, matrix, lolib or generator");
   if (input.has("weights") && !input.has("matrix")) input.required("weights").error("weights applies only to a matrix");
@@ -81,7 +82,7 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
     return result;
   }
   const ConfigNode generator = input.required("generator");
-  generator.expect_keys({"model", "alternatives", "voters", "phi", "seed"});
+  generator.expect_keys(keys_under("election input", "input.generator"));
   result.kind = ElectionInput::Kind::generator;
   result.model = generator.required("model").as_choice(
       {"impartial_culture", "mallows", "mallows_mixture", "kemeny_benchmark", "random_pairwise"});
@@ -135,13 +136,12 @@ HostElection load_host_election(const ElectionInput& input) {
 }
 
 ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "sweep", "repetitions", "warmup", "verify", "write",
-                   "max_seconds", "distribute"});
+  run.expect_keys(keys_under("run", "", run.required("algorithm").as_string()));
   const ElectionInput input = parse_election_input(run.required("input"), context);
   if (run.has("sweep") && input.kind != ElectionInput::Kind::generator) {
     run.required("sweep").error("a sweep needs a generator input");
   }
-  if (run.has("sweep")) run.required("sweep").expect_keys({"alternatives", "voters"});
+  if (run.has("sweep")) run.required("sweep").expect_keys(keys_under("election input", "sweep"));
   return input;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/Error.hpp"
 #include "core/RuntimeInfo.hpp"
+#include "drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
 
@@ -64,33 +65,15 @@ const char* algorithms_help =
     "\n"
     "Each one's keys: `kollective help config`.\n";
 
-const char* config_help =
-    "A config (YAML):\n"
-    "\n"
-    "  title: text printed first                  # optional\n"
-    "  output: results/my_experiment              # output folder (default results; --out overrides)\n"
-    "  keep_going: false                          # true: run the rest after a run fails\n"
-    "  runs:                                      # in order; all checked before the first starts\n"
-    "    - name: my_run                           # names the output files (default <algorithm>_<k>)\n"
-    "      algorithm: schulze                     # schulze | kemeny | coalition | ranksvm\n"
-    "      input: {preflib: data/election.soc}    # the algorithm's input\n"
-    "      options: {}                            # the algorithm's options\n"
-    "      repetitions: 1                         # timed solves; the median is reported\n"
-    "      verify: auto                           # compare with a reference solver where one applies\n"
-    "      max_seconds: 600                       # refuse the run if its estimate exceeds this\n"
-    "      write: {}                              # which result files to write\n"
-    "\n"
-    "Every algorithm's keys, with their defaults and ranges: docs/configuration.md, section\n"
-    "\"Config reference\"; configs/ holds an example of each.\n";
-
 }  // namespace
 
 std::vector<std::string> help_topics() { return {"run", "check", "info", "algorithms", "config"}; }
 
 std::string help_text(const std::string& topic) {
   const std::pair<const char*, const char*> texts[] = {
-      {"", overview},       {"run", run_help},   {"check", check_help}, {"info", info_help}, {"algorithms", algorithms_help},
-      {"config", config_help}};
+      {"", overview}, {"run", run_help}, {"check", check_help}, {"info", info_help}, {"algorithms", algorithms_help},
+  };
+  if (topic == "config") return config_reference();
   for (const auto& [name, text] : texts) {
     if (topic == name) return text;
   }

@@ -17,6 +17,7 @@
 #include "core/Csv.hpp"
 #include "core/Memory.hpp"
 #include "core/Timer.hpp"
+#include "drivers/ConfigKeys.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
 #include "drivers/RunLoop.hpp"
@@ -38,7 +39,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
   KemenySettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"method", "list_limit", "seed", "dp_limit", "time_limit", "reduce", "count"});
+    options.expect_keys(keys_under("kemeny", "options"));
     if (options.has("method")) {
       settings.options.method =
           kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
@@ -57,7 +58,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
-    write.expect_keys({"rankings", "certificate"});
+    write.expect_keys(keys_under("kemeny", "write"));
     settings.write_rankings = write.get_bool("rankings", true);
     settings.options.certify = write.get_bool("certificate", false);
   }

@@ -16,6 +16,7 @@
 #include "core/Memory.hpp"
 #include "core/TextInput.hpp"
 #include "core/Timer.hpp"
+#include "drivers/ConfigKeys.hpp"
 #include "drivers/RunLoop.hpp"
 #include "core/comm/Communicator.hpp"
 #include "drivers/Runner.hpp"
@@ -58,9 +59,9 @@ DataSource parse_source(const ConfigNode& node, const RunContext& context) {
     source.file = context.resolve(node.as_string());
     return source;
   }
-  node.expect_keys({"generator"});
+  node.expect_keys(keys_under("ranksvm", ""));
   const ConfigNode generator = node.required("generator");
-  generator.expect_keys({"shape", "queries", "documents", "features", "seed"});
+  generator.expect_keys(keys_under("ranksvm", "generator"));
   source.shape = generator.required("shape").as_choice({"mq2007", "mslr"});
   const bool mq = source.shape == "mq2007";
   source.queries = generator.get_int_in("queries", mq ? 1692 : 18919, 1, 100000000);
@@ -71,17 +72,17 @@ DataSource parse_source(const ConfigNode& node, const RunContext& context) {
 }
 
 RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
-  run.expect_keys({"name", "algorithm", "input", "options", "write", "distribute"});
+  run.expect_keys(keys_under("run", "", "ranksvm"));
   RankSvmRun settings;
   settings.options.across_ranks = parse_distribute(run);
   const ConfigNode input = run.required("input");
-  input.expect_keys({"train", "test", "model"});
+  input.expect_keys(keys_under("ranksvm", "input"));
   settings.train = parse_source(input.required("train"), context);
   if (input.has("test")) settings.test = parse_source(input.required("test"), context), settings.has_test = true;
   if (input.has("model")) settings.model_in = context.resolve(input.required("model").as_string());
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"C", "eps", "max_iterations", "scale", "ndcg", "ndcg_k", "log", "feature_precision"});
+    options.expect_keys(keys_under("ranksvm", "options"));
     settings.options.C = options.get_double("C", 1.0);
     if (!(settings.options.C > 0) || !std::isfinite(settings.options.C))
       options.required("C").error("must be a positive number");
@@ -100,7 +101,7 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
     }
   }
   if (run.has("write")) {
-    run.required("write").expect_keys({"model", "scores", "pairs"});
+    run.required("write").expect_keys(keys_under("ranksvm", "write"));
     settings.write_model = run.required("write").get_bool("model", true);
     settings.write_scores = run.required("write").get_bool("scores", false);
     settings.write_pairs = run.required("write").get_bool("pairs", false);

@@ -15,6 +15,7 @@
 #include "core/Timer.hpp"
 #include "core/comm/Communicator.hpp"
 #include "core/kokkos_ext/Compat.hpp"
+#include "drivers/ConfigKeys.hpp"
 #include "drivers/Estimate.hpp"
 #include "drivers/ElectionInput.hpp"
 #include "drivers/RunLoop.hpp"
@@ -58,7 +59,7 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
   SchulzeSettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys({"rule", "strength_bits"});
+    options.expect_keys(keys_under("schulze", "options"));
     if (options.has("rule")) {
       settings.options.rule = schulze::parse_link_rule(options.required("rule").as_choice({"winning_votes", "margin"}));
     }
@@ -71,7 +72,7 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
-    write.expect_keys({"ranking", "paths", "pairwise", "beats"});
+    write.expect_keys(keys_under("schulze", "write"));
     settings.write_ranking = write.get_bool("ranking", true);
     settings.write_paths = write.get_bool("paths", false);
     settings.write_pairwise = write.get_bool("pairwise", false);

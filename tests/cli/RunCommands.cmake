@@ -1,5 +1,6 @@
 # The commands besides run: --version, help and its topics, check on a good config (exit 0, the
-# runs listed, no output folder made), and an unknown help topic (exit 1, the topics named).
+# runs listed, no output folder made), and an unknown help topic (exit 1, the topics named);
+# docs/config-reference.md is what `help config` prints.
 function(expect message)
   if(NOT (${ARGN}))
     message(FATAL_ERROR "${message}")
@@ -20,6 +21,10 @@ foreach(topic "" run check info algorithms config)
   expect("help ${topic}: status ${status}, stderr '${stderr}'" status EQUAL 0 AND printed GREATER 100)
   expect("help ${topic} printed Kokkos' help" NOT stdout MATCHES "Kokkos command line arguments")
 endforeach()
+kollective(help config)
+file(READ ${REFERENCE} reference)
+expect("docs/config-reference.md differs from `kollective help config`: write it again with\n  kollective help config > docs/config-reference.md"
+       stdout STREQUAL reference)
 kollective(run --help)
 expect("run --help: not the run topic:\n${stdout}" status EQUAL 0 AND stdout MATCHES "^kollective run CONFIG.yaml")
 kollective(help nonsense)

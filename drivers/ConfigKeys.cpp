@@ -1,0 +1,192 @@
+#include "drivers/ConfigKeys.hpp"
+
+#include <sstream>
+
+namespace kollective::driver {
+
+namespace {
+
+/// Whether `algorithm` takes a key meant for `algorithms` (space-separated; "" : all).
+bool takes(const std::string& algorithms, const std::string& algorithm) {
+  if (algorithms.empty() || algorithm.empty()) return true;
+  std::istringstream names(algorithms);
+  std::string name;
+  while (names >> name) {
+    if (name == algorithm) return true;
+  }
+  return false;
+}
+
+/// A table cell: '|' escaped, so that the Markdown table keeps its columns.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+const char* const elections = "schulze kemeny";
+const char* const repeated = "schulze kemeny coalition";
+
+}  // namespace
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys = {
+      {"config", "title", "text", "", "", "printed first", ""},
+      {"config", "output", "text", "results", "a folder", "where the tables go (--out replaces it)", ""},
+      {"config", "keep_going", "true/false", "false", "", "run the rest after a run fails (--keep-going)", ""},
+      {"config", "runs", "list", "", "at least one run", "the runs, in order; all are checked before the first starts",
+       ""},
+
+      {"run", "name", "text", "<algorithm>_<k>", "letters, digits, '.', '_', '-'; at most 100",
+       "names the run's result files", ""},
+      {"run", "algorithm", "choice", "", "schulze | kemeny | coalition | ranksvm", "what to solve", ""},
+      {"run", "input", "map", "", "the algorithm's input keys", "what to solve it on", ""},
+      {"run", "options", "map", "{}", "the algorithm's options", "how to solve it", ""},
+      {"run", "write", "map", "{}", "the algorithm's write keys", "which result files to write beside the tables", ""},
+      {"run", "sweep", "map", "", "the algorithm's sweep keys (generator inputs)", "one point per value, or per pair of values",
+       repeated},
+      {"run", "repetitions", "integer", "1", "1..1000", "timed solves of each point; the median is reported", repeated},
+      {"run", "warmup", "integer", "1 if repetitions > 1, else 0", "0..100", "untimed solves before the timed ones",
+       repeated},
+      {"run", "verify", "choice", "auto", "auto | true | false",
+       "compare with an independent solver: auto where one applies, true: always (refused where none applies)",
+       repeated},
+      {"run", "max_seconds", "number", "none", "> 0", "refuse the run when its time estimate exceeds this", repeated},
+      {"run", "distribute", "choice", "points", "points | solve",
+       "under mpirun: spread the points over the ranks, or solve each point with every rank", ""},
+
+      {"election input", "input.preflib", "file", "", ".soc .soi .toc .toi (current or pre-2022 format)",
+       "a PrefLib election (exactly one of preflib, matrix, lolib, generator)", elections},
+      {"election input", "input.matrix", "file", "", "CSV, optional name header and column",
+       "a pairwise matrix: counts (.5 allowed) or, with weights: signed, integer weights", elections},
+      {"election input", "input.weights", "choice", "counts", "counts | signed",
+       "with matrix: signed weights are Kemeny's (the LOP), |w| < 2^31", elections},
+      {"election input", "input.lolib", "file", "", "LOLIB's format: n, then n x n integers",
+       "a weight matrix for Kemeny / the LOP", elections},
+      {"election input", "input.generator", "map", "", "", "a seeded election", elections},
+      {"election input", "input.generator.model", "choice", "",
+       "impartial_culture | mallows | mallows_mixture | kemeny_benchmark | random_pairwise",
+       "the ballots' distribution (random_pairwise: a random matrix)", elections},
+      {"election input", "input.generator.alternatives", "integer", "", "1..100000 (random_pairwise: 2^20)",
+       "alternatives", elections},
+      {"election input", "input.generator.voters", "integer", "100", "1..2^31-1",
+       "ballots (kemeny_benchmark: the total weight)", elections},
+      {"election input", "input.generator.phi", "number", "0.5", "0..1", "mallows and mallows_mixture: dispersion",
+       elections},
+      {"election input", "input.generator.seed", "integer", "1", ">= 0", "the generator's seed", elections},
+      {"election input", "sweep.alternatives", "list of integers", "the generator's", "as the generator's",
+       "one point per value", elections},
+      {"election input", "sweep.voters", "list of integers", "the generator's", "as the generator's",
+       "one point per value", elections},
+
+      {"schulze", "options.rule", "choice", "winning_votes", "winning_votes | margin", "a link's strength", ""},
+      {"schulze", "options.strength_bits", "choice", "auto", "auto | 32 | 16",
+       "path width (auto: 16 on GPUs when every strength fits)", ""},
+      {"schulze", "write.ranking", "true/false", "true", "", "`<name>_ranking.csv`", ""},
+      {"schulze", "write.paths", "true/false", "false", "n <= 8192", "`<name>_paths.csv`: the strongest paths", ""},
+      {"schulze", "write.pairwise", "true/false", "false", "n <= 8192", "`<name>_pairwise.csv`: the counts", ""},
+      {"schulze", "write.beats", "true/false", "false", "n <= 8192", "`<name>_beats.csv`: who beats whom", ""},
+
+      {"kemeny", "options.method", "choice", "auto", "auto | enumeration | dp | heuristic",
+       "auto: Condorcet components, each by the subset DP or branch and cut on the LP bound", ""},
+      {"kemeny", "options.list_limit", "integer", "100", "1..1000000", "optimal rankings listed at most", ""},
+      {"kemeny", "options.seed", "integer", "1", ">= 0", "the heuristic's KwikSort seed", ""},
+      {"kemeny", "options.dp_limit", "integer", "-1", "-1..40",
+       "auto: largest component the DP takes first (-1: 12 with CLP, else 40)", ""},
+      {"kemeny", "options.time_limit", "number", "300", "> 0", "auto: seconds for each component's branch and cut",
+       ""},
+      {"kemeny", "options.reduce", "true/false", "true", "", "auto: fix the pairs the data reduction proves", ""},
+      {"kemeny", "options.count", "true/false", "true", "", "auto: list and count the optima (false: one optimum)",
+       ""},
+      {"kemeny", "write.rankings", "true/false", "true", "", "`<name>_rankings.csv`: the optimal rankings", ""},
+      {"kemeny", "write.certificate", "true/false", "false", "",
+       "`<name>_certificate.json`: a proof `kollective check-certificate` verifies", ""},
+
+      {"coalition", "input.file", "file", "", "Rahwan's text, the binary format, or bids",
+       "coalition values (exactly one of file, generator)", ""},
+      {"coalition", "input.format", "choice", "auto", "auto | text | binary | bids", "the file's format", ""},
+      {"coalition", "input.generator", "map", "", "", "seeded values", ""},
+      {"coalition", "input.generator.model", "choice", "",
+       "idpg | uniform | normal | modified_uniform | modified_normal | exponential | beta | gamma | ndcs | "
+       "agent_uniform | agent_normal",
+       "the values' distribution", ""},
+      {"coalition", "input.generator.agents", "integer", "10", "1..40", "agents", ""},
+      {"coalition", "input.generator.seed", "integer", "1234", "0..2^32-1", "the generator's seed", ""},
+      {"coalition", "input.names", "list", "1..n", "one per agent", "agents' names in the output", ""},
+      {"coalition", "sweep.agents", "list of integers", "the generator's", "1..40", "one point per value", ""},
+      {"coalition", "options.method", "choice", "idp", "dp | idp", "the subset DP, or IDP (fewer splits)", ""},
+      {"coalition", "options.values", "choice", "double", "double | float", "the values' precision", ""},
+      {"coalition", "write.values", "true/false", "false", "", "`<name>_values.txt`: the values, Rahwan's text", ""},
+      {"coalition", "write.binary", "true/false", "false", "", "`<name>_values.kcsg`: the values, binary", ""},
+
+      {"ranksvm", "input.train", "file or map", "", "a LETOR/SVMlight file, or {generator: ...}",
+       "the training set", ""},
+      {"ranksvm", "input.test", "file or map", "none", "as train", "a test set to score", ""},
+      {"ranksvm", "input.model", "file", "none", "a LIBLINEAR-ranksvm model", "evaluate this model, no training", ""},
+      {"ranksvm", "generator", "map", "", "", "under train or test: seeded data", ""},
+      {"ranksvm", "generator.shape", "choice", "", "mq2007 | mslr", "under train or test: the data's shape", ""},
+      {"ranksvm", "generator.queries", "integer", "1692 (mslr: 18919)", "1..10^8", "queries", ""},
+      {"ranksvm", "generator.documents", "integer", "69623 (mslr: 2270296)", "queries..4x10^9", "documents", ""},
+      {"ranksvm", "generator.features", "integer", "46 (mslr: 136)", "1..100000", "features", ""},
+      {"ranksvm", "generator.seed", "integer", "1", ">= 0", "the generator's seed", ""},
+      {"ranksvm", "options.C", "number", "1", "> 0", "the loss's weight", ""},
+      {"ranksvm", "options.eps", "number", "0.001", "0..1 (exclusive)", "stop when |g| <= eps |g0|", ""},
+      {"ranksvm", "options.max_iterations", "integer", "1000", "1..1000000", "TRON iterations at most", ""},
+      {"ranksvm", "options.scale", "true/false", "false", "", "scale each feature to [0, 1] first", ""},
+      {"ranksvm", "options.ndcg", "choice", "letor4", "letor4 | modern", "NDCG's convention", ""},
+      {"ranksvm", "options.ndcg_k", "list of integers", "[1, 3, 5, 10]", "1..1000", "NDCG@k positions", ""},
+      {"ranksvm", "options.log", "true/false", "true", "", "print TRON's iterations on stderr", ""},
+      {"ranksvm", "options.feature_precision", "choice", "double", "double | float", "X's precision on the device",
+       ""},
+      {"ranksvm", "write.model", "true/false", "true", "", "`<name>_model.txt` (LIBLINEAR-ranksvm's format)", ""},
+      {"ranksvm", "write.scores", "true/false", "false", "", "`<name>_scores.txt`: the documents' scores", ""},
+      {"ranksvm", "write.pairs", "true/false", "false", "", "`<name>_pairs.txt`: the pair differences (LIBLINEAR input)",
+       ""},
+  };
+  return keys;
+}
+
+std::vector<std::string> keys_under(const std::string& section, const std::string& parent,
+                                    const std::string& algorithm) {
+  std::vector<std::string> names;
+  const std::string prefix = parent.empty() ? "" : parent + ".";
+  for (const ConfigKey& key : config_keys()) {
+    if (key.section != section || key.path.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = key.path.substr(prefix.size());
+    if (rest.find('.') == std::string::npos && takes(key.algorithms, algorithm)) names.push_back(rest);
+  }
+  return names;
+}
+
+std::string config_reference() {
+  const std::pair<const char*, const char*> sections[] = {
+      {"config", "The config file"},
+      {"run", "Every run (an entry of `runs:`)"},
+      {"election input", "Schulze and Kemeny: input and sweep"},
+      {"schulze", "Schulze: options and write"},
+      {"kemeny", "Kemeny: options and write"},
+      {"coalition", "Coalition structures: input, sweep, options and write"},
+      {"ranksvm", "RankSVM: input, options and write (`generator` under `input.train` or `input.test`)"},
+  };
+  std::ostringstream out;
+  out << "# Config reference\n\n"
+      << "Every key a config may hold (written by `kollective help config` from the table the parsers\n"
+      << "read their keys from). A default left empty means the key is required where its section\n"
+      << "applies, or has no default; paths are within a run (`options.method` is `method:` under\n"
+      << "`options:`); in a sweep, result file names gain the point's suffix.\n";
+  for (const auto& [section, title] : sections) {
+    out << "\n## " << title << "\n\n| key | type | default | range | meaning |\n| --- | --- | --- | --- | --- |\n";
+    for (const ConfigKey& key : config_keys()) {
+      if (key.section != section) continue;
+      std::string meaning = key.meaning;
+      if (!key.algorithms.empty() && section == std::string("run")) meaning += " (" + key.algorithms + ")";
+      const bool value = !key.fallback.empty() && key.fallback != "none" && key.fallback.find(' ') == std::string::npos;
+      const std::string fallback = value ? "`" + key.fallback + "`" : key.fallback;  // a value, not words
+      out << "| `" << key.path << "` | " << key.type << " | " << cell(fallback) << " | " << cell(key.range) << " | "
+          << cell(meaning) << " |\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace kollective::driver
