@@ -99,7 +99,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     if (options.has("method"))
       settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
     settings.single_precision =
-        options.has("values") && options.required("values").as_choice({"double", "float"}) == "float";
+        options.has("precision") && options.required("precision").as_choice({"double", "float"}) == "float";
   }
   settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
@@ -220,7 +220,7 @@ class CoalitionJob : public Job {
                           : settings.format + ":" + settings.file)
         .set("agents", n)
         .set("method", result.method)
-        .set("values", settings.single_precision ? "float" : "double")
+        .set("precision", settings.single_precision ? "float" : "double")
         .set("optimum", result.value)
         .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
         .set("structure", structure_names(result.structure, game.names))

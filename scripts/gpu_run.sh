@@ -119,7 +119,7 @@ for r in csv.DictReader(open(sys.argv[1])):
         print(f"{r['run']:<28} n={r['alternatives']:>6} bits={r['strength_bits']:>2} paths={float(r['paths_s']):9.4f}s "
               f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
     elif 'agents' in r:
-        print(f"{r['run']:<28} n={r['agents']:>3} {r['method']:<4} {r['values']:<6} optimum={float(r['optimum']):.6f} "
+        print(f"{r['run']:<28} n={r['agents']:>3} {r['method']:<4} {r.get('precision', r.get('values', '')):<6} optimum={float(r['optimum']):.6f} "
               f"{float(r['seconds']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s ranks={r.get('ranks', 1)} "
               f"exchange={float(r.get('exchange_seconds', 0)):.4f}s verified={r['verified']}")
     elif 'cg_steps' in r:

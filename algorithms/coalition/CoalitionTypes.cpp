@@ -46,7 +46,7 @@ void validate_values(Values values, const std::string& source, bool single_preci
     const double value = v[mask];
     if (!std::isfinite(value)) fail(source, ": v(", mask, ") = ", value, " is not finite");
     if (std::fabs(value) > limit) {
-      fail(source, ": v(", mask, ") = ", value, " is too large", single_precision ? " for values: float" : "",
+      fail(source, ": v(", mask, ") = ", value, " is too large", single_precision ? " for precision: float" : "",
            " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
     }
   }

@@ -30,7 +30,7 @@ def _plot(args):
     from kollective import plot  # here, so that `import kollective.__main__` does not load matplotlib
 
     try:
-        written = plot.plot_results(args.results, out_dir=args.out, formats=args.format, tag=args.tag)
+        written = plot.plot_results(args.results, out=args.out, formats=args.format, tag=args.tag)
     except ValueError as error:
         print(f"kollective plot: error: {error}", file=sys.stderr)
         return 2

@@ -85,7 +85,7 @@ ALGORITHMS = (
         (Metric("seconds", "time", "solve time, median of repetitions (seconds)", "s"),)),
     # The record shows IDP's work does not depend on the value model, so inputs share a series.
     Algorithm(
-        "csg", "Coalition structure generation", "agents", "agents n", ("splits",), ("method", "values"),
+        "csg", "Coalition structure generation", "agents", "agents n", ("splits",), ("method", "precision"),
         (Metric("seconds", "time", "solve time (seconds)", "s"),
          Metric("splits_per_s", "throughput", "splits evaluated per second", "splits/s"))),
     # Total training time follows the iteration count, not the size; the Hessian product is what scales.
@@ -132,9 +132,14 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
     try:
         with open(path, newline="", encoding="utf-8", errors="replace") as handle:
             reader = csv.DictReader(handle, skipinitialspace=True)
-            return tuple(reader.fieldnames or ()), list(reader)
+            columns, rows = tuple(reader.fieldnames or ()), list(reader)
     except (OSError, csv.Error):
         return (), []
+    if "values" in columns and "precision" not in columns and "agents" in columns:  # coalition tables before 2026-11-27
+        columns = tuple("precision" if c == "values" else c for c in columns)
+        for row in rows:
+            row["precision"] = row.pop("values")
+    return columns, rows
 
 
 def _classify(path, root):
@@ -479,24 +484,24 @@ def save_figures(figures, out_dir, formats=("png",)):
     return written
 
 
-def plot_results(results_dir, out_dir=None, formats=("png",), tag=""):
+def plot_results(results_dir, out=None, formats=("png",), tag=""):
     """Draws every figure the result tables below results_dir hold; returns the files written.
 
     results_dir may also be a CSV file or a list of folders and files, whose runs then share
-    figures. Files are `<algorithm>[_<tag>]_<time|throughput>.<format>` in out_dir, by default
+    figures. Files are `<algorithm>[_<tag>]_<time|throughput>.<format>` in out, by default
     `<first folder>/plots`. Raises ValueError naming the path if it is missing or holds no table.
     """
     paths = _as_paths(results_dir)
     formats = _check_formats(formats)
     figures = build_figures(paths, tag)
-    if out_dir is None:
-        out_dir = (paths[0] if paths[0].is_dir() else paths[0].parent) / "plots"
-    return save_figures(figures, out_dir, formats)
+    if out is None:
+        out = (paths[0] if paths[0].is_dir() else paths[0].parent) / "plots"
+    return save_figures(figures, out, formats)
 
 
-def plot_table(csv_path, out_dir=None, formats=("png",), tag=""):
-    """The figures of one result table; out_dir defaults to `plots/` beside it."""
+def plot_table(csv_path, out=None, formats=("png",), tag=""):
+    """The figures of one result table; out defaults to `plots/` beside it."""
     path = pathlib.Path(csv_path)
     if not path.is_file():
         raise ValueError(f"{path}: no such file")
-    return plot_results(path, out_dir, formats, tag)
+    return plot_results(path, out, formats, tag)

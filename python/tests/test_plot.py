@@ -63,7 +63,7 @@ def test_png_files_have_the_expected_names_and_pixel_size(tmp_path):
 
 def test_svg_as_well_when_asked_and_a_tag_in_the_names(tmp_path):
     write_schulze_results(tmp_path)
-    written = plot.plot_results(tmp_path, out_dir=tmp_path / "out", formats="png,svg", tag="rows")
+    written = plot.plot_results(tmp_path, out=tmp_path / "out", formats="png,svg", tag="rows")
     assert sorted(p.name for p in written) == ["schulze_rows_throughput.png", "schulze_rows_throughput.svg",
                                                 "schulze_rows_time.png", "schulze_rows_time.svg"]
     svg = (tmp_path / "out" / "schulze_rows_time.svg").read_text()
@@ -169,7 +169,7 @@ def test_recorded_table_from_perf_results(tmp_path):
     copy = shutil.copy(recorded[0], tmp_path / "schulze_scaling_32bit.csv")
     with open(copy, newline="") as handle:
         sizes = sorted({int(row["alternatives"]) for row in csv.DictReader(handle)})
-    written = plot.plot_table(copy, out_dir=tmp_path / "out")
+    written = plot.plot_table(copy, out=tmp_path / "out")
     assert [p.name for p in written] == ["schulze_throughput.png", "schulze_time.png"]
     assert all(png_size(p) == EXPECTED_PIXELS for p in written)
     ax = plot.build_figures(copy)["schulze_time"].axes[0]
