@@ -135,6 +135,10 @@ HostElection load_host_election(const ElectionInput& input) {
   return election;
 }
 
+std::string sweep_suffix(std::size_t points, int alternatives, std::int64_t voters) {
+  return points > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(voters) : "";
+}
+
 ElectionInput validate_election_run(const ConfigNode& run, const RunContext& context) {
   run.expect_keys(keys_under("run", "", run.required("algorithm").as_string()));
   const ElectionInput input = parse_election_input(run.required("input"), context);

@@ -57,6 +57,10 @@ ElectionInput validate_election_run(const ConfigNode& run, const RunContext& con
 /// checked like a written-out one.
 std::vector<ElectionInput> sweep_inputs(const ConfigNode& run, const RunContext& context);
 
+/// What a sweep point adds to its result files' names, "_n<alternatives>_v<voters>"; "" for a
+/// run of one point.
+std::string sweep_suffix(std::size_t points, int alternatives, std::int64_t voters);
+
 /// Reads every file input of sweep_inputs (so it parses before any run starts) and checks that
 /// each input fits in host memory, with an n x n pairwise matrix when `pairwise_on_host`, and the
 /// whole pairwise matrix in device memory unless `whole_matrix` is false (a solve shared by the

@@ -167,8 +167,7 @@ class KemenyJob : public ElectionJob {
       if (!against.empty()) verified = against;
     }
 
-    const std::string suffix =
-        inputs_.size() > 1 ? "_n" + std::to_string(o.alternatives) + "_m" + std::to_string(input.voters) : "";
+    const std::string suffix = sweep_suffix(inputs_.size(), o.alternatives, input.voters);
     if (settings_.write_rankings)
       context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o));
     if (settings_.options.certify && result.exact) write_certificate(input, context, suffix, result, o, generated);

@@ -242,8 +242,7 @@ class SchulzeJob : public ElectionJob {
       verified = "exact";
     }
 
-    const std::string suffix =
-        inputs_.size() > 1 ? "_n" + std::to_string(alternatives) + "_v" + std::to_string(input.voters) : "";
+    const std::string suffix = sweep_suffix(inputs_.size(), alternatives, input.voters);
     const std::string stem = context.run_name + suffix;
     if (settings_.write_ranking)
       context.files->write(stem + "_ranking.csv", schulze::ranking_csv(result, election.names));

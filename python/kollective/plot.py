@@ -78,15 +78,15 @@ ALGORITHMS = (
     Algorithm(
         "schulze", "Schulze strongest paths", "alternatives", "alternatives n", ("strength_bits",),
         ("input", "strength_bits"),
-        (Metric("paths_s", "time", "strongest-path time (paths_s)", "s"),
+        (Metric("paths_s", "time", "strongest-path time", "s"),
          Metric("tera_updates_per_s", "throughput", "path updates, n\u00b3 / paths_s", "T updates/s"))),
     Algorithm(
         "kemeny", "Kemeny rank aggregation", "alternatives", "alternatives n", ("distance",), ("input", "method"),
-        (Metric("seconds", "time", "solve time, median of repetitions (seconds)", "s"),)),
+        (Metric("seconds", "time", "solve time, median of repetitions", "s"),)),
     # The record shows IDP's work does not depend on the value model, so inputs share a series.
     Algorithm(
         "csg", "Coalition structure generation", "agents", "agents n", ("splits",), ("method", "precision"),
-        (Metric("seconds", "time", "solve time (seconds)", "s"),
+        (Metric("seconds", "time", "solve time", "s"),
          Metric("splits_per_s", "throughput", "splits evaluated per second", "splits/s"))),
     # Total training time follows the iteration count, not the size; the Hessian product is what scales.
     Algorithm(
@@ -369,10 +369,13 @@ def _draw_reference(ax, points, color, label):
 
 
 def _styles(keys):
-    """A colour and marker per measured series (its references share its colour), greys for anchors."""
+    """A colour and marker per measured series (its references share its colour), greys for anchors.
+    Hollow markers of three sizes and lines a little transparent, so series that coincide stay
+    visible behind one another."""
     measured = sorted({k.parts for k in keys if k.role != "anchor"})
     palette = [f"C{i}" for i in range(10)] if len(measured) <= 10 else list(matplotlib.colormaps["tab20"].colors)
-    styles = {parts: dict(color=palette[i % len(palette)], marker=_MARKERS[i % len(_MARKERS)], linestyle="-")
+    styles = {parts: dict(color=palette[i % len(palette)], marker=_MARKERS[i % len(_MARKERS)], linestyle="-",
+                          markerfacecolor="none", markersize=5 + 2 * (i % 3), alpha=0.85)
               for i, parts in enumerate(measured)}
     for i, parts in enumerate(sorted(k.parts for k in keys if k.role == "anchor")):
         styles[parts] = dict(color=_ANCHOR_GREYS[i % 4], marker="s", markerfacecolor="none", linestyle=":")

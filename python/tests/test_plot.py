@@ -76,7 +76,7 @@ def test_time_figure_is_log_log_with_one_line_per_rank_count(tmp_path):
     ax = figure.axes[0]
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
     assert ax.get_xlabel() == "alternatives n"
-    assert ax.get_ylabel() == "strongest-path time (paths_s) [s]"
+    assert ax.get_ylabel() == "strongest-path time [s]"
     assert ax.get_title(loc="left") == "Schulze strongest paths: time against size"
     assert len(ax.get_lines()) == 2
     assert sorted(len(line.get_xdata()) for line in ax.get_lines()) == [2, 4]
