@@ -133,7 +133,11 @@ void bind_elections(nb::module_& m) {
       .def_ro("title", &prefs::Profile::title)
       .def_prop_ro("voters", &prefs::Profile::total_weight)
       .def_prop_ro("distinct_ballots", [](const prefs::Profile& p) { return p.ballots.size(); })
-      .def_prop_ro("data_type", [](const prefs::Profile& p) { return std::string(prefs::to_string(p.data_type())); });
+      .def_prop_ro("data_type", [](const prefs::Profile& p) { return std::string(prefs::to_string(p.data_type())); })
+      .def("__repr__", [](const prefs::Profile& p) {
+        return "Profile(" + std::to_string(p.alternatives) + " alternatives, " + std::to_string(p.total_weight()) +
+               " voters, " + std::to_string(p.ballots.size()) + " distinct ballots)";
+      });
   m.def("read_preflib", &prefs::read_preflib, nb::arg("path"));
   m.def("write_preflib", &prefs::write_preflib_file, nb::arg("profile"), nb::arg("path"));
   m.def("profile_from_ranks", &profile_from_ranks, nb::arg("ranks"), nb::arg("weights"), nb::arg("names"));

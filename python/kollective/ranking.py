@@ -34,6 +34,10 @@ class RankSVM:
         self.precision = precision
         self.verbose = verbose
 
+    def __repr__(self):
+        return (f"RankSVM(C={self.C!r}, eps={self.eps!r}, max_iter={self.max_iter!r}, precision={self.precision!r}, "
+                f"verbose={self.verbose!r})")
+
     def get_params(self, deep=True):
         return {name: getattr(self, name) for name in ("C", "eps", "max_iter", "precision", "verbose")}
 

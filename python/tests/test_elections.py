@@ -177,3 +177,4 @@ def test_a_square_array_must_say_what_it_holds():
     assert kollective.schulze(kollective.Pairwise.from_counts(matrix)).winners == [0, 1]
     assert repr(kollective.Pairwise.from_counts(matrix)) == "Pairwise(3 alternatives: 1, 2, 3)"
     assert kollective.__version__.count(".") == 2
+    assert repr(kollective.profile(np.array([[0, 1], [1, 0], [0, 1]]))).startswith("Profile(2 alternatives, 3 voters, ")
