@@ -218,13 +218,6 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   // A node is closed once its bound reaches the best distance: it holds no better ranking.
   std::vector<Node> stack = {{known, 0, -1, 0}};
   Pseudocosts costs(lp.columns());
-  std::vector<Pair> pair_at(lp.columns());
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) pair_at[pair_column(i, j, n)] = {i, j};
-  }
-  auto column_value = [&](const std::vector<double>& x, int c) {
-    return x[static_cast<std::size_t>(pair_at[c].i) * n + pair_at[c].j];
-  };
   while (!stack.empty() && timer.seconds() < max_seconds) {
     Node node = std::move(stack.back());
     stack.pop_back();
@@ -243,13 +236,14 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
     const double lp_value = static_cast<double>(lp_point.dual_value) / static_cast<double>(price_unit);
     if (node.branched >= 0 && lp_point.status != TriangleLp::Status::infeasible && node.change > 1e-9)
       costs.learn(node.branched, node.fixed[node.branched], std::max(0.0, lp_value - node.parent_value) / node.change);
-    auto split = [&](const std::vector<signed char>& fixed, int c, signed char nearer) {
-      for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {  // the nearer one first
+    // Splits on column c, whose LP value is `value` (the nearer side first, for the next dive).
+    auto split = [&](const std::vector<signed char>& fixed, int c, signed char nearer, double value) {
+      for (const signed char side : {static_cast<signed char>(1 - nearer), nearer}) {
         Node child{fixed, node.bound, node.bound_rows, proof.add_node()};
         child.fixed[c] = side;
         child.branched = c;
         child.parent_value = lp_value;
-        child.change = side == 1 ? 1 - column_value(lp_point.x, c) : column_value(lp_point.x, c);
+        child.change = side == 1 ? 1 - value : value;
         proof.branch(node.proof, c, child.proof, side);
         stack.push_back(std::move(child));
       }
@@ -264,7 +258,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
         offer(ranking_of(node.fixed, n));
         proof.close(node.proof, ProofNode::Kind::single);
       } else {
-        split(node.fixed, static_cast<int>(free - node.fixed.begin()), 1);
+        split(node.fixed, static_cast<int>(free - node.fixed.begin()), 1, 0.0);
       }
       continue;
     }
@@ -298,7 +292,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
       continue;
     }
     const double value = lp_point.x[static_cast<std::size_t>(pair.i) * n + pair.j];
-    split(fixed, pair_column(pair.i, pair.j, n), value >= 0.5 ? 1 : 0);
+    split(fixed, pair_column(pair.i, pair.j, n), value >= 0.5 ? 1 : 0, value);
   }
   result.bound = result.distance;
   for (const Node& node : stack) result.bound = std::min(result.bound, node.bound);
