@@ -34,12 +34,16 @@ const Cell* Row::find(const std::string& column) const {
   return nullptr;
 }
 
+namespace {
+/// The runtime columns Table::add sets, which Markdown states once below the table when every
+/// row has the same.
+constexpr const char* runtime_columns[] = {"backend", "device", "kokkos", "revision"};
+}  // namespace
+
 void Table::add(Row row) {
   const RuntimeInfo& info = runtime_info();
-  row.set("backend", info.backend);
-  row.set("device", info.device);
-  row.set("kokkos", info.kokkos_version);
-  row.set("revision", info.revision);
+  const std::string values[] = {info.backend, info.device, info.kokkos_version, info.revision};
+  for (std::size_t i = 0; i < std::size(runtime_columns); ++i) row.set(runtime_columns[i], values[i]);
   rows_.push_back(std::move(row));
 }
 
@@ -166,10 +170,6 @@ std::string reading_text(const Cell& cell) {
   }
   return to_text(cell);
 }
-
-/// The runtime columns Table::add sets, which Markdown states once below the table when every
-/// row has the same.
-constexpr const char* runtime_columns[] = {"backend", "device", "kokkos", "revision"};
 
 }  // namespace
 
