@@ -1,11 +1,7 @@
 # The commands besides run: --version, help and its topics, check on a good config (exit 0, the
 # runs listed, no output folder made), and an unknown help topic (exit 1, the topics named);
 # docs/config-reference.md is what `help config` prints.
-function(expect message)
-  if(NOT (${ARGN}))
-    message(FATAL_ERROR "${message}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/Expect.cmake)
 function(kollective)  # kollective(ARGS...): sets status, stdout, stderr in the caller
   execute_process(COMMAND ${KOLLECTIVE} ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(status ${code} PARENT_SCOPE)

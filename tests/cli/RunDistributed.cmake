@@ -2,11 +2,7 @@
 # times, device and the ranks column) and the same result files, byte for byte. Each rank runs
 # one thread, so floating-point sums are the same. Then a run that fails on one rank ends with
 # its message, and ranks given different configs refuse to start.
-function(expect message)
-  if(NOT (${ARGN}))
-    message(FATAL_ERROR "${message}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/Expect.cmake)
 
 set(ENV{OMP_NUM_THREADS} 1)
 set(launch ${MPIEXEC} -n ${RANKS} --oversubscribe)

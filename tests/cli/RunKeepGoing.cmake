@@ -1,12 +1,7 @@
 # A failing run keeps the tables of the runs before it, exits non-zero and names itself; with
 # --keep-going the runs after it run too. The heuristic run that meets its lower bound is
 # verified against brute force and reports its count of optimal rankings as unknown.
-# expect(MESSAGE CONDITION...): fails with MESSAGE unless the condition holds.
-function(expect message)
-  if(NOT (${ARGN}))
-    message(FATAL_ERROR "${message}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/Expect.cmake)
 
 foreach(mode stop keep_going)
   set(out ${WORK}/${mode})
