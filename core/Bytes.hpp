@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective {
 

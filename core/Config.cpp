@@ -1,7 +1,7 @@
-#include "core/Config.hpp"
+#include "kollective/core/Config.hpp"
 
-#include "core/Parse.hpp"
-#include "core/TextInput.hpp"
+#include "kollective/core/Parse.hpp"
+#include "kollective/core/TextInput.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>

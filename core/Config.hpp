@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace YAML {
 class Node;

@@ -1,10 +1,10 @@
-#include "core/Csv.hpp"
+#include "kollective/core/Csv.hpp"
 
 #include <charconv>
 #include <cmath>
 
-#include "core/Error.hpp"
-#include "core/Parse.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Parse.hpp"
 
 namespace kollective {
 

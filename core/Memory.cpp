@@ -1,4 +1,4 @@
-#include "core/Memory.hpp"
+#include "kollective/core/Memory.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -8,8 +8,8 @@
 #include <limits>
 #include <string>
 
-#include "core/Error.hpp"
-#include "core/comm/Communicator.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>

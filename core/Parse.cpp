@@ -1,4 +1,4 @@
-#include "core/Parse.hpp"
+#include "kollective/core/Parse.hpp"
 
 #include <charconv>
 #include <cmath>

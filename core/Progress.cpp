@@ -1,4 +1,4 @@
-#include "core/Progress.hpp"
+#include "kollective/core/Progress.hpp"
 
 #include <unistd.h>
 

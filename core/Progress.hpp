@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/Timer.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace kollective {
 

@@ -1,4 +1,4 @@
-#include "core/ResultFiles.hpp"
+#include "kollective/core/ResultFiles.hpp"
 
 #include <unistd.h>
 
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/Error.hpp"
-#include "core/comm/Communicator.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective {
 

@@ -1,12 +1,12 @@
-#include "core/RuntimeInfo.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <fstream>
 #include <string>
 
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Memory.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Memory.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>

@@ -1,4 +1,4 @@
-#include "core/Tables.hpp"
+#include "kollective/core/Tables.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/Bytes.hpp"
-#include "core/Csv.hpp"
-#include "core/Error.hpp"
-#include "core/RuntimeInfo.hpp"
+#include "kollective/core/Bytes.hpp"
+#include "kollective/core/Csv.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
 
 namespace kollective {
 

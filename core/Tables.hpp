@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "core/ResultFiles.hpp"
+#include "kollective/core/ResultFiles.hpp"
 
 namespace kollective {
 

@@ -1,9 +1,9 @@
-#include "core/TextInput.hpp"
+#include "kollective/core/TextInput.hpp"
 
 #include <filesystem>
 #include <system_error>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective {
 

@@ -6,19 +6,19 @@
 #include <filesystem>
 #include <iostream>
 
-#include "algorithms/coalition/Coalition.hpp"
-#include "algorithms/coalition/CoalitionGenerators.hpp"
-#include "algorithms/coalition/CoalitionIO.hpp"
-#include "algorithms/coalition/CoalitionMetrics.hpp"
-#include "algorithms/coalition/CoalitionReference.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/Memory.hpp"
-#include "core/TextInput.hpp"
-#include "core/Timer.hpp"
-#include "drivers/ConfigKeys.hpp"
-#include "drivers/Estimate.hpp"
-#include "drivers/RunLoop.hpp"
-#include "drivers/Runner.hpp"
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/TextInput.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/Estimate.hpp"
+#include "kollective/drivers/RunLoop.hpp"
+#include "kollective/drivers/Runner.hpp"
 
 namespace kollective::driver {
 

@@ -1,4 +1,4 @@
-#include "drivers/ConfigKeys.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
 
 #include <sstream>
 

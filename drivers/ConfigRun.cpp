@@ -1,4 +1,4 @@
-#include "drivers/ConfigRun.hpp"
+#include "kollective/drivers/ConfigRun.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -11,16 +11,16 @@
 #include <utility>
 #include <vector>
 
-#include "core/Bytes.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/Config.hpp"
-#include "core/Error.hpp"
-#include "core/ResultFiles.hpp"
-#include "core/RuntimeInfo.hpp"
-#include "core/Tables.hpp"
-#include "core/TextInput.hpp"
-#include "drivers/Runner.hpp"
-#include "drivers/ConfigKeys.hpp"
+#include "kollective/core/Bytes.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/Config.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/ResultFiles.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/core/Tables.hpp"
+#include "kollective/core/TextInput.hpp"
+#include "kollective/drivers/Runner.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
 

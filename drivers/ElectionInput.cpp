@@ -1,13 +1,13 @@
-#include "drivers/ElectionInput.hpp"
+#include "kollective/drivers/ElectionInput.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "core/Memory.hpp"
-#include "core/TextInput.hpp"
-#include "core/preferences/Generators.hpp"
-#include "core/preferences/PrefLib.hpp"
-#include "drivers/ConfigKeys.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/TextInput.hpp"
+#include "kollective/core/preferences/Generators.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/Config.hpp"
-#include "core/preferences/Pairwise.hpp"
-#include "core/preferences/Profile.hpp"
-#include "drivers/Runner.hpp"
+#include "kollective/core/Config.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/core/preferences/Profile.hpp"
+#include "kollective/drivers/Runner.hpp"
 
 namespace kollective::driver {
 

@@ -1,12 +1,12 @@
-#include "drivers/Estimate.hpp"
+#include "kollective/drivers/Estimate.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
 #include <string>
 
-#include "core/Error.hpp"
-#include "core/Progress.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Progress.hpp"
 
 namespace kollective::driver {
 

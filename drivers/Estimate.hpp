@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "core/Config.hpp"
+#include "kollective/core/Config.hpp"
 
 namespace kollective::driver {
 

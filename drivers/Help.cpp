@@ -1,10 +1,10 @@
-#include "drivers/Help.hpp"
+#include "kollective/drivers/Help.hpp"
 
 #include <utility>
 
-#include "core/Error.hpp"
-#include "core/RuntimeInfo.hpp"
-#include "drivers/ConfigKeys.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
 

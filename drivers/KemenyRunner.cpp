@@ -9,18 +9,18 @@
 #include <optional>
 #include <sstream>
 
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "algorithms/kemeny/KemenyCertificate.hpp"
-#include "algorithms/kemeny/KemenyIO.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/preferences/PrefLib.hpp"
-#include "core/Csv.hpp"
-#include "core/Memory.hpp"
-#include "core/Timer.hpp"
-#include "drivers/ConfigKeys.hpp"
-#include "drivers/Estimate.hpp"
-#include "drivers/ElectionInput.hpp"
-#include "drivers/RunLoop.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/KemenyCertificate.hpp"
+#include "kollective/algorithms/kemeny/KemenyIO.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/core/Csv.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/Estimate.hpp"
+#include "kollective/drivers/ElectionInput.hpp"
+#include "kollective/drivers/RunLoop.hpp"
 
 namespace kollective::driver {
 

@@ -1,4 +1,4 @@
-#include "drivers/KokkosSettings.hpp"
+#include "kollective/drivers/KokkosSettings.hpp"
 
 #include <Kokkos_Core.hpp>
 #ifdef KOKKOS_ENABLE_CUDA
@@ -11,10 +11,10 @@
 #include <string>
 #include <utility>
 
-#include "core/comm/Communicator.hpp"
-#include "core/Error.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Parse.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Parse.hpp"
 
 namespace kollective::driver {
 

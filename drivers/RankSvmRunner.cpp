@@ -8,18 +8,18 @@
 #include <numeric>
 #include <variant>
 
-#include "algorithms/ranksvm/RankSvmReference.hpp"
-#include "algorithms/ranksvm/RankSvm.hpp"
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
-#include "algorithms/ranksvm/RankSvmIO.hpp"
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
-#include "core/Memory.hpp"
-#include "core/TextInput.hpp"
-#include "core/Timer.hpp"
-#include "drivers/ConfigKeys.hpp"
-#include "drivers/RunLoop.hpp"
-#include "core/comm/Communicator.hpp"
-#include "drivers/Runner.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
+#include "kollective/algorithms/ranksvm/RankSvm.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/TextInput.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/RunLoop.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/drivers/Runner.hpp"
 
 namespace kollective::driver {
 

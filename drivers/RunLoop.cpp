@@ -1,9 +1,9 @@
-#include "drivers/RunLoop.hpp"
+#include "kollective/drivers/RunLoop.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "core/comm/Communicator.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::driver {
 

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/Config.hpp"
-#include "core/Tables.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/Timer.hpp"
-#include "drivers/Estimate.hpp"
+#include "kollective/core/Config.hpp"
+#include "kollective/core/Tables.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/drivers/Estimate.hpp"
 
 namespace kollective::driver {
 

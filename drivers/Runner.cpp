@@ -1,6 +1,6 @@
-#include "drivers/Runner.hpp"
+#include "kollective/drivers/Runner.hpp"
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::driver {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/Config.hpp"
-#include "core/ResultFiles.hpp"
-#include "core/Tables.hpp"
+#include "kollective/core/Config.hpp"
+#include "kollective/core/ResultFiles.hpp"
+#include "kollective/core/Tables.hpp"
 
 namespace kollective::driver {
 

@@ -8,17 +8,17 @@
 #include <iostream>
 #include <sstream>
 
-#include "algorithms/schulze/Schulze.hpp"
-#include "algorithms/schulze/SchulzeIO.hpp"
-#include "algorithms/schulze/SchulzeReference.hpp"
-#include "core/Csv.hpp"
-#include "core/Timer.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "drivers/ConfigKeys.hpp"
-#include "drivers/Estimate.hpp"
-#include "drivers/ElectionInput.hpp"
-#include "drivers/RunLoop.hpp"
+#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/algorithms/schulze/SchulzeIO.hpp"
+#include "kollective/algorithms/schulze/SchulzeReference.hpp"
+#include "kollective/core/Csv.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/Estimate.hpp"
+#include "kollective/drivers/ElectionInput.hpp"
+#include "kollective/drivers/RunLoop.hpp"
 
 namespace kollective::driver {
 

@@ -13,17 +13,17 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyLP.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Progress.hpp"
-#include "core/RuntimeInfo.hpp"
-#include "core/comm/Communicator.hpp"
-#include "drivers/ConfigRun.hpp"
-#include "drivers/Help.hpp"
-#include "drivers/KokkosSettings.hpp"
-#include "drivers/Runner.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Progress.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/drivers/ConfigRun.hpp"
+#include "kollective/drivers/Help.hpp"
+#include "kollective/drivers/KokkosSettings.hpp"
+#include "kollective/drivers/Runner.hpp"
 
 namespace {
 

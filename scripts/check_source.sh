@@ -23,7 +23,7 @@ for folder in algorithms/*/; do
   name=""
   for header in "$folder"*.hpp; do
     stem=$(basename "$header" .hpp)
-    grep -q "^#include \"${folder}impl/${stem}_Impl.hpp\"" "$header" && name=$stem
+    grep -q "^#include \"kollective/${folder}impl/${stem}_Impl.hpp\"" "$header" && name=$stem
   done
   [ -n "$name" ] || { problem "$folder has no public header including impl/<Name>_Impl.hpp"; continue; }
   for part in "$name.hpp" "${name}Types.hpp" "${name}Types.cpp" "${name}Reference.hpp" "${name}Reference.cpp" \

@@ -4,12 +4,12 @@
 
 #include <cmath>
 
-#include "algorithms/coalition/Coalition.hpp"
-#include "algorithms/coalition/CoalitionGenerators.hpp"
-#include "algorithms/coalition/CoalitionIO.hpp"
-#include "algorithms/coalition/CoalitionMetrics.hpp"
-#include "algorithms/coalition/CoalitionReference.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
 

@@ -5,14 +5,14 @@
 #include <numeric>
 #include <string>
 
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
-#include "algorithms/ranksvm/RankSvmIO.hpp"
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "core/Error.hpp"
-#include "core/Random.hpp"
-#include "core/preferences/Pairwise.hpp"
-#include "core/preferences/Profile.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Random.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/core/preferences/Profile.hpp"
 
 namespace kollective::test {
 

@@ -6,13 +6,13 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
-#include "algorithms/kemeny/KemenyIO.hpp"
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/preferences/Generators.hpp"
-#include "core/preferences/Pairwise.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyIO.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/preferences/Generators.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
 

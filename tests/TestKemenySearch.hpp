@@ -5,16 +5,16 @@
 #include <algorithm>
 #include <tuple>
 
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "algorithms/kemeny/KemenyLP.hpp"
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "algorithms/kemeny/KemenyReductions.hpp"
-#include "algorithms/kemeny/KemenyReference.hpp"
-#include "algorithms/kemeny/KemenySearch.hpp"
-#include "core/Random.hpp"
-#include "core/preferences/Generators.hpp"
-#include "core/preferences/Pairwise.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/core/Random.hpp"
+#include "kollective/core/preferences/Generators.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
 

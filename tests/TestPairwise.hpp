@@ -1,8 +1,8 @@
 // Device pairwise builder and generator against host references (included once per backend).
 #include <gtest/gtest.h>
 
-#include "core/preferences/Pairwise.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
 

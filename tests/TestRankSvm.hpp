@@ -9,9 +9,9 @@
 #include <typeinfo>
 #include <vector>
 
-#include "algorithms/ranksvm/RankSvmReference.hpp"
-#include "algorithms/ranksvm/RankSvm.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
+#include "kollective/algorithms/ranksvm/RankSvm.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
 

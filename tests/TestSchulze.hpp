@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
-#include "algorithms/schulze/Schulze.hpp"
-#include "algorithms/schulze/SchulzeReference.hpp"
-#include "core/preferences/PrefLib.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/algorithms/schulze/SchulzeReference.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
 

@@ -11,9 +11,10 @@
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
+#include <vector>
 
-#include "algorithms/coalition/CoalitionTypes.hpp"
-#include "algorithms/coalition/impl/Coalition_Impl.hpp"
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/impl/Coalition_Impl.hpp"
 
 namespace kollective::coalition {
 
@@ -23,6 +24,35 @@ template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options = {}) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
   return Impl::solve<Value>(space, values, options);
+}
+
+/// solve() on the caller's values: a rank-1 View of the 2^n values v[mask] of a game of n agents
+/// (v[0] = 0), double or float, any memory space, const allowed; checked by validate_values.
+/// Read in place where they are contiguous doubles on the host, else copied there first (the
+/// solver's recovery of the structure reads them on the host).
+template <class Value, class ExecSpace, class ValuesView, class = std::enable_if_t<Kokkos::is_view<ValuesView>::value>>
+Result solve(const ExecSpace& space, const ValuesView& values, const Options& options = {}) {
+  using Given = typename ValuesView::non_const_value_type;
+  static_assert(ValuesView::rank() == 1, "coalition::solve: the values must be a rank-1 View of 2^n entries");
+  static_assert(std::is_same<Given, double>::value || std::is_same<Given, float>::value,
+                "coalition::solve: the values must be double or float");
+  const int agents = Impl::agents_of(values.extent(0), "coalition::solve");
+  constexpr bool in_place =
+      std::is_same<Given, double>::value &&
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ValuesView::memory_space>::accessible;
+  if constexpr (in_place) {
+    if (values.span_is_contiguous()) {
+      const Values game(agents, values.data());
+      validate_values(game, "coalition::solve", std::is_same<Value, float>::value);
+      return solve<Value>(space, game, options);
+    }
+  }
+  const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  std::vector<double> host(mirror.extent(0));
+  for (std::size_t mask = 0; mask < host.size(); ++mask) host[mask] = mirror(mask);
+  const Values game(agents, host.data());
+  validate_values(game, "coalition::solve", std::is_same<Value, float>::value);
+  return solve<Value>(space, game, options);
 }
 
 /// Splits the device solver evaluates (DP: split_count; IDP: IDP's splits and some more).

@@ -1,4 +1,4 @@
-#include "algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/Error.hpp"
-#include "core/Random.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Random.hpp"
 
 namespace kollective::coalition {
 

@@ -1,4 +1,4 @@
-#include "algorithms/coalition/CoalitionIO.hpp"
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +9,10 @@
 #include <sstream>
 #include <string_view>
 
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Parse.hpp"
-#include "core/TextInput.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Parse.hpp"
+#include "kollective/core/TextInput.hpp"
 
 namespace kollective::coalition {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 
 namespace kollective::coalition {
 

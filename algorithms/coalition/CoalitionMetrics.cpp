@@ -1,9 +1,9 @@
-#include "algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::coalition {
 

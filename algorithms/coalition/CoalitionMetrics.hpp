@@ -4,7 +4,7 @@
 /// \file CoalitionMetrics.hpp
 /// The value of a coalition structure, and checks that a result is a partition worth its optimum.
 
-#include "algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 
 namespace kollective::coalition {
 

@@ -1,11 +1,11 @@
-#include "algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 
-#include "algorithms/coalition/CoalitionMetrics.hpp"
-#include "core/Error.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::coalition {
 

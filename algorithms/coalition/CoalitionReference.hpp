@@ -4,7 +4,7 @@
 /// \file CoalitionReference.hpp
 /// Serial references: brute force over every set partition, and the plain DP over subsets.
 
-#include "algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 
 namespace kollective::coalition {
 

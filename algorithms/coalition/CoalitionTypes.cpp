@@ -1,10 +1,10 @@
-#include "algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 
 #include <cmath>
 #include <limits>
 
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
 
 namespace kollective::coalition {
 

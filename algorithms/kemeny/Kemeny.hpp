@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
-#include "algorithms/kemeny/KemenyReference.hpp"
-#include "algorithms/kemeny/KemenyTypes.hpp"
-#include "algorithms/kemeny/impl/Kemeny_Impl.hpp"
+#include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/impl/Kemeny_Impl.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::kemeny {
 
@@ -38,6 +40,14 @@ template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options = {}) {
   Workspace<typename ExecSpace::memory_space> workspace;
   return Impl::solve(space, o, options, workspace);
+}
+
+/// solve() on the caller's doubled counts: an n x n View of 2 d[i][j] (as schulze::solve takes
+/// them: unsigned integers of at most 32 bits, any layout and memory space, const allowed),
+/// copied to the host (the solver's bounds and search run there; the DP on `space`).
+template <class ExecSpace, class DoubledView, class = std::enable_if_t<Kokkos::is_view<DoubledView>::value>>
+Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options = {}) {
+  return solve(space, preferences::counts_from_view<ExecSpace>(doubled, "kemeny::solve"), options);
 }
 
 /// solve(), with the subset DP's buffers taken from `workspace` and left there for the next solve

@@ -1,10 +1,10 @@
-#include "algorithms/kemeny/KemenyCertificate.hpp"
+#include "kollective/algorithms/kemeny/KemenyCertificate.hpp"
 
 #include <sstream>
 
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/Error.hpp"
-#include "core/Tables.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Tables.hpp"
 
 namespace kollective::kemeny {
 

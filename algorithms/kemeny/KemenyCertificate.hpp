@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyReductions.hpp"
-#include "algorithms/kemeny/KemenySearch.hpp"
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,11 +1,11 @@
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <numeric>
 
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/Random.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/Random.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,7 +1,7 @@
-#include "algorithms/kemeny/KemenyIO.hpp"
+#include "kollective/algorithms/kemeny/KemenyIO.hpp"
 
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/Csv.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/Csv.hpp"
 
 namespace kollective::kemeny {
 

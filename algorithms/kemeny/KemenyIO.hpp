@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,12 +1,12 @@
-#include "algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "core/Error.hpp"
-#include "core/Timer.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Timer.hpp"
 
 #ifdef KOLLECTIVE_HAVE_CLP
 #include <ClpSimplex.hpp>

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,4 +1,4 @@
-#include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,9 +1,9 @@
-#include "algorithms/kemeny/KemenyOptima.hpp"
+#include "kollective/algorithms/kemeny/KemenyOptima.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
 
 namespace kollective::kemeny {
 

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyLP.hpp"
-#include "algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenySearch.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,9 +1,9 @@
-#include "algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
 
 namespace kollective::kemeny {
 

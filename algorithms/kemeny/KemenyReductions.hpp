@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,10 +1,10 @@
-#include "algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/kemeny/KemenyReference.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/Error.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny {
 

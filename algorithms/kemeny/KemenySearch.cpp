@@ -1,14 +1,14 @@
-#include "algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/KemenySearch.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "algorithms/kemeny/KemenyOptima.hpp"
-#include "core/Error.hpp"
-#include "core/Timer.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/KemenyOptima.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace kollective::kemeny {
 

@@ -23,8 +23,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyLP.hpp"
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {
 

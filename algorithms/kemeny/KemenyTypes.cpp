@@ -1,11 +1,11 @@
-#include "algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
-#include "algorithms/kemeny/KemenyLP.hpp"
-#include "core/Error.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny {
 

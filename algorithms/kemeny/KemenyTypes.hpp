@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::kemeny {
 

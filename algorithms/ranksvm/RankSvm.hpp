@@ -10,11 +10,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "algorithms/ranksvm/impl/RankSvmTron_Impl.hpp"
-#include "algorithms/ranksvm/impl/RankSvm_Impl.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvmTron_Impl.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvm_Impl.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::ranksvm {
 
@@ -24,9 +26,63 @@ namespace kollective::ranksvm {
 template <class ExecSpace>
 TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options,
                   const double* rows = nullptr) {
+  validate(options);
   const double* x = rows ? rows : data.x.data();
   return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, x, options)
                                 : Impl::train_with<ExecSpace, double>(space, data, x, options);
+}
+
+/// Trains on the caller's documents, per document: X's row (x: docs x features, double or float),
+/// its label (y: integer grades 0..max_label, any arithmetic type) and its query id (qid:
+/// integers). Views of any layout and memory space, const allowed; X is read in place where it is
+/// row-major doubles on the host, the rest is copied there, grouped by query and checked
+/// (group_by_query).
+template <class ExecSpace, class XView, class YView, class QidView,
+          class = std::enable_if_t<Kokkos::is_view<XView>::value>>
+TrainResult train(const ExecSpace& space, const XView& x, const YView& y, const QidView& qid,
+                  const TrainOptions& options) {
+  using XValue = typename XView::non_const_value_type;
+  static_assert(XView::rank() == 2 && std::is_floating_point<XValue>::value,
+                "ranksvm::train: X must be a rank-2 View (documents x features) of double or float");
+  static_assert(Kokkos::is_view<YView>::value && YView::rank() == 1 &&
+                    std::is_arithmetic<typename YView::non_const_value_type>::value,
+                "ranksvm::train: y must be a rank-1 View of numbers (a label per document)");
+  static_assert(Kokkos::is_view<QidView>::value && QidView::rank() == 1 &&
+                    std::is_integral<typename QidView::non_const_value_type>::value,
+                "ranksvm::train: qid must be a rank-1 View of integers (a query id per document)");
+  const std::int64_t docs = x.extent(0);
+  const int features = static_cast<int>(x.extent(1));
+  if (y.extent(0) != x.extent(0) || qid.extent(0) != x.extent(0)) {
+    fail("ranksvm::train: X has ", docs, " rows, y ", y.extent(0), " entries, qid ", qid.extent(0));
+  }
+  if (features == 0) fail("ranksvm::train: X has no features");
+  validate(options);
+  const double* rows = nullptr;
+  std::vector<double> copied;
+  constexpr bool host_rows = std::is_same<XValue, double>::value &&
+                             std::is_same<typename XView::array_layout, Kokkos::LayoutRight>::value &&
+                             Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename XView::memory_space>::accessible;
+  if constexpr (host_rows) {
+    if (x.span_is_contiguous()) rows = x.data();
+  }
+  if (!rows) {
+    const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    copied.resize(static_cast<std::size_t>(docs) * features);
+    for (std::int64_t d = 0; d < docs; ++d) {
+      for (int f = 0; f < features; ++f) copied[d * features + f] = mirror(d, f);
+    }
+    rows = copied.data();
+  }
+  const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const auto qid_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), qid);
+  std::vector<double> labels(docs);
+  std::vector<std::int64_t> qids(docs);
+  for (std::int64_t d = 0; d < docs; ++d) {
+    labels[d] = static_cast<double>(y_host(d));
+    qids[d] = static_cast<std::int64_t>(qid_host(d));
+  }
+  const RankData data = group_by_query(rows, features, labels.data(), qids.data(), docs, options.float_features);
+  return train(space, data, options, data.x.empty() ? rows : nullptr);
 }
 
 /// f, gradient and Hs at w through the device objective (for tests and benchmarks).

@@ -1,12 +1,12 @@
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Random.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Random.hpp"
 
 namespace kollective::ranksvm {
 

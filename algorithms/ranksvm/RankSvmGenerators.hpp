@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
 
 namespace kollective::ranksvm {
 

@@ -1,4 +1,4 @@
-#include "algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,12 +15,12 @@
 #include <map>
 #include <set>
 
-#include "algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
-#include "core/Error.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/Memory.hpp"
-#include "core/Parse.hpp"
-#include "core/TextInput.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Parse.hpp"
+#include "kollective/core/TextInput.hpp"
 
 namespace kollective::ranksvm {
 

@@ -1,11 +1,11 @@
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::ranksvm {
 

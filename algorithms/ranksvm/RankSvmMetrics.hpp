@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
 
 namespace kollective::ranksvm {
 

@@ -1,10 +1,10 @@
-#include "algorithms/ranksvm/RankSvmReference.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
 
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
 
 #include <cstdio>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::ranksvm {
 

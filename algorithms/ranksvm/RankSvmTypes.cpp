@@ -1,10 +1,12 @@
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <vector>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::ranksvm {
 
@@ -50,6 +52,67 @@ std::int64_t preference_pairs(const RankData& data) {
   std::int64_t pairs = 0;
   for (std::int64_t q = 0; q < data.queries(); ++q) pairs += query_pairs(data, q);
   return pairs;
+}
+
+namespace {
+
+/// Fails unless every value of X is finite and, for float features, fits in float.
+void check_features(const double* x, int features, std::int64_t docs, bool single_precision) {
+  const std::size_t count = static_cast<std::size_t>(docs) * features;
+  const double limit = single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  bool fit = true;
+  for (std::size_t i = 0; i < count; ++i) fit &= std::fabs(x[i]) <= limit;  // false for NaN; vectorizes
+  if (fit) return;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::fabs(x[i]) <= limit) continue;
+    fail("X[", i / features, ", ", i % features, "] = ", x[i],
+         std::isfinite(x[i]) ? " does not fit in float (float features)" : " is not finite");
+  }
+}
+
+}  // namespace
+
+RankData group_by_query(const double* x, int features, const double* labels, const std::int64_t* qids,
+                        std::int64_t docs, bool single_precision) {
+  if (docs <= 0) fail("no documents");
+  for (std::int64_t d = 0; d < docs; ++d) {
+    if (!(labels[d] >= 0 && labels[d] <= max_label && labels[d] == std::floor(labels[d]))) {
+      fail("y[", d, "] = ", labels[d], " is not an integer grade in 0..", max_label);
+    }
+    if (qids[d] < 0) fail("qid[", d, "] = ", qids[d], " is negative");
+  }
+  if (x) check_features(x, features, docs, single_precision);
+  RankData data;
+  data.docs = docs;
+  data.features = features;
+  data.file_index.resize(docs);
+  std::iota(data.file_index.begin(), data.file_index.end(), 0);
+  const bool grouped = std::is_sorted(qids, qids + docs);  // LETOR data usually comes grouped already
+  if (!grouped) {
+    std::stable_sort(data.file_index.begin(), data.file_index.end(),
+                     [&](std::int64_t a, std::int64_t b) { return qids[a] < qids[b]; });
+  }
+  data.labels.resize(docs);
+  if (x && !grouped) data.x.resize(static_cast<std::size_t>(docs) * features);
+  for (std::int64_t d = 0; d < docs; ++d) {
+    const std::int64_t source = data.file_index[d];
+    data.labels[d] = labels[source];
+    if (x && !grouped) std::copy_n(x + source * features, features, data.x.begin() + d * features);
+    if (d == 0 || qids[source] != qids[data.file_index[d - 1]]) {
+      data.query_begin.push_back(d);
+      data.query_ids.push_back(qids[source]);
+    }
+  }
+  data.query_begin.push_back(docs);
+  return data;
+}
+
+void validate(const TrainOptions& options) {
+  if (!(options.C > 0) || !std::isfinite(options.C)) fail("ranksvm: C must be positive and finite, got ", options.C);
+  if (!(options.eps > 0 && options.eps < 1)) fail("ranksvm: eps must be in (0, 1), got ", options.eps);
+  if (options.max_iterations < 1 || options.max_iterations > max_tron_iterations) {
+    fail("ranksvm: max_iterations must be in 1..", max_tron_iterations, ", got ", options.max_iterations);
+  }
 }
 
 }  // namespace kollective::ranksvm

@@ -58,6 +58,20 @@ struct TrainOptions {
   bool data_is_share = false;
 };
 
+/// A training set from documents as a caller holds them, per document: X's row (docs x features,
+/// row-major; null: no features), its label (an integer grade 0..max_label) and its query id (not
+/// negative). Documents are grouped by qid, stably, as read_letor groups them: when they come
+/// grouped, data.x stays empty and X is to be read in place (train's `rows`); else data.x holds the
+/// regrouped rows and data.file_index the caller's order. Fails naming the first bad entry; X's
+/// values must be finite and, for `single_precision` (float features), fit in float.
+RankData group_by_query(const double* x, int features, const double* labels, const std::int64_t* qids,
+                        std::int64_t docs, bool single_precision);
+
+/// Fails, naming the option, unless C is positive and finite, eps in (0, 1) and max_iterations in
+/// 1..max_tron_iterations: the one check of options, for the driver, Python and train().
+constexpr int max_tron_iterations = 1000000;
+void validate(const TrainOptions& options);
+
 struct TrainResult {
   std::vector<double> w;
   double objective = 0, gradient_norm = 0, initial_gradient_norm = 0;

@@ -13,28 +13,28 @@
 #include <string>
 #include <type_traits>
 
-#include "algorithms/schulze/SchulzeTypes.hpp"
-#include "algorithms/schulze/impl/SchulzeSolve_Impl.hpp"
-#include "algorithms/schulze/impl/Schulze_Impl.hpp"
-#include "core/Error.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
+#include "kollective/algorithms/schulze/impl/SchulzeSolve_Impl.hpp"
+#include "kollective/algorithms/schulze/impl/Schulze_Impl.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze {
 
 /// Tile width of the blocked Floyd-Warshall; matrices are padded to a multiple of it.
 constexpr int tile_width = Impl::tile;
 
-/// Solves a Schulze election from doubled pairwise counts already on the device.
+/// Solves a Schulze election from the caller's doubled pairwise counts, read in place.
 /// \param space execution space instance (first, as everywhere)
-/// \param doubled n x n doubled pairwise counts (2 d[i][j]), accessible from `space`
-template <class ExecSpace, class MemorySpace>
-Result solve(const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& doubled,
-             const Options& options = {}) {
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
-                "Schulze::solve: the pairwise matrix must be accessible from the execution space");
-  if (doubled.extent(0) != doubled.extent(1)) fail("Schulze: the pairwise matrix is not square");
-  return Impl::solve(space, Impl::alone(doubled.extent(0)), Impl::WholeCounts<MemorySpace>{doubled}, options);
+/// \param doubled n x n View of 2 d[i][j], twice the voters preferring i to j (a tie gives each
+///        side 1): unsigned integers of at most 32 bits, any layout, const allowed, in memory
+///        `space` can read
+template <class ExecSpace, class DoubledView>
+Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options = {}) {
+  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
+  preferences::check_square(doubled, "schulze::solve");
+  return Impl::solve(space, Impl::alone(doubled.extent(0)), Impl::WholeCounts<DoubledView>{doubled}, options);
 }
 
 /// The alternatives [first, first + count) whose rows of the pairwise matrix this rank passes to
@@ -88,12 +88,14 @@ void strongest_paths(const ExecSpace& space, const Kokkos::View<Strength**, Kokk
 }
 
 /// Padded link-strength matrix of the given width from doubled counts.
-template <class Strength, class ExecSpace, class MemorySpace>
-Kokkos::View<Strength**, Kokkos::LayoutRight, MemorySpace> link_strengths(
-    const ExecSpace& space, const preferences::PairwiseView<MemorySpace>& doubled, LinkRule rule) {
+template <class Strength, class ExecSpace, class DoubledView>
+Kokkos::View<Strength**, Kokkos::LayoutRight, typename ExecSpace::memory_space> link_strengths(
+    const ExecSpace& space, const DoubledView& doubled, LinkRule rule) {
+  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
+  preferences::check_square(doubled, "schulze::link_strengths");
   const Impl::RowLayout layout = Impl::alone(doubled.extent(0));
   Impl::check_memory(layout, sizeof(Strength));
-  return Impl::link_strengths<Strength>(space, layout, Impl::WholeCounts<MemorySpace>{doubled}, rule);
+  return Impl::link_strengths<Strength>(space, layout, Impl::WholeCounts<DoubledView>{doubled}, rule);
 }
 
 }  // namespace kollective::schulze

@@ -1,9 +1,9 @@
-#include "algorithms/schulze/SchulzeIO.hpp"
+#include "kollective/algorithms/schulze/SchulzeIO.hpp"
 
 #include <algorithm>
 
-#include "core/Csv.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/core/Csv.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schulze/SchulzeTypes.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
 
 namespace kollective::schulze {
 

@@ -1,8 +1,8 @@
-#include "algorithms/schulze/SchulzeReference.hpp"
+#include "kollective/algorithms/schulze/SchulzeReference.hpp"
 
 #include <algorithm>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::schulze {
 

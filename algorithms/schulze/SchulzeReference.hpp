@@ -4,8 +4,8 @@
 /// \file SchulzeReference.hpp
 /// Plain serial Schulze (textbook Floyd-Warshall) used by tests and verification.
 
-#include "algorithms/schulze/SchulzeTypes.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze {
 

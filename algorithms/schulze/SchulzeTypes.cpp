@@ -1,10 +1,10 @@
-#include "algorithms/schulze/SchulzeTypes.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <map>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::schulze {
 

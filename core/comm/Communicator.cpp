@@ -1,9 +1,9 @@
-#include "core/comm/Communicator.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 #ifdef KOLLECTIVE_HAVE_MPI
 #include <mpi.h>

@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::comm {
 

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/comm/Communicator.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::comm {
 

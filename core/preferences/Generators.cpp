@@ -1,13 +1,13 @@
-#include "core/preferences/Generators.hpp"
+#include "kollective/core/preferences/Generators.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <set>
 
-#include "core/Error.hpp"
-#include "core/Random.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Random.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::preferences {
 

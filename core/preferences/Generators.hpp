@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "core/preferences/Profile.hpp"
+#include "kollective/core/preferences/Profile.hpp"
 
 namespace kollective::preferences {
 

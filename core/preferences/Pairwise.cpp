@@ -1,6 +1,6 @@
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
-#include "core/Csv.hpp"
+#include "kollective/core/Csv.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -8,8 +8,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "core/Parse.hpp"
-#include "core/TextInput.hpp"
+#include "kollective/core/Parse.hpp"
+#include "kollective/core/TextInput.hpp"
 
 namespace kollective::preferences {
 

@@ -9,18 +9,41 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Random.hpp"
-#include "core/preferences/Profile.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Random.hpp"
+#include "kollective/core/preferences/Profile.hpp"
 
 namespace kollective::preferences {
 
 /// Doubled pairwise counts on a memory space, row-major (n x n).
 template <class MemorySpace>
 using PairwiseView = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, MemorySpace>;
+
+/// Compile-time checks of a caller's matrix of doubled counts (2 d[i][j]) passed to an algorithm:
+/// a rank-2 View of unsigned integers of at most 32 bits, any layout, const allowed, that ExecSpace
+/// can read.
+template <class ExecSpace, class DoubledView>
+constexpr void check_doubled_view_type() {
+  static_assert(Kokkos::is_view<DoubledView>::value, "the doubled counts must be a Kokkos::View");
+  static_assert(DoubledView::rank() == 2, "the doubled counts must be a rank-2 View (n x n)");
+  using Value = typename DoubledView::non_const_value_type;
+  static_assert(std::is_integral<Value>::value && std::is_unsigned<Value>::value && sizeof(Value) <= 4,
+                "the doubled counts must be unsigned integers of at most 32 bits (e.g. std::uint32_t)");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename DoubledView::memory_space>::accessible,
+                "the doubled counts must be in a memory space the execution space can read");
+}
+
+/// Fails unless `doubled` is square; `caller` begins the message.
+template <class DoubledView>
+void check_square(const DoubledView& doubled, const char* caller) {
+  if (doubled.extent(0) != doubled.extent(1)) {
+    fail(caller, ": the doubled counts are ", doubled.extent(0), " x ", doubled.extent(1), ", not square");
+  }
+}
 
 /// Host copy with names, for IO and references.
 struct PairwiseCounts {
@@ -38,6 +61,24 @@ struct PairwiseCounts {
   std::int64_t shift = 0;
   std::uint32_t at(int i, int j) const { return doubled[static_cast<size_t>(i) * alternatives + j]; }
 };
+
+/// The caller's View of doubled counts (check_doubled_view_type) copied to host counts, the
+/// alternatives named 1..n; `caller` begins the messages.
+template <class ExecSpace, class DoubledView>
+PairwiseCounts counts_from_view(const DoubledView& doubled, const char* caller) {
+  check_doubled_view_type<ExecSpace, DoubledView>();
+  check_square(doubled, caller);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), doubled);
+  const int n = static_cast<int>(doubled.extent(0));
+  PairwiseCounts counts;
+  counts.alternatives = n;
+  counts.names = numbered_names(n);
+  counts.doubled.resize(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) counts.doubled[static_cast<std::size_t>(i) * n + j] = host(i, j);
+  }
+  return counts;
+}
 
 /// The most alternatives of a signed weight matrix: its sums stay within 64 bits.
 constexpr int max_weighted_alternatives = 65536;

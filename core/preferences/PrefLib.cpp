@@ -1,4 +1,4 @@
-#include "core/preferences/PrefLib.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/Error.hpp"
-#include "core/Parse.hpp"
-#include "core/TextInput.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Parse.hpp"
+#include "kollective/core/TextInput.hpp"
 
 namespace kollective::preferences {
 

@@ -15,7 +15,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/preferences/Profile.hpp"
+#include "kollective/core/preferences/Profile.hpp"
 
 namespace kollective::preferences {
 

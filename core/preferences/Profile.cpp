@@ -1,9 +1,9 @@
-#include "core/preferences/Profile.hpp"
+#include "kollective/core/preferences/Profile.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::preferences {
 

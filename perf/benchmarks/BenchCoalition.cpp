@@ -4,13 +4,13 @@
 // the traffic that the L1/L2 caches serve. Manual, fenced time of the whole solve.
 #include <benchmark/benchmark.h>
 
-#include "algorithms/coalition/Coalition.hpp"
-#include "algorithms/coalition/CoalitionGenerators.hpp"
-#include "algorithms/coalition/CoalitionIO.hpp"
-#include "algorithms/coalition/CoalitionMetrics.hpp"
-#include "algorithms/coalition/CoalitionReference.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Timer.hpp"
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace {
 

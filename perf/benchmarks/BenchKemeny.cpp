@@ -5,13 +5,13 @@
 
 #include <cmath>
 
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
-#include "algorithms/kemeny/KemenyIO.hpp"
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Timer.hpp"
-#include "core/preferences/Generators.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyIO.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/core/preferences/Generators.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
-#include "core/RuntimeInfo.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
 
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);

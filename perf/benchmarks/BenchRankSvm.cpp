@@ -6,10 +6,10 @@
 
 #include <memory>
 
-#include "algorithms/ranksvm/RankSvm.hpp"
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Timer.hpp"
+#include "kollective/algorithms/ranksvm/RankSvm.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace {
 

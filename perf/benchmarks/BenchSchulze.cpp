@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "algorithms/schulze/Schulze.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Timer.hpp"
-#include "core/preferences/Generators.hpp"
+#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/core/preferences/Generators.hpp"
 
 namespace {
 

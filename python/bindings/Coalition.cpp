@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "algorithms/coalition/Coalition.hpp"
-#include "algorithms/coalition/CoalitionGenerators.hpp"
-#include "core/Error.hpp"
-#include "python/bindings/Bindings.hpp"
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/python/bindings/Bindings.hpp"
 
 namespace kollective::python {
 namespace {

@@ -8,12 +8,12 @@
 #include <cmath>
 #include <string>
 
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "algorithms/schulze/Schulze.hpp"
-#include "core/Error.hpp"
-#include "core/preferences/Generators.hpp"
-#include "core/preferences/PrefLib.hpp"
-#include "python/bindings/Bindings.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/preferences/Generators.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/python/bindings/Bindings.hpp"
 
 namespace kollective::python {
 namespace {

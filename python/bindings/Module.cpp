@@ -5,9 +5,9 @@
 #include <nanobind/stl/string.h>
 #include <pthread.h>
 
-#include "core/Error.hpp"
-#include "core/RuntimeInfo.hpp"
-#include "python/bindings/Bindings.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/python/bindings/Bindings.hpp"
 
 namespace kollective::python {
 namespace {

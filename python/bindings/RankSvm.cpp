@@ -13,100 +13,45 @@
 #include <numeric>
 #include <string>
 
-#include "algorithms/ranksvm/RankSvm.hpp"
-#include "algorithms/ranksvm/RankSvmIO.hpp"
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
-#include "core/Error.hpp"
-#include "python/bindings/Bindings.hpp"
+#include "kollective/algorithms/ranksvm/RankSvm.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/python/bindings/Bindings.hpp"
 
 namespace kollective::python {
 namespace {
 
 using Space = Kokkos::DefaultExecutionSpace;
 
-/// Labels per document, checked: integer grades 0..max_label, as in LETOR files.
-void check_labels(const double* y, std::size_t docs) {
-  for (std::size_t d = 0; d < docs; ++d) {
-    if (!(y[d] >= 0 && y[d] <= ranksvm::max_label && y[d] == std::floor(y[d]))) {
-      fail("y[", d, "] = ", y[d], " is not an integer grade in 0..", ranksvm::max_label);
-    }
-  }
-}
-
-/// Documents grouped by qid (stable), features from x (docs x features; none when x is null).
-/// When the documents come grouped, data.x stays empty and X is read in place from x.
+/// The library's grouping by qid and checks (ranksvm::group_by_query), on numpy arrays.
 ranksvm::RankData rank_data(const double* x, int features, const HostArray<double, 1>& labels,
-                            const HostArray<std::int64_t, 1>& qids) {
-  const std::int64_t docs = labels.shape(0);
-  if (static_cast<std::int64_t>(qids.shape(0)) != docs) fail("qid has ", qids.shape(0), " entries, y has ", docs);
-  if (docs == 0) fail("no documents");
-  const double* y = labels.data();
-  const std::int64_t* qid = qids.data();
-  check_labels(y, docs);
-  ranksvm::RankData data;
-  data.docs = docs;
-  data.features = features;
-  data.file_index.resize(docs);
-  std::iota(data.file_index.begin(), data.file_index.end(), 0);
-  const bool grouped = std::is_sorted(qid, qid + docs);  // LETOR data usually comes grouped already
-  if (!grouped) {
-    std::stable_sort(data.file_index.begin(), data.file_index.end(),
-                     [&](std::int64_t a, std::int64_t b) { return qid[a] < qid[b]; });
-  }
-  data.labels.resize(docs);
-  if (x && !grouped) data.x.resize(static_cast<std::size_t>(docs) * features);
-  for (std::int64_t d = 0; d < docs; ++d) {
-    const std::int64_t source = data.file_index[d];
-    data.labels[d] = y[source];
-    if (x && !grouped) std::copy_n(x + source * features, features, data.x.begin() + d * features);
-    if (d == 0 || qid[source] != qid[data.file_index[d - 1]]) {
-      if (qid[source] < 0) fail("qid[", source, "] = ", qid[source], " is negative");
-      data.query_begin.push_back(d);
-      data.query_ids.push_back(qid[source]);
-    }
-  }
-  data.query_begin.push_back(docs);
-  return data;
-}
-
-/// Fails unless every value of X is finite and, for float features, fits in float.
-void check_features(const HostArray<double, 2>& x, bool single) {
-  const double* values = x.data();
-  const std::size_t count = x.size();
-  const double limit = single ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-  bool fit = true;
-  for (std::size_t i = 0; i < count; ++i) fit &= std::fabs(values[i]) <= limit;  // false for NaN; vectorizes
-  if (fit) return;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (std::fabs(values[i]) <= limit) continue;
-    fail("X[", i / x.shape(1), ", ", i % x.shape(1), "] = ", values[i],
-         std::isfinite(values[i]) ? " does not fit in float (precision='float')" : " is not finite");
-  }
+                            const HostArray<std::int64_t, 1>& qids, bool single = false) {
+  if (qids.shape(0) != labels.shape(0)) fail("qid has ", qids.shape(0), " entries, y has ", labels.shape(0));
+  return ranksvm::group_by_query(x, features, labels.data(), qids.data(), static_cast<std::int64_t>(labels.shape(0)),
+                                 single);
 }
 
 ranksvm::RankData training_data(const HostArray<double, 2>& x, const HostArray<double, 1>& y,
                                 const HostArray<std::int64_t, 1>& qid, bool single) {
   if (x.shape(0) != y.shape(0)) fail("X has ", x.shape(0), " rows, y has ", y.shape(0), " entries");
   if (x.shape(1) == 0) fail("X has no features");
-  check_features(x, single);
-  return rank_data(x.data(), static_cast<int>(x.shape(1)), y, qid);
+  return rank_data(x.data(), static_cast<int>(x.shape(1)), y, qid, single);
 }
 
 nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, const HostArray<std::int64_t, 1>& qid,
                double C, double eps, int max_iterations, const std::string& precision, bool log) {
-  if (!(C > 0) || !std::isfinite(C)) fail("C must be positive and finite, got ", C);
-  if (!(eps > 0) || !std::isfinite(eps)) fail("eps must be positive and finite, got ", eps);
-  if (max_iterations < 1) fail("max_iter must be at least 1, got ", max_iterations);
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
-  const ranksvm::RankData data = training_data(x, y, qid, precision == "float");
-  const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped
   ranksvm::TrainOptions options;
   options.C = C;
   options.eps = eps;
   options.max_iterations = max_iterations;
   options.float_features = precision == "float";
   options.log = log;
+  ranksvm::validate(options);  // before the data is checked and copied
+  const ranksvm::RankData data = training_data(x, y, qid, options.float_features);
+  const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped
   auto [result, seconds] = solve_timed([&] { return ranksvm::train(Space(), data, options, rows); });
   nb::dict out;
   out["seconds"] = seconds;

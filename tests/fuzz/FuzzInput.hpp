@@ -18,7 +18,7 @@
 #include <string>
 #include <system_error>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::fuzz {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/Config.hpp"
-#include "drivers/Runner.hpp"
-#include "tests/fuzz/FuzzInput.hpp"
+#include "kollective/core/Config.hpp"
+#include "kollective/drivers/Runner.hpp"
+#include "kollective/tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;
 

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "algorithms/coalition/CoalitionIO.hpp"
-#include "tests/fuzz/FuzzInput.hpp"
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
+#include "kollective/tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;
 

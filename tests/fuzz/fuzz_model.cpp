@@ -3,11 +3,11 @@
 
 #include <cstdint>
 
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
-#include "algorithms/ranksvm/RankSvmIO.hpp"
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "tests/fuzz/FuzzInput.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;
 

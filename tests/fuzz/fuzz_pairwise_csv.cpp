@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "core/preferences/Pairwise.hpp"
-#include "tests/fuzz/FuzzInput.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;
 

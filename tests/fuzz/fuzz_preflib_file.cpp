@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/preferences/PrefLib.hpp"
-#include "tests/fuzz/FuzzInput.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;
 

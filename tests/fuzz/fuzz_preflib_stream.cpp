@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "core/preferences/PrefLib.hpp"
-#include "tests/fuzz/FuzzInput.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/tests/fuzz/FuzzInput.hpp"
 
 using namespace kollective;
 

@@ -6,12 +6,12 @@
 #include <functional>
 #include <iterator>
 
-#include "tests/TestHelpers.hpp"
-#include "algorithms/coalition/Coalition.hpp"
-#include "algorithms/coalition/CoalitionGenerators.hpp"
-#include "algorithms/coalition/CoalitionIO.hpp"
-#include "algorithms/coalition/CoalitionMetrics.hpp"
-#include "algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/tests/TestHelpers.hpp"
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
 
 namespace coalition = kollective::coalition;
 using kollective::test::error_of;

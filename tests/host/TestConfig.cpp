@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "core/Config.hpp"
+#include "kollective/core/Config.hpp"
 
 using kollective::ConfigNode;
 

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "core/Error.hpp"
-#include "core/preferences/Generators.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/preferences/Generators.hpp"
 
 namespace prefs = kollective::preferences;
 

@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
-#include "algorithms/kemeny/KemenyReductions.hpp"
-#include "algorithms/kemeny/KemenyReference.hpp"
-#include "core/preferences/Generators.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/core/preferences/Generators.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace kemeny = kollective::kemeny;
 namespace preferences = kollective::preferences;

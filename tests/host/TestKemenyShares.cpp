@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kemeny/impl/KemenyShares_Impl.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyShares_Impl.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "core/kokkos_ext/Compat.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 
 // Checks of the Kokkos that Kollective is built against, for defects its bootstrap patches.
 

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "core/Error.hpp"
-#include "core/preferences/Pairwise.hpp"
-#include "core/preferences/PrefLib.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
 
 namespace prefs = kollective::preferences;
 

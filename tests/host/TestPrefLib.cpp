@@ -3,8 +3,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/Error.hpp"
-#include "core/preferences/PrefLib.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
 
 namespace prefs = kollective::preferences;
 

@@ -11,12 +11,12 @@
 #include <set>
 #include <sstream>
 
-#include "tests/TestHelpers.hpp"
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
-#include "algorithms/ranksvm/RankSvmIO.hpp"
-#include "algorithms/ranksvm/RankSvmMetrics.hpp"
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "core/Random.hpp"
+#include "kollective/tests/TestHelpers.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/core/Random.hpp"
 
 namespace rs = kollective::ranksvm;
 using kollective::test::error_of;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "algorithms/schulze/SchulzeReference.hpp"
-#include "core/preferences/PrefLib.hpp"
+#include "kollective/algorithms/schulze/SchulzeReference.hpp"
+#include "kollective/core/preferences/PrefLib.hpp"
 
 namespace prefs = kollective::preferences;
 namespace schulze = kollective::schulze;

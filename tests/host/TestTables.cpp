@@ -7,12 +7,12 @@
 #include <fstream>
 #include <set>
 
-#include "core/Csv.hpp"
-#include "core/Error.hpp"
-#include "core/ResultFiles.hpp"
-#include "core/RuntimeInfo.hpp"
-#include "core/Tables.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/core/Csv.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/ResultFiles.hpp"
+#include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/core/Tables.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 using namespace kollective;
 

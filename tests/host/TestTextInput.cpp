@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <functional>
 
-#include "core/Error.hpp"
-#include "core/TextInput.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/TextInput.hpp"
 
 namespace {
 std::string error_of(const std::function<void()>& f) {

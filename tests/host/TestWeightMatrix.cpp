@@ -7,10 +7,10 @@
 #include <fstream>
 #include <numeric>
 
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "core/Error.hpp"
-#include "core/Random.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Random.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace prefs = kollective::preferences;
 namespace kemeny = kollective::kemeny;

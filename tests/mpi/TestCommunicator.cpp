@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/comm/Communicator.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): every rank checks the same outcomes.
 namespace comm = kollective::comm;

@@ -14,22 +14,22 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/coalition/Coalition.hpp"
-#include "algorithms/coalition/CoalitionGenerators.hpp"
-#include "algorithms/coalition/CoalitionMetrics.hpp"
-#include "algorithms/coalition/CoalitionReference.hpp"
-#include "algorithms/kemeny/Kemeny.hpp"
-#include "algorithms/kemeny/KemenyReference.hpp"
-#include "algorithms/ranksvm/RankSvm.hpp"
-#include "algorithms/ranksvm/RankSvmGenerators.hpp"
-#include "algorithms/ranksvm/RankSvmIO.hpp"
-#include "algorithms/schulze/Schulze.hpp"
-#include "algorithms/schulze/SchulzeReference.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/preferences/Generators.hpp"
-#include "core/preferences/Pairwise.hpp"
-#include "core/comm/ViewCollectives.hpp"
-#include "tests/TestHelpers.hpp"
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/ranksvm/RankSvm.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
+#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/algorithms/schulze/SchulzeReference.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/preferences/Generators.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/core/comm/ViewCollectives.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): solves shared by every rank must equal the
 // single-rank solve bit for bit, and the serial references.

@@ -29,15 +29,15 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/coalition/CoalitionTypes.hpp"
-#include "algorithms/coalition/impl/CoalitionShares_Impl.hpp"
-#include "core/comm/ViewCollectives.hpp"
-#include "core/kokkos_ext/Atomics.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Progress.hpp"
-#include "core/subsets/Subsets.hpp"
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionShares_Impl.hpp"
+#include "kollective/core/comm/ViewCollectives.hpp"
+#include "kollective/core/kokkos_ext/Atomics.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Progress.hpp"
+#include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::coalition::Impl {
 
@@ -363,6 +363,14 @@ std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, 
   Kokkos::deep_copy(space, result, first);
   space.fence();
   return result < splits ? lowest | submask(static_cast<std::uint64_t>(result), others) : 0;
+}
+
+/// n, for `count` = 2^n values with n in 1..max_agents; else fails, `caller` first.
+inline int agents_of(std::size_t count, const char* caller) {
+  for (int n = 1; n <= max_agents; ++n) {
+    if (count == std::size_t{1} << n) return n;
+  }
+  fail(caller, ": ", count, " values are not 2^n for a game of 1..", max_agents, " agents");
 }
 
 /// Entries of the device buffer through which upload_values converts the values.

@@ -16,8 +16,8 @@
 
 #include <cstdint>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
-#include "core/subsets/Subsets.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
 

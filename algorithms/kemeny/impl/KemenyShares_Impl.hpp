@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/subsets/Subsets.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
 

@@ -39,16 +39,16 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
-#include "algorithms/kemeny/impl/KemenyShares_Impl.hpp"
-#include "algorithms/kemeny/impl/KemenyTables_Impl.hpp"
-#include "algorithms/kemeny/impl/KemenyWorkspace_Impl.hpp"
-#include "core/comm/ViewCollectives.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Progress.hpp"
-#include "core/Timer.hpp"
-#include "core/subsets/Subsets.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyShares_Impl.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyTables_Impl.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyWorkspace_Impl.hpp"
+#include "kollective/core/comm/ViewCollectives.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Progress.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
 

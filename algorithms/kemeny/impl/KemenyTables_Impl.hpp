@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
-#include "algorithms/kemeny/KemenyTypes.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::kemeny::Impl {
 

@@ -14,21 +14,21 @@
 #include <type_traits>
 #include <vector>
 
-#include "algorithms/kemeny/KemenyCertificate.hpp"
-#include "algorithms/kemeny/KemenyHeuristics.hpp"
-#include "algorithms/kemeny/KemenyLP.hpp"
-#include "algorithms/kemeny/KemenyReductions.hpp"
-#include "algorithms/kemeny/KemenySearch.hpp"
-#include "algorithms/kemeny/impl/KemenyTriangles_Impl.hpp"
-#include "algorithms/kemeny/KemenyMetrics.hpp"
-#include "algorithms/kemeny/KemenyTypes.hpp"
-#include "algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
-#include "algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Progress.hpp"
-#include "core/subsets/Subsets.hpp"
+#include "kollective/algorithms/kemeny/KemenyCertificate.hpp"
+#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyTriangles_Impl.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Progress.hpp"
+#include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
 

@@ -13,9 +13,9 @@
 #include <numeric>
 #include <vector>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "core/comm/Communicator.hpp"
-#include "core/Error.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/core/comm/Communicator.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::ranksvm::Impl {
 

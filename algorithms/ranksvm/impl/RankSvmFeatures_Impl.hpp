@@ -13,9 +13,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Timer.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace kollective::ranksvm::Impl {
 

@@ -13,7 +13,7 @@
 #include <map>
 #include <vector>
 
-#include "core/Error.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::ranksvm::Impl {
 

@@ -16,11 +16,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
-#include "algorithms/ranksvm/impl/RankSvm_Impl.hpp"
-#include "core/Error.hpp"
-#include "core/Timer.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvm_Impl.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace kollective::ranksvm {
 

@@ -29,13 +29,13 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/ranksvm/RankSvmTypes.hpp"
-#include "algorithms/ranksvm/impl/RankSvmFeatures_Impl.hpp"
-#include "algorithms/ranksvm/impl/RankSvmQueries_Impl.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Timer.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvmFeatures_Impl.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvmQueries_Impl.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Timer.hpp"
 
 namespace kollective::ranksvm::Impl {
 

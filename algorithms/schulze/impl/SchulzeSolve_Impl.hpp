@@ -15,20 +15,21 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schulze/SchulzeTypes.hpp"
-#include "algorithms/schulze/impl/Schulze_Impl.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Timer.hpp"
-#include "core/comm/ViewCollectives.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
+#include "kollective/algorithms/schulze/impl/Schulze_Impl.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/core/comm/ViewCollectives.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze::Impl {
 
-/// Both directions of each pair (doubled counts) for a rank's rows, from the whole matrix.
-template <class MemorySpace>
+/// Both directions of each pair (doubled counts) for a rank's rows, from the whole matrix: a
+/// caller's View of any layout and unsigned type, read in place.
+template <class DoubledView>
 struct WholeCounts {
-  preferences::PairwiseView<MemorySpace> d;
+  DoubledView d;
   KOKKOS_INLINE_FUNCTION std::uint32_t forward(std::int64_t i, std::int64_t j) const { return d(i, j); }
   KOKKOS_INLINE_FUNCTION std::uint32_t backward(std::int64_t i, std::int64_t j) const { return d(j, i); }
 };

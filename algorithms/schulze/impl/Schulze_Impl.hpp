@@ -23,14 +23,14 @@
 #include <string>
 #include <type_traits>
 
-#include "algorithms/schulze/SchulzeTypes.hpp"
-#include "core/kokkos_ext/Compat.hpp"
-#include "core/Error.hpp"
-#include "core/Memory.hpp"
-#include "core/Progress.hpp"
-#include "core/Timer.hpp"
-#include "core/comm/ViewCollectives.hpp"
-#include "core/preferences/Pairwise.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Progress.hpp"
+#include "kollective/core/Timer.hpp"
+#include "kollective/core/comm/ViewCollectives.hpp"
+#include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::schulze::Impl {
 

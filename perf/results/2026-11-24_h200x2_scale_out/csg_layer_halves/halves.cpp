@@ -4,7 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <random>
-#include "algorithms/coalition/impl/Coalition_Impl.hpp"
+#include "kollective/algorithms/coalition/impl/Coalition_Impl.hpp"
 namespace I = kollective::coalition::Impl;
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);

@@ -1,0 +1,42 @@
+# Installation: the libraries, their headers under include/kollective/ (core/ and algorithms/, as
+# the sources include them), the CMake package and, where built, the kollective command.
+# find_package(Kollective) then gives Kollective::Kollective (everything), Kollective::algorithms
+# and Kollective::core, the targets add_subdirectory gives too.
+include(CMakePackageConfigHelpers)
+set(package_folder ${CMAKE_INSTALL_LIBDIR}/cmake/Kollective)
+
+set(exported kollective_core kollective_algorithms kollective_library)
+if(TARGET kollective_clp)  # static libraries pass their private dependencies to the final link
+  set_target_properties(kollective_clp PROPERTIES EXPORT_NAME clp)
+  list(APPEND exported kollective_clp)
+endif()
+install(TARGETS ${exported} EXPORT KollectiveTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+foreach(folder core algorithms)
+  # core/Config.hpp is the driver's YAML reader (kollective_config, not installed).
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kollective/${folder}
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "Config.hpp" EXCLUDE)
+endforeach()
+install(EXPORT KollectiveTargets NAMESPACE Kollective:: DESTINATION ${package_folder})
+
+# What the package must find again at the consumer: the same Kokkos devices, and MPI, CUDA (for
+# NCCL) and CLP as this build used them.
+set(KOLLECTIVE_WITH_NCCL OFF)
+if(KOLLECTIVE_ENABLE_MPI AND Kokkos_ENABLE_CUDA)
+  set(KOLLECTIVE_WITH_NCCL ON)
+endif()
+set(KOLLECTIVE_WITH_LP OFF)
+if(TARGET kollective_clp)
+  set(KOLLECTIVE_WITH_LP ON)
+endif()
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/KollectiveConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/KollectiveConfig.cmake INSTALL_DESTINATION ${package_folder})
+# 0.x: a minor version may change the API, so only the same minor version is compatible.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/KollectiveConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/KollectiveConfig.cmake ${PROJECT_BINARY_DIR}/KollectiveConfigVersion.cmake
+        DESTINATION ${package_folder})
+
+if(TARGET kollective)
+  install(TARGETS kollective RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

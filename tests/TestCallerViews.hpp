@@ -1,0 +1,111 @@
+// The public entry points on a caller's Views (any layout, const, other value types, device
+// memory) give what the same problems give through the library's host structs, bit for bit.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kollective/algorithms/coalition/Coalition.hpp"
+#include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/ranksvm/RankSvm.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/tests/TestHelpers.hpp"
+
+namespace kollective::test {
+
+/// The counts in a column-major View of `Value` in ExecSpace's memory, returned const.
+template <class ExecSpace, class Value>
+Kokkos::View<const Value**, Kokkos::LayoutLeft, typename ExecSpace::memory_space> column_major(
+    const preferences::PairwiseCounts& counts) {
+  const int n = counts.alternatives;
+  Kokkos::View<Value**, Kokkos::LayoutLeft, typename ExecSpace::memory_space> view("doubled", n, n);
+  auto host = Kokkos::create_mirror_view(view);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) host(i, j) = static_cast<Value>(counts.at(i, j));
+  }
+  Kokkos::deep_copy(view, host);
+  return view;
+}
+
+TEST(TEST_CATEGORY, caller_views_schulze) {
+  TEST_EXECSPACE space;
+  const auto counts = preferences::pairwise_reference(random_weak_profile(70, 200, 5));
+  schulze::Options options;
+  options.keep_paths = true;
+  const auto expected = schulze::solve(space, preferences::to_device(space, counts), options);
+  const auto left = schulze::solve(space, column_major<TEST_EXECSPACE, std::uint32_t>(counts), options);
+  EXPECT_EQ(left.winners, expected.winners);
+  EXPECT_EQ(left.paths, expected.paths);
+  const auto narrow = schulze::solve(space, column_major<TEST_EXECSPACE, std::uint16_t>(counts), options);
+  EXPECT_EQ(narrow.paths, expected.paths);
+  Kokkos::View<std::uint32_t**, typename TEST_EXECSPACE::memory_space> oblong("oblong", 3, 4);
+  EXPECT_NE(error_of([&] { schulze::solve(space, oblong); }).find("3 x 4, not square"), std::string::npos);
+}
+
+TEST(TEST_CATEGORY, caller_views_kemeny) {
+  TEST_EXECSPACE space;
+  const auto counts = preferences::pairwise_reference(random_weak_profile(9, 30, 8));
+  const auto expected = kemeny::solve(space, counts);
+  const auto found = kemeny::solve(space, column_major<TEST_EXECSPACE, std::uint32_t>(counts));
+  EXPECT_TRUE(found.exact);
+  EXPECT_EQ(found.distance, expected.distance);
+  EXPECT_EQ(found.optima, expected.optima);
+  EXPECT_EQ(found.count, expected.count);
+}
+
+TEST(TEST_CATEGORY, caller_views_coalition) {
+  TEST_EXECSPACE space;
+  coalition::Game game = coalition::uniform_game(11, 4);
+  for (double& value : game.values) value = static_cast<float>(value);  // what a float View holds
+  Kokkos::View<float*, typename TEST_EXECSPACE::memory_space> values("values", game.values.size());
+  auto host = Kokkos::create_mirror_view(values);
+  for (std::size_t mask = 0; mask < game.values.size(); ++mask) host(mask) = static_cast<float>(game.values[mask]);
+  Kokkos::deep_copy(values, host);
+  const auto expected = coalition::solve<double>(space, game);
+  const auto found =
+      coalition::solve<double>(space, Kokkos::View<const float*, typename TEST_EXECSPACE::memory_space>(values));
+  EXPECT_EQ(found.value, expected.value);
+  EXPECT_EQ(found.structure, expected.structure);
+  const auto odd = Kokkos::subview(values, std::make_pair(0, 1000));
+  EXPECT_NE(error_of([&] { coalition::solve<double>(space, odd); }).find("1000 values are not 2^n"), std::string::npos);
+}
+
+TEST(TEST_CATEGORY, caller_views_ranksvm) {
+  TEST_EXECSPACE space;
+  const ranksvm::RankData data = ranksvm::synthetic_letor("mslr", 30, 600, 5, 9);
+  // The documents in reverse (queries come ungrouped: descending qid), X column-major, labels and
+  // query ids as int.
+  const std::int64_t docs = data.docs;
+  Kokkos::View<double**, Kokkos::LayoutLeft, typename TEST_EXECSPACE::memory_space> x("x", docs, data.features);
+  Kokkos::View<int*, typename TEST_EXECSPACE::memory_space> y("y", docs), qid("qid", docs);
+  auto x_host = Kokkos::create_mirror_view(x);
+  auto y_host = Kokkos::create_mirror_view(y);
+  auto qid_host = Kokkos::create_mirror_view(qid);
+  std::vector<double> rows(docs * data.features), labels(docs);
+  std::vector<std::int64_t> qids(docs);
+  for (std::int64_t q = 0; q < data.queries(); ++q) {
+    for (std::int64_t d = data.query_begin[q]; d < data.query_begin[q + 1]; ++d) {
+      const std::int64_t k = docs - 1 - d;
+      for (int f = 0; f < data.features; ++f)
+        rows[k * data.features + f] = x_host(k, f) = data.x[d * data.features + f];
+      labels[k] = y_host(k) = static_cast<int>(data.labels[d]);
+      qids[k] = qid_host(k) = static_cast<int>(q);
+    }
+  }
+  Kokkos::deep_copy(x, x_host);
+  Kokkos::deep_copy(y, y_host);
+  Kokkos::deep_copy(qid, qid_host);
+  ranksvm::TrainOptions options;
+  options.log = false;
+  const auto grouped = ranksvm::group_by_query(rows.data(), data.features, labels.data(), qids.data(), docs, false);
+  const auto expected = ranksvm::train(space, grouped, options);
+  const auto found = ranksvm::train(space, x, y, qid, options);
+  EXPECT_TRUE(found.converged);
+  EXPECT_EQ(found.w, expected.w);
+  options.eps = 2;
+  EXPECT_NE(error_of([&] { ranksvm::train(space, x, y, qid, options); }).find("eps must be in (0, 1)"),
+            std::string::npos);
+}
+
+}  // namespace kollective::test
