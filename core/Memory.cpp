@@ -55,30 +55,27 @@ std::int64_t host_meminfo_bytes(const std::string& key) {
 }
 
 namespace {
-/// Whether the default execution space's memory is the host's (a host backend).
-constexpr bool device_is_host() {
-#ifdef KOKKOS_ENABLE_CUDA
-  return !std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value;
-#else
-  return true;
-#endif
-}
+constexpr MemoryKind default_memory = memory_kind<Kokkos::DefaultExecutionSpace::memory_space>();
 }  // namespace
 
-std::int64_t available_device_bytes() {
+std::int64_t available_bytes(MemoryKind kind) {
   std::int64_t available = 0;
-  if constexpr (device_is_host()) {
+  if (kind == MemoryKind::host) {
     available = host_available_bytes();
   } else {
 #ifdef KOKKOS_ENABLE_CUDA
     size_t free_bytes = 0, total_bytes = 0;
     if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) fail("cudaMemGetInfo failed");
     available = static_cast<std::int64_t>(free_bytes);
+#else
+    fail("no GPU memory in this build (internal error)");
 #endif
   }
   const std::int64_t limit = limit_from_environment();
   return available < limit ? available : limit;
 }
+
+std::int64_t available_device_bytes() { return available_bytes(default_memory); }
 
 std::string format_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -114,11 +111,12 @@ void require_fits(std::int64_t bytes, std::int64_t available, const std::string&
 
 }  // namespace
 
-void require_device_memory(std::int64_t bytes, const std::string& what) {
-  std::string memory = std::string(Kokkos::DefaultExecutionSpace::name()) + " memory";
-  if (device_is_host()) memory = host_memory_name(memory);
-  require_fits(bytes, available_device_bytes(), what, memory);
+void require_memory(MemoryKind kind, std::int64_t bytes, const std::string& what) {
+  const std::string memory = kind == MemoryKind::host ? host_memory_name("host memory") : "GPU memory";
+  require_fits(bytes, available_bytes(kind), what, memory);
 }
+
+void require_device_memory(std::int64_t bytes, const std::string& what) { require_memory(default_memory, bytes, what); }
 
 void require_host_memory(std::int64_t bytes, const std::string& what) {
   // An unknown MemAvailable counts as unlimited (host_available_bytes): only the limit can refuse.

@@ -5,14 +5,26 @@
 /// Byte estimates and the capacity check made before large allocations, so work that will not
 /// fit is refused with a message saying how much it needs instead of failing mid-run.
 
+#include <Kokkos_Core.hpp>
+
 #include <cstdint>
 #include <string>
 
 namespace kollective {
 
-/// Bytes currently free in the default execution space's memory (GPU: cudaMemGetInfo; host:
-/// this rank's share of MemAvailable, split evenly over the ranks on its node). Tests may cap it
-/// with KOLLECTIVE_MEMORY_LIMIT (bytes).
+/// The memory a check counts: the host's (every space the host can read: HostSpace, and pinned
+/// or unified memory) or the GPU's.
+enum class MemoryKind { host, gpu };
+template <class MemorySpace>
+constexpr MemoryKind memory_kind() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible ? MemoryKind::host : MemoryKind::gpu;
+}
+
+/// Bytes currently free in `kind` of memory (GPU: cudaMemGetInfo; host: this rank's share of
+/// MemAvailable, split evenly over the ranks on its node). Tests may cap it with
+/// KOLLECTIVE_MEMORY_LIMIT (bytes).
+std::int64_t available_bytes(MemoryKind kind);
+/// available_bytes of the default execution space's memory (the driver's checks).
 std::int64_t available_device_bytes();
 
 /// A /proc/meminfo entry ("MemTotal", "MemAvailable") in bytes; 0 when unknown.
@@ -25,7 +37,9 @@ std::string format_bytes(double bytes);
 std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what);
 
 /// Throws a kollective::Error naming `what`, the bytes needed and the bytes free when `bytes`
-/// exceeds what is available (keeping a small safety margin).
+/// exceeds what `kind` of memory has available (keeping a small safety margin).
+void require_memory(MemoryKind kind, std::int64_t bytes, const std::string& what);
+/// require_memory of the default execution space's memory (the driver's checks).
 void require_device_memory(std::int64_t bytes, const std::string& what);
 /// The same check against this rank's share of the host's MemAvailable (also capped by
 /// KOLLECTIVE_MEMORY_LIMIT).

@@ -3,58 +3,84 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 
 namespace kollective {
 
 namespace {
-bool quiet_flag = false;
-constexpr double tty_interval_s = 0.2;
-constexpr double log_interval_s = 10.0;
+constexpr double report_interval_s = 0.2;  // a terminal's updating line
+constexpr double log_interval_s = 10.0;    // a line in a log file
+
+/// Prints progress reports on stderr: every report on a terminal (one line, rewritten), else one
+/// line every log_interval_s and the final line unless the last one printed was at 100%.
+class StderrProgress {
+ public:
+  void operator()(const ProgressReport& report) {
+    if (report.label != label_) label_ = report.label, printed_ = -1, last_done_ = -1;
+    if (report.final ? printed_ < 0 || (!tty_ && last_done_ == report.total)
+                     : !tty_ && report.seconds - (printed_ < 0 ? 0 : printed_) < log_interval_s) {
+      return;
+    }
+    printed_ = report.seconds;
+    last_done_ = report.done;
+    const double fraction = static_cast<double>(report.done) / static_cast<double>(report.total);
+    const double left = fraction > 0 && !report.final ? report.seconds * (1.0 - fraction) / fraction : 0.0;
+    char line[256];
+    std::snprintf(line, sizeof line, "%s: %5.1f%% (%lld/%lld) %.1fs elapsed, ~%.1fs left", report.label.c_str(),
+                  100.0 * fraction, static_cast<long long>(report.done), static_cast<long long>(report.total),
+                  report.seconds, left);
+    if (tty_) {
+      std::fprintf(stderr, "\r%s\033[K%s", line, report.final ? "\n" : "");
+    } else {
+      std::fprintf(stderr, "%s\n", line);
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  bool tty_ = isatty(STDERR_FILENO) != 0;
+  std::string label_;
+  double printed_ = -1;  ///< seconds of the phase's last line printed; -1: none yet
+  std::int64_t last_done_ = -1;
+};
 }  // namespace
 
-void Progress::set_quiet(bool quiet) { quiet_flag = quiet; }
-bool Progress::quiet() { return quiet_flag; }
+Reporter stderr_reporter() {
+  Reporter reporter;
+  auto printer = std::make_shared<StderrProgress>();
+  reporter.progress = [printer](const ProgressReport& report) { (*printer)(report); };
+  reporter.log = [](const std::string& line) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+  };
+  return reporter;
+}
 
-Progress::Progress(std::string label, std::int64_t total)
-    : label_(std::move(label)), total_(total > 0 ? total : 1), tty_(isatty(STDERR_FILENO) != 0) {}
+Progress::Progress(const Reporter& reporter, std::string label, std::int64_t total)
+    : callback_(reporter.progress), label_(std::move(label)), total_(total > 0 ? total : 1) {}
 
 Progress::~Progress() {
-  if (!finished_ && tty_ && last_print_ >= 0 && !quiet_flag) std::fputc('\n', stderr);
+  if (!finished_ && last_report_ >= 0) report(last_done_, true);  // ends a terminal's line
 }
 
 void Progress::update(std::int64_t done) {
-  if (quiet_flag || finished_) return;
+  if (!callback_ || finished_) return;
   const double now = timer_.seconds();
-  const double interval = tty_ ? tty_interval_s : log_interval_s;
-  // Short work never prints: the first line comes after one interval.
-  if (now < interval || now - last_print_ < interval) return;
-  last_print_ = now;
+  if (now < report_interval_s || now - last_report_ < report_interval_s) return;
+  last_report_ = now;
   last_done_ = done;
-  print(done, false);
+  report(done, false);
 }
 
 void Progress::finish() {
   if (finished_) return;
   finished_ = true;
-  if (quiet_flag || last_print_ < 0) return;  // nothing shown so far: stay silent
-  if (!tty_ && last_done_ == total_) return;  // a log has its 100% line already
-  print(total_, true);
+  if (callback_ && last_report_ >= 0) report(total_, true);  // nothing reported so far: stay silent
 }
 
-void Progress::print(std::int64_t done, bool final_line) {
-  const double elapsed = timer_.seconds();
-  const double fraction = static_cast<double>(done) / static_cast<double>(total_);
-  const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
-  char line[256];
-  std::snprintf(line, sizeof line, "%s: %5.1f%% (%lld/%lld) %.1fs elapsed, ~%.1fs left", label_.c_str(),
-                100.0 * fraction, static_cast<long long>(done), static_cast<long long>(total_), elapsed,
-                final_line ? 0.0 : eta);
-  if (tty_) {
-    std::fprintf(stderr, "\r%s\033[K%s", line, final_line ? "\n" : "");
-  } else {
-    std::fprintf(stderr, "%s\n", line);
-  }
-  std::fflush(stderr);
+void Progress::report(std::int64_t done, bool final) {
+  finished_ |= final;
+  callback_(ProgressReport{label_, done, total_, timer_.seconds(), final});
 }
 
 }  // namespace kollective

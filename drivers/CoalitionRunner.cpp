@@ -19,6 +19,7 @@
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Runner.hpp"
+#include "kollective/drivers/Reporting.hpp"
 
 namespace kollective::driver {
 
@@ -102,6 +103,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
         options.has("precision") && options.required("precision").as_choice({"double", "float"}) == "float";
   }
   settings.options.across_ranks = parse_distribute(run);
+  settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     run.required("write").expect_keys(keys_under("coalition", "write"));

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kollective/core/Error.hpp"
-#include "kollective/core/Progress.hpp"
+#include "kollective/drivers/Reporting.hpp"
 
 namespace kollective::driver {
 
@@ -49,8 +49,7 @@ void check_estimate(double seconds, double limit, const std::string& what) {
     fail(what, " is estimated to take ", text, " s, more than max_seconds = ", limit,
          " (raise max_seconds, or choose a smaller input or a cheaper method)");
   }
-  if (seconds > 1.0 && !Progress::quiet())
-    std::fprintf(stderr, "  estimate: %s takes about %s s\n", what.c_str(), text);
+  if (seconds > 1.0 && !quiet()) std::fprintf(stderr, "  estimate: %s takes about %s s\n", what.c_str(), text);
 }
 
 }  // namespace kollective::driver

@@ -21,6 +21,7 @@
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/ElectionInput.hpp"
 #include "kollective/drivers/RunLoop.hpp"
+#include "kollective/drivers/Reporting.hpp"
 
 namespace kollective::driver {
 
@@ -55,6 +56,7 @@ KemenySettings parse_settings(const ConfigNode& run) {
       options.required("time_limit").error("must be a positive number of seconds");
   }
   settings.options.across_ranks = parse_distribute(run);
+  settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");

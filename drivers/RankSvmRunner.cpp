@@ -20,6 +20,7 @@
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/drivers/Runner.hpp"
+#include "kollective/drivers/Reporting.hpp"
 
 namespace kollective::driver {
 
@@ -89,7 +90,7 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
     settings.options.eps = options.get_double("eps", 1e-3);
     if (!(settings.options.eps > 0) || !(settings.options.eps < 1)) options.required("eps").error("must be in (0, 1)");
     settings.options.max_iterations = static_cast<int>(options.get_int_in("max_iterations", 1000, 1, 1000000));
-    settings.options.log = options.get_bool("log", true);
+    settings.options.reporter = reporter(options.get_bool("log", true));
     settings.scale = options.get_bool("scale", false);
     if (options.has("feature_precision"))
       settings.options.float_features = options.required("feature_precision").as_choice({"double", "float"}) == "float";
@@ -211,8 +212,12 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
                                        : load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
   ranksvm::TrainOptions options = settings.options;
   options.data_is_share = read_share;
+  options.measure_bandwidth = true;  // the table's read_x_twice_s and copy_bytes_per_s
   ranksvm::RankData test;
   if (settings.has_test) test = load(settings.test, train.features);
+  for (const ranksvm::RankData* data : {&train, &test}) {
+    for (const std::string& warning : data->warnings) warn(warning);
+  }
   if (settings.has_test && test.features != train.features) {
     fail("the test set has ", test.features, " features, the training set ", train.features);
   }

@@ -19,6 +19,7 @@
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/ElectionInput.hpp"
 #include "kollective/drivers/RunLoop.hpp"
+#include "kollective/drivers/Reporting.hpp"
 
 namespace kollective::driver {
 
@@ -69,6 +70,7 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
     }
   }
   settings.across_ranks = parse_distribute(run);
+  settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");

@@ -17,12 +17,12 @@
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
-#include "kollective/core/Progress.hpp"
 #include "kollective/core/RuntimeInfo.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/drivers/ConfigRun.hpp"
 #include "kollective/drivers/Help.hpp"
 #include "kollective/drivers/KokkosSettings.hpp"
+#include "kollective/drivers/Reporting.hpp"
 #include "kollective/drivers/Runner.hpp"
 
 namespace {
@@ -74,7 +74,6 @@ void bind_openmp_threads(char* argv[]) {
 /// Ranks other than 0 print nothing on stdout (summaries, progress): rank 0 speaks for the run.
 void quiet_other_ranks() {
   if (comm::rank() == 0) return;
-  Progress::set_quiet(true);
   if (!std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
 }
 
@@ -105,7 +104,7 @@ int command_line(std::vector<std::string> args) {
       fail("unexpected argument '", arg, "'", usage());
     }
   }
-  if (quiet) Progress::set_quiet(true);
+  driver::set_quiet(quiet);
   if (command == "info") return info();
   if (command == "run" || command == "check") {
     if (config.empty()) fail(command, " needs a config file", usage());

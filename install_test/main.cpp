@@ -97,7 +97,6 @@ void ranksvm() {
   Kokkos::deep_copy(qid, qid_host);
   kollective::ranksvm::TrainOptions options;
   options.C = 10;
-  options.log = false;
   const auto model = kollective::ranksvm::train(Space(), x, y, qid, options);
   bool ordered = true;  // within each query, a higher label scores higher
   for (int a = 0; a < docs; ++a) {

@@ -2,6 +2,7 @@
 // memory) give what the same problems give through the library's host structs, bit for bit.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
@@ -28,13 +29,25 @@ Kokkos::View<const Value**, Kokkos::LayoutLeft, typename ExecSpace::memory_space
   return view;
 }
 
+/// Runs `solve` with stdout and stderr captured; returns what it printed.
+template <class Solve>
+std::string printed_by(const Solve& solve) {
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  solve();
+  return testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr();
+}
+
 TEST(TEST_CATEGORY, caller_views_schulze) {
   TEST_EXECSPACE space;
   const auto counts = preferences::pairwise_reference(random_weak_profile(70, 200, 5));
   schulze::Options options;
   options.keep_paths = true;
   const auto expected = schulze::solve(space, preferences::to_device(space, counts), options);
-  const auto left = schulze::solve(space, column_major<TEST_EXECSPACE, std::uint32_t>(counts), options);
+  schulze::Result left;
+  EXPECT_EQ(
+      printed_by([&] { left = schulze::solve(space, column_major<TEST_EXECSPACE, std::uint32_t>(counts), options); }),
+      "");
   EXPECT_EQ(left.winners, expected.winners);
   EXPECT_EQ(left.paths, expected.paths);
   const auto narrow = schulze::solve(space, column_major<TEST_EXECSPACE, std::uint16_t>(counts), options);
@@ -47,7 +60,8 @@ TEST(TEST_CATEGORY, caller_views_kemeny) {
   TEST_EXECSPACE space;
   const auto counts = preferences::pairwise_reference(random_weak_profile(9, 30, 8));
   const auto expected = kemeny::solve(space, counts);
-  const auto found = kemeny::solve(space, column_major<TEST_EXECSPACE, std::uint32_t>(counts));
+  kemeny::Result found;
+  EXPECT_EQ(printed_by([&] { found = kemeny::solve(space, column_major<TEST_EXECSPACE, std::uint32_t>(counts)); }), "");
   EXPECT_TRUE(found.exact);
   EXPECT_EQ(found.distance, expected.distance);
   EXPECT_EQ(found.optima, expected.optima);
@@ -97,12 +111,18 @@ TEST(TEST_CATEGORY, caller_views_ranksvm) {
   Kokkos::deep_copy(y, y_host);
   Kokkos::deep_copy(qid, qid_host);
   ranksvm::TrainOptions options;
-  options.log = false;
   const auto grouped = ranksvm::group_by_query(rows.data(), data.features, labels.data(), qids.data(), docs, false);
   const auto expected = ranksvm::train(space, grouped, options);
+  std::vector<std::string> log;  // TRON's lines go to the caller's function, one per iteration
+  options.reporter.log = [&](const std::string& line) { log.push_back(line); };
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
   const auto found = ranksvm::train(space, x, y, qid, options);
+  EXPECT_EQ(testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr(), "");
   EXPECT_TRUE(found.converged);
   EXPECT_EQ(found.w, expected.w);
+  ASSERT_GE(log.size(), static_cast<std::size_t>(found.iterations));
+  EXPECT_EQ(log.front().rfind("tron iter   1", 0), 0u) << log.front();
   options.eps = 2;
   EXPECT_NE(error_of([&] { ranksvm::train(space, x, y, qid, options); }).find("eps must be in (0, 1)"),
             std::string::npos);

@@ -33,11 +33,10 @@ inline std::vector<double> random_vector(int n, std::uint64_t seed, double scale
   return v;
 }
 
-/// Training options with the given eps and no TRON log.
+/// Training options with the given eps (TRON's log goes nowhere: the default).
 inline rs::TrainOptions quiet_options(double eps) {
   rs::TrainOptions options;
   options.eps = eps;
-  options.log = false;
   return options;
 }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "kollective/core/Progress.hpp"
+
 namespace kollective::coalition {
 
 /// v[mask] for every coalition, v[0] = 0.
@@ -47,6 +49,7 @@ struct Options {
   /// Every rank of the run solves this game together: each layer's blocks are split over the
   /// ranks and the layer is then gathered on every rank. False: this rank alone.
   bool across_ranks = false;
+  Reporter reporter;  ///< progress of the layers (none: silent)
 };
 
 struct Result {

@@ -19,11 +19,13 @@
 namespace kollective::kemeny {
 
 /// Fails unless this rank's share of the subset DP of n alternatives, shared by `ranks` ranks
-/// (options.across_ranks), fits in device memory: names the bytes, and how many ranks would fit.
+/// (options.across_ranks), fits in the default execution space's memory: names the bytes, and how many ranks would fit.
 /// `of` names the input (" of ...").
 inline void require_shared_dp_memory(int n, int ranks, int distance_bytes, const std::string& of) {
   const Impl::Layout layout = Impl::layout(n, ranks, comm::rank());
-  if (layout.rank >= 0) Impl::require_rank_memory(layout, distance_bytes, of);
+  if (layout.rank >= 0) {
+    Impl::require_rank_memory(memory_kind<Kokkos::DefaultExecutionSpace::memory_space>(), layout, distance_bytes, of);
+  }
 }
 
 /// Exact Kemeny by the subset DP on the whole profile (no decomposition).

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kollective/core/Progress.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::kemeny {
@@ -43,6 +44,7 @@ struct Options {
   bool count = true;
   /// Keep what proves an exact result (Result::certificate; auto records each search's tree).
   bool certify = false;
+  Reporter reporter;  ///< progress of the DP and the enumeration, notes (none: silent)
 };
 
 struct Certificate;  // KemenyCertificate.hpp

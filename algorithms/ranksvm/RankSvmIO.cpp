@@ -135,16 +135,15 @@ class SplitQueries {
     if (finished_.count(qid) && places_++ == 0) first_qid_ = qid, first_line_ = number;
     current_ = qid;
   }
-  void warn(const std::string& path) const {
-    if (places_ == 0) return;
-    std::fprintf(stderr,
-                 "kollective: warning: %s:%ld: qid %lld resumes after other queries; its documents are grouped into "
-                 "one query (as SVMrank and LIBLINEAR do)",
-                 path.c_str(), first_line_, static_cast<long long>(first_qid_));
-    if (places_ == 2) std::fprintf(stderr, "; 1 more place where a query resumes");
-    if (places_ > 2)
-      std::fprintf(stderr, "; %lld more places where a query resumes", static_cast<long long>(places_ - 1));
-    std::fputc('\n', stderr);
+  /// The warning for `path`, or "" when every query is in one run of lines.
+  std::string warning(const std::string& path) const {
+    if (places_ == 0) return "";
+    std::string text = path + ":" + std::to_string(first_line_) + ": qid " + std::to_string(first_qid_) +
+                       " resumes after other queries; its documents are grouped into one query (as SVMrank and "
+                       "LIBLINEAR do)";
+    if (places_ == 2) text += "; 1 more place where a query resumes";
+    if (places_ > 2) text += "; " + std::to_string(places_ - 1) + " more places where a query resumes";
+    return text;
   }
 
  private:
@@ -194,8 +193,9 @@ RankData read_letor(const std::string& path, int features) {
   int largest = 0;
   const std::vector<Line> lines = read_documents(reader, features, largest, split);
   if (lines.empty()) fail_at(path, 0, "no documents (every line is blank or a comment)");
-  split.warn(path);
-  return assemble(lines, features > 0 ? features : std::max(largest, 1), path);
+  RankData data = assemble(lines, features > 0 ? features : std::max(largest, 1), path);
+  if (const std::string warning = split.warning(path); !warning.empty()) data.warnings.push_back(warning);
+  return data;
 }
 
 namespace {
@@ -341,11 +341,12 @@ RankData read_letor_share(const std::string& path, int features) {
   const std::vector<Run> runs = all_runs(path);
   const std::vector<std::size_t> first = runs.empty() ? std::vector<std::size_t>() : share_runs(runs, comm::size());
   auto whole = [&](const char* why) {
-    if (comm::rank() == 0)
-      std::fprintf(stderr, "kollective: warning: %s: every rank reads the whole file (%s)\n", path.c_str(), why);
     RankData data = comm::on_every_rank([&] { return read_letor(path, features); });
     Impl::require_query_per_rank(data);
-    return Impl::rank_share(data, comm::rank(), comm::size());
+    RankData share = Impl::rank_share(data, comm::rank(), comm::size());
+    share.warnings = std::move(data.warnings);
+    share.warnings.push_back(path + ": every rank reads the whole file (" + why + ")");
+    return share;
   };
   if (first.empty())
     return whole("no qids, a query split across the file, fewer queries than ranks, or a line it could not scan");

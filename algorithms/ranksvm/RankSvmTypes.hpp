@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kollective/core/Progress.hpp"
+
 namespace kollective::ranksvm {
 
 struct RankData {
@@ -20,6 +22,9 @@ struct RankData {
   /// Per document, its index among the documents of the input file (documents are regrouped by
   /// qid); empty when the data did not come from a file (then it is the order of `labels`).
   std::vector<std::int64_t> file_index;
+  /// What the reader noticed without failing (a query resumed after others, a file read whole):
+  /// for the caller to show.
+  std::vector<std::string> warnings;
   std::int64_t queries() const { return static_cast<std::int64_t>(query_ids.size()); }
 };
 
@@ -46,7 +51,6 @@ struct TrainOptions {
   double C = 1;
   double eps = 1e-3;  ///< LIBLINEAR's default for this solver; the seed used 1e-5
   int max_iterations = 1000;
-  bool log = true;              ///< one line per TRON iteration on stderr
   bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
   std::int64_t split_span =
       0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
@@ -56,6 +60,10 @@ struct TrainOptions {
   /// With across_ranks: the data passed is this rank's share already (read_letor_share), not the
   /// whole set.
   bool data_is_share = false;
+  /// Time copies of up to 2 x 512 MiB on the device first, for seconds_read_x (the benchmark
+  /// tables' floor of X.v); off: seconds_read_x stays 0.
+  bool measure_bandwidth = false;
+  Reporter reporter;  ///< log: one line per TRON iteration (none: silent)
 };
 
 /// A training set from documents as a caller holds them, per document: X's row (docs x features,
@@ -81,7 +89,7 @@ struct TrainResult {
   double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
   double seconds_hv_x = 0, seconds_hv_sums = 0,
          seconds_hv_xt = 0;     ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
-  double seconds_read_x = 0;    ///< one pass over X at the measured device copy bandwidth: the floor of X.v
+  double seconds_read_x = 0;    ///< one pass over X at the device's copy bandwidth (measure_bandwidth; else 0)
   double x_bytes = 0;           ///< X's size as stored on the device (float or double)
   double seconds_setup = 0;     ///< moving the data to the device (X transposed there), before TRON
   int ranks = 1;                ///< ranks that shared the training

@@ -54,7 +54,7 @@ inline void require_memory(std::int64_t n, bool shared, int strength_bytes, cons
   const Impl::RowLayout layout = shared ? Impl::spread(n, comm::rank(), comm::size()) : Impl::alone(n);
   const std::int64_t counts = shared ? checked_mul(8 * layout.real_rows(layout.rank), n, "pairwise rows")
                                      : checked_mul(4 * n, n, "pairwise matrix");
-  Impl::require_memory(layout, strength_bytes, counts, of);
+  Impl::require_memory(memory_kind<Kokkos::DefaultExecutionSpace::memory_space>(), layout, strength_bytes, counts, of);
 }
 
 /// Solves a Schulze election shared by every rank (a collective: every rank calls it with its
@@ -94,7 +94,7 @@ Kokkos::View<Strength**, Kokkos::LayoutRight, typename ExecSpace::memory_space> 
   preferences::check_doubled_view_type<ExecSpace, DoubledView>();
   preferences::check_square(doubled, "schulze::link_strengths");
   const Impl::RowLayout layout = Impl::alone(doubled.extent(0));
-  Impl::check_memory(layout, sizeof(Strength));
+  Impl::check_memory(memory_kind<typename ExecSpace::memory_space>(), layout, sizeof(Strength));
   return Impl::link_strengths<Strength>(space, layout, Impl::WholeCounts<DoubledView>{doubled}, rule);
 }
 

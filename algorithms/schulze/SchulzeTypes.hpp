@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kollective/core/Progress.hpp"
+
 namespace kollective::schulze {
 
 enum class LinkRule {
@@ -24,6 +26,7 @@ struct Options {
   LinkRule rule = LinkRule::winning_votes;
   StrengthWidth width = StrengthWidth::automatic;
   bool keep_paths = false;  ///< copy the strongest-path matrix to the result
+  Reporter reporter;        ///< progress of the strongest paths (none: silent)
 };
 
 struct Result {

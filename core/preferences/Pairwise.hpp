@@ -150,10 +150,10 @@ StagedBallots<typename ExecSpace::memory_space> stage_ballots(const ExecSpace& s
   if (2 * profile.total_weight() > std::int64_t{0xffffffff}) {
     fail("total voter weight ", profile.total_weight(), " is too large for 32-bit doubled pairwise counts");
   }
-  require_device_memory(checked_mul(cells, 4, "pairwise matrix") +
-                            checked_mul(checked_mul(ballots, n, "ballot positions"), 4, "ballot positions") +
-                            8 * ballots,
-                        "the pairwise matrix of " + std::to_string(n) + " alternatives");
+  require_memory(memory_kind<typename ExecSpace::memory_space>(),
+                 checked_mul(cells, 4, "pairwise matrix") +
+                     checked_mul(checked_mul(ballots, n, "ballot positions"), 4, "ballot positions") + 8 * ballots,
+                 "the pairwise matrix of " + std::to_string(n) + " alternatives");
   StagedBallots<typename ExecSpace::memory_space> staged;
   staged.position = decltype(staged.position)(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::positions"), ballots, n);
@@ -193,8 +193,9 @@ template <class ExecSpace>
 PairwiseRows<typename ExecSpace::memory_space> allocate_rows(const ExecSpace& space, std::int64_t n, std::int64_t first,
                                                              std::int64_t count) {
   check_row_range(n, first, count);
-  require_device_memory(checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
-                        "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
+  require_memory(memory_kind<typename ExecSpace::memory_space>(),
+                 checked_mul(checked_mul(8, count, "pairwise rows"), n, "pairwise rows"),
+                 "rows of the pairwise matrix of " + std::to_string(n) + " alternatives");
   using View = PairwiseView<typename ExecSpace::memory_space>;
   PairwiseRows<typename ExecSpace::memory_space> rows;
   rows.first = first;
@@ -272,8 +273,9 @@ PairwiseCounts to_host(const PairwiseView<MemorySpace>& doubled, std::vector<std
 template <class ExecSpace>
 PairwiseView<typename ExecSpace::memory_space> to_device(const ExecSpace& space, const PairwiseCounts& counts) {
   const int n = counts.alternatives;
-  require_device_memory(checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),
-                        "the pairwise matrix of " + std::to_string(n) + " alternatives");
+  require_memory(memory_kind<typename ExecSpace::memory_space>(),
+                 checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),
+                 "the pairwise matrix of " + std::to_string(n) + " alternatives");
   PairwiseView<typename ExecSpace::memory_space> doubled(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::doubled"), n, n);
   Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
@@ -310,8 +312,9 @@ template <class ExecSpace>
 PairwiseView<typename ExecSpace::memory_space> random_pairwise(const ExecSpace& space, int n, std::uint32_t voters,
                                                                std::uint64_t seed) {
   if (voters > 0x7fffffffu) fail("random pairwise matrix: at most 2^31 - 1 voters, got ", voters);
-  require_device_memory(checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),
-                        "the pairwise matrix of " + std::to_string(n) + " alternatives");
+  require_memory(memory_kind<typename ExecSpace::memory_space>(),
+                 checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),
+                 "the pairwise matrix of " + std::to_string(n) + " alternatives");
   PairwiseView<typename ExecSpace::memory_space> doubled(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Pairwise::doubled"), n, n);
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;

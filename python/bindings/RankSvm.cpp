@@ -48,7 +48,7 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   options.eps = eps;
   options.max_iterations = max_iterations;
   options.float_features = precision == "float";
-  options.log = log;
+  if (log) options.reporter.log = stderr_reporter().log;
   ranksvm::validate(options);  // before the data is checked and copied
   const ranksvm::RankData data = training_data(x, y, qid, options.float_features);
   const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped
@@ -96,6 +96,9 @@ nb::dict metrics(const HostArray<double, 1>& y, const HostArray<double, 1>& scor
 /// A LETOR file's documents in file order: X, y and qid.
 nb::tuple read(const std::string& path, int features) {
   ranksvm::RankData data = ranksvm::read_letor(path, features);
+  for (const std::string& warning : data.warnings) {
+    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0) throw nb::python_error();
+  }
   const std::size_t docs = data.docs, width = data.features;
   std::vector<double> x(docs * width), y(docs);
   std::vector<std::int64_t> qid(docs);

@@ -217,7 +217,6 @@ TEST(distributed, ranksvm_training_shared_by_every_rank_reaches_the_same_optimum
   const ranksvm::RankData data = ranksvm::synthetic_letor("mq2007", 60, 2400, 16, 7);
   ranksvm::TrainOptions alone;
   alone.eps = 1e-7;
-  alone.log = false;
   ranksvm::TrainOptions shared = alone;
   shared.across_ranks = true;
   const ranksvm::TrainResult a = ranksvm::train(Space(), data, alone);
@@ -453,7 +452,6 @@ TEST(distributed, ranksvm_training_on_file_parts_reaches_one_ranks_optimum) {
   const ranksvm::RankData whole = ranksvm::read_letor(file.path());
   ranksvm::TrainOptions alone;
   alone.eps = 1e-6;
-  alone.log = false;
   ranksvm::TrainOptions shared = alone;
   shared.across_ranks = true;
   shared.data_is_share = comm::size() > 1;

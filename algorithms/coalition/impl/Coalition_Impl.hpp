@@ -20,6 +20,7 @@
 /// Do not include directly: include algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -405,6 +406,7 @@ void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Val
 
 template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options) {
+  Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::solve");
   using Memory = typename ExecSpace::memory_space;
   const int n = values.agents;
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
@@ -423,7 +425,8 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
   }
   exchange_blocks *= static_cast<std::uint64_t>(ranks);
   auto check_memory = [&] {
-    require_device_memory(
+    require_memory(
+        memory_kind<Memory>(),
         static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value) +
                                   (std::is_same_v<Value, double> ? 0 : Kokkos::min(coalitions, upload_chunk) * 8)),
         "the coalition value table of " + std::to_string(n) + " agents" +
@@ -444,7 +447,8 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
   Value* table = f.data();
   const auto binomial = subsets::binomial_table<Memory>(space, high_agents);
 
-  Progress progress("Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")",
+  Progress progress(options.reporter,
+                    "Coalition " + std::string(to_string(options.method)) + " (n=" + std::to_string(n) + ")",
                     high_agents + 1);
   run_block_zero(space, table);
   double exchange_seconds = 0;

@@ -134,11 +134,11 @@ inline std::int64_t dp_most_rank_bytes(int n, int ranks, int distance_bytes) {
 
 /// Fails before allocating unless this rank's share fits, naming the bytes and the ranks that
 /// would fit; `of` names the input.
-inline void require_rank_memory(const Layout& l, int distance_bytes, const std::string& of) {
+inline void require_rank_memory(MemoryKind memory, const Layout& l, int distance_bytes, const std::string& of) {
   const std::int64_t needed = dp_rank_bytes(l, distance_bytes);
   const std::string what = "this rank's share of the Kemeny subset DP over " + std::to_string(l.n) + " alternatives" +
                            of + " on " + std::to_string(1 << l.rank_bits) + " ranks";
-  const std::int64_t available = available_device_bytes();
+  const std::int64_t available = available_bytes(memory);
   if (needed > available) {
     int enough = 2 << l.rank_bits;
     while (enough < 1024 && dp_most_rank_bytes(l.n, enough, distance_bytes) > available) enough *= 2;
@@ -147,7 +147,7 @@ inline void require_rank_memory(const Layout& l, int distance_bytes, const std::
          " ranks (one GPU each) a share would take ",
          format_bytes(static_cast<double>(dp_most_rank_bytes(l.n, enough, distance_bytes))));
   }
-  require_device_memory(needed, what);
+  require_memory(memory, needed, what);
 }
 
 /// The DP runs in steps: step t computes, for each part v, its sets whose low parts have

@@ -35,7 +35,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -209,7 +208,8 @@ template <class Distance, class ExecSpace>
 SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace& space, const Counts& o,
                                                                 const Layout& l,
                                                                 Workspace<typename ExecSpace::memory_space>& workspace,
-                                                                double& exchange_seconds) {
+                                                                double& exchange_seconds,
+                                                                const Reporter& reporter = {}) {
   using Memory = typename ExecSpace::memory_space;
   const int n = o.alternatives;
   SubsetTables<Distance, Memory> t = cost_tables<Distance>(space, o);
@@ -218,7 +218,8 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
   t.ways = workspace.template segment<std::uint64_t>(1);
   const LayerTrade<Distance, Memory> trade(l, subsets::binomial_table<Memory>(space, n), workspace);
   const ExecSpace exchange_space = l.part_bits > 0 ? exchange_instance(space) : space;
-  Progress progress("Kemeny subset DP (n=" + std::to_string(n) +
+  Progress progress(reporter,
+                    "Kemeny subset DP (n=" + std::to_string(n) +
                         (l.shared ? ", " + std::to_string(1 << l.rank_bits) + " ranks)" : ")"),
                     steps(l));
   for (int step = 0; step < steps(l); ++step) {
@@ -339,9 +340,9 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
 
 /// 2 (trades overlap the steps) where every rank's share fits with two buffers per traded layer
 /// in 9/10 of its memory, else 1; the same on every rank.
-inline int agreed_buffers(Layout l, int distance_bytes) {
+inline int agreed_buffers(MemoryKind memory, Layout l, int distance_bytes) {
   l.buffers = 2;
-  const bool fits = l.rank < 0 || dp_rank_bytes(l, distance_bytes) <= available_device_bytes() / 10 * 9;
+  const bool fits = l.rank < 0 || dp_rank_bytes(l, distance_bytes) <= available_bytes(memory) / 10 * 9;
   return comm::holds_on_every_rank(fits) ? 2 : 1;
 }
 
@@ -356,6 +357,7 @@ template <class Distance, class ExecSpace>
 Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options,
                      Workspace<typename ExecSpace::memory_space>& workspace) {
   const int n = o.alternatives;
+  constexpr MemoryKind memory = memory_kind<typename ExecSpace::memory_space>();
   Layout l = options.across_ranks ? layout(n, comm::size(), comm::rank()) : alone(n);
   const std::vector<std::int64_t> shape = dp_shape(l, sizeof(Distance));
   // Every rank of a shared DP gave its workspace the same shapes, so all of them check, or none.
@@ -363,29 +365,30 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
     workspace.release();  // before the memory checks, which then see its bytes free
     if (l.shared) {
       comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
-        if (l.rank >= 0) require_rank_memory(l, sizeof(Distance), "");
+        if (l.rank >= 0) require_rank_memory(memory, l, sizeof(Distance), "");
         return 0;
       });
-      l.buffers = agreed_buffers(l, sizeof(Distance));
+      l.buffers = agreed_buffers(memory, l, sizeof(Distance));
     } else {
-      require_device_memory(dp_bytes(n, sizeof(Distance)),
-                            "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
+      require_memory(memory, dp_bytes(n, sizeof(Distance)),
+                     "the Kemeny subset DP over " + std::to_string(n) + " alternatives");
     }
     workspace.adopt(shape, l.buffers);
   }
   l.buffers = workspace.buffers();
   if (l.shared) {
     comm::prepare_device_collectives();
-    if ((1 << l.rank_bits) < comm::size() && comm::rank() == 0) {
-      std::cerr << "Kemeny subset DP over " << n << " alternatives: " << (1 << l.rank_bits) << " of " << comm::size()
-                << " ranks take part (a power of two, at most 2^(n-2)); the others wait\n";
+    if ((1 << l.rank_bits) < comm::size() && options.reporter.log) {
+      options.reporter.log(
+          "Kemeny subset DP over " + std::to_string(n) + " alternatives: " + std::to_string(1 << l.rank_bits) + " of " +
+          std::to_string(comm::size()) + " ranks take part (a power of two, at most 2^(n-2)); the others wait");
     }
   }
   Result result;
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
   WallTimer dp;
-  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, workspace, result.exchange_seconds);
+  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, workspace, result.exchange_seconds, options.reporter);
   result.dp_seconds = dp.seconds();  // run_dp ends fenced
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
   const std::vector<std::int64_t> root = read_sets(space, t, l, {full});

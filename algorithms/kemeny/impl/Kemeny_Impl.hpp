@@ -6,6 +6,7 @@
 /// decomposition strategy. Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -35,6 +36,7 @@ namespace kollective::kemeny::Impl {
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options,
                 Workspace<typename ExecSpace::memory_space>& workspace) {
+  Kokkos::Profiling::ScopedRegion region("Kollective::Kemeny::subset_dp");
   const int n = o.alternatives;
   if (n < 1) fail("Kemeny: no alternatives");
   if (n > dp_max_alternatives) {
@@ -47,6 +49,7 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options,
 
 template <class ExecSpace>
 Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options& options) {
+  Kokkos::Profiling::ScopedRegion region("Kollective::Kemeny::enumeration");
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const int n = o.alternatives;
@@ -61,9 +64,10 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
   std::uint64_t items = 1;
   for (int k = data.suffix + 1; k <= n; ++k) items *= k;
   const int limit = std::max(1, options.list_limit);
-  require_device_memory(static_cast<std::int64_t>(n) * (8 << n) + 16 * static_cast<std::int64_t>(items) +
-                            4 * static_cast<std::int64_t>(limit) * n,
-                        "the Kemeny enumeration over " + std::to_string(n) + " alternatives");
+  require_memory(memory_kind<Memory>(),
+                 static_cast<std::int64_t>(n) * (8 << n) + 16 * static_cast<std::int64_t>(items) +
+                     4 * static_cast<std::int64_t>(limit) * n,
+                 "the Kemeny enumeration over " + std::to_string(n) + " alternatives");
 
   data.o = preferences::to_device(space, o);
   data.add = decltype(data.add)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::add"), n,
@@ -84,7 +88,8 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_best"), items);
   Kokkos::View<std::uint64_t*, Memory> item_count(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::item_count"), items);
-  Progress progress("Kemeny enumeration (n=" + std::to_string(n) + ")", static_cast<std::int64_t>(items));
+  Progress progress(options.reporter, "Kemeny enumeration (n=" + std::to_string(n) + ")",
+                    static_cast<std::int64_t>(items));
   const std::uint64_t batch = std::max<std::uint64_t>(items / 64, 1);
   for (std::uint64_t begin = 0; begin < items; begin += batch) {
     const std::uint64_t end = std::min(items, begin + batch);
@@ -160,10 +165,10 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
 /// Whether the DP for this component fits in the memory available now, with the `held` bytes of
 /// a workspace, which the DP reuses or frees (on every rank's share when the ranks share it, and
 /// then on every rank, so that all choose alike).
-inline bool dp_fits(const Counts& o, const Options& options, std::int64_t held) {
+inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, std::int64_t held) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
   const std::int64_t needed = options.across_ranks ? dp_most_rank_bytes(n, comm::size(), bytes) : dp_bytes(n, bytes);
-  const bool fits = n <= dp_max_alternatives && needed <= (available_device_bytes() + held) * 9 / 10;
+  const bool fits = n <= dp_max_alternatives && needed <= (available_bytes(memory) + held) * 9 / 10;
   return options.across_ranks ? comm::holds_on_every_rank(fits) : fits;
 }
 
@@ -181,6 +186,7 @@ constexpr int host_triangle_limit = 40;
 template <class ExecSpace>
 SearchResult search_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
                               Result& totals, ComponentCertificate* certified) {
+  Kokkos::Profiling::ScopedRegion region("Kollective::Kemeny::branch_and_cut");
   const Ranking start = best_heuristic(o, options.seed);
   SearchResult searched;
   if (lp_available() && o.alternatives <= lp_max_alternatives) {
@@ -229,6 +235,7 @@ inline void certify_whole(Result& result, const Counts& o, const Options& option
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
+  Kokkos::Profiling::ScopedRegion region("Kollective::Kemeny::solve");
   if (options.method == Method::dp || options.method == Method::enumeration) {
     Result whole = options.method == Method::dp ? Impl::solve_dp(space, o, options, workspace)
                                                 : Impl::solve_enumeration(space, o, options);
@@ -276,7 +283,8 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
       // where that did not finish in the DP's expected time (or time_limit when the DP does not fit).
       const int size = static_cast<int>(component.size());
       const bool dp_possible =
-          size <= dp_max_alternatives && dp_fits(sub, options, static_cast<std::int64_t>(workspace.bytes()));
+          size <= dp_max_alternatives && dp_fits(memory_kind<typename ExecSpace::memory_space>(), sub, options,
+                                                 static_cast<std::int64_t>(workspace.bytes()));
       constexpr bool on_host =
           Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
       const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;

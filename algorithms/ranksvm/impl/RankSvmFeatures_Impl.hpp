@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/core/Memory.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Timer.hpp"
 
@@ -71,6 +72,7 @@ class FeatureMatrix {
   /// X's bytes over the best of three fenced copies of up to 512 MiB (bytes read + written).
   double time_pass() const {
     const std::int64_t length = std::min<std::int64_t>(docs_ * features_, std::int64_t{1} << 26);
+    require_memory(memory_kind<Memory>(), 2 * 8 * length, "RankSVM's bandwidth probe (measure_bandwidth)");
     Vector from("Kollective::RankSvm::copy_from", length),
         to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
     double best = std::numeric_limits<double>::infinity();

@@ -7,6 +7,7 @@
 /// Do not include directly: include algorithms/ranksvm/RankSvm.hpp.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrm2.hpp>
@@ -116,8 +117,7 @@ int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& resul
 template <class ExecSpace, class Feature>
 TrainResult train_with(const ExecSpace& space, const RankData& data, const double* x, const TrainOptions& options) {
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
-  if (!(options.eps > 0)) fail("RankSVM: eps must be positive (got ", options.eps, ")");
-  if (options.max_iterations < 1) fail("RankSVM: max_iterations must be at least 1");
+  Kokkos::Profiling::ScopedRegion region("Kollective::RankSvm::train");
   WallTimer setup;
   const bool shared = options.across_ranks && comm::size() > 1;
   const bool to_share = shared && !options.data_is_share;
@@ -135,7 +135,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
   TrainResult result;
   result.seconds_setup = setup.seconds();
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
-  result.seconds_read_x = device_objective.time_pass_over_x();
+  if (options.measure_bandwidth) result.seconds_read_x = device_objective.time_pass_over_x();
   result.x_bytes = static_cast<double>(device_objective.x_bytes());
   auto fun = [&](const Vector& at) {
     double f = 0;
@@ -188,9 +188,11 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
     } else {
       fun(w);  // the objective keeps the order of the last fun(): restore it for w
     }
-    if (options.log && comm::rank() == 0) {  // every rank takes the same steps
-      std::fprintf(stderr, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s\n", iteration - (accepted ? 1 : 0),
-                   f, gnorm, steps, delta, accepted ? "" : "(step rejected)");
+    if (options.reporter.log) {  // every rank takes the same steps: the caller picks which tells
+      char line[160];
+      std::snprintf(line, sizeof line, "tron iter %3d  f %.10e  |g| %.4e  cg %3d  delta %.4e  %s",
+                    iteration - (accepted ? 1 : 0), f, gnorm, steps, delta, accepted ? "" : "(step rejected)");
+      options.reporter.log(line);
     }
     if (gnorm <= options.eps * gnorm0) {
       result.stop = "converged";

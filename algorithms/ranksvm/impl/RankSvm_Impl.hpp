@@ -73,7 +73,8 @@ class RankObjective {
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels), its query and a range end per level.
-    require_device_memory(
+    require_memory(
+        memory_kind<Memory>(),
         rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) +
             docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
         "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");

@@ -9,6 +9,7 @@
 /// Do not include directly: include algorithms/schulze/Schulze.hpp.
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -89,12 +90,12 @@ inline std::int64_t rank_bytes(const RowLayout& layout, int r, std::int64_t stre
 
 /// Fails unless this rank's part (plus `extra_bytes`, as for the pairwise counts) fits; the
 /// message names the rank's share and how many ranks would hold it.
-inline void require_memory(const RowLayout& layout, std::int64_t strength_bytes, std::int64_t extra_bytes,
-                           const std::string& of) {
+inline void require_memory(MemoryKind memory, const RowLayout& layout, std::int64_t strength_bytes,
+                           std::int64_t extra_bytes, const std::string& of) {
   const std::int64_t bytes = rank_bytes(layout, layout.rank, strength_bytes) + extra_bytes;
   std::string what = "the Schulze path matrix of " + std::to_string(layout.n) + " alternatives" + of;
   if (layout.shared && layout.ranks > 1) what = "rank " + std::to_string(layout.rank) + "'s rows of " + what;
-  const std::int64_t available = available_device_bytes();
+  const std::int64_t available = available_bytes(memory);
   if (bytes > available) {
     for (int ranks = layout.ranks + 1; ranks <= 4096; ++ranks) {
       // The rank with the most rows, which shared holds both directions of its pairwise rows.
@@ -106,7 +107,7 @@ inline void require_memory(const RowLayout& layout, std::int64_t strength_bytes,
       }
     }
   }
-  require_device_memory(bytes, what);
+  kollective::require_memory(memory, bytes, what);
 }
 
 /// Runs a check that may fail: shared, on every rank, and every rank fails with the first failing
@@ -121,8 +122,8 @@ void check_on_ranks(const RowLayout& layout, const Check& check) {
 }
 
 /// require_memory before any allocation of a solve.
-inline void check_memory(const RowLayout& layout, std::int64_t strength_bytes) {
-  check_on_ranks(layout, [&] { require_memory(layout, strength_bytes, 0, ""); });
+inline void check_memory(MemoryKind memory, const RowLayout& layout, std::int64_t strength_bytes) {
+  check_on_ranks(layout, [&] { require_memory(memory, layout, strength_bytes, 0, ""); });
 }
 
 /// This rank's padded rows of link strengths (padding rows and columns are 0).
@@ -247,14 +248,16 @@ void gather_paths(const ExecSpace& space, const RowLayout& layout, const PathVie
 
 template <class Strength, class ExecSpace, class Counts>
 Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options) {
+  Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::solve");
   if (options.keep_paths) check_gather(layout);
-  check_memory(layout, sizeof(Strength));
+  check_memory(memory_kind<typename ExecSpace::memory_space>(), layout, sizeof(Strength));
   auto rows = link_strengths<Strength>(space, layout, counts, options.rule);
   Result result;
   result.alternatives = static_cast<int>(layout.n);
   result.strength_bits = 8 * sizeof(Strength);
   result.ranks = layout.shared ? layout.ranks : 1;
-  result.paths_seconds = time_fenced(space, [&] { result.exchange_seconds = strongest_paths(space, layout, rows); });
+  result.paths_seconds =
+      time_fenced(space, [&] { result.exchange_seconds = strongest_paths(space, layout, rows, options.reporter); });
   summarize(space, layout, rows, result);
   if (options.keep_paths) gather_paths(space, layout, rows, result);
   return result;

@@ -314,7 +314,8 @@ inline RowLayout spread(std::int64_t n, int rank, int ranks) {
 /// Runs all pivots in place on this rank's tile rows (padded rows x padded columns); returns the
 /// seconds spent in broadcasts of the pivot rows (waits for the rank that closes them included).
 template <class ExecSpace, class Strength, class MemorySpace>
-double strongest_paths(const ExecSpace& space, const RowLayout& layout, const PathView<Strength, MemorySpace>& rows) {
+double strongest_paths(const ExecSpace& space, const RowLayout& layout, const PathView<Strength, MemorySpace>& rows,
+                       const Reporter& reporter = {}) {
   const std::int64_t tiles = layout.tiles, size = layout.padded(), own_tiles = layout.tile_rows(layout.rank);
   const std::int64_t first_tile = layout.first_tile(layout.rank);
   if (static_cast<std::int64_t>(rows.extent(0)) != own_tiles * tile ||
@@ -340,7 +341,7 @@ double strongest_paths(const ExecSpace& space, const RowLayout& layout, const Pa
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::pivot_rows"), tile, size);
   }
   Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::strongest_paths");
-  Progress progress("Schulze strongest paths (n=" + std::to_string(layout.n) + ")", tiles);
+  Progress progress(reporter, "Schulze strongest paths (n=" + std::to_string(layout.n) + ")", tiles);
   double broadcast_seconds = 0;
   for (std::int64_t k = 0; k < tiles; ++k) {
     const int owner = layout.owner(k);

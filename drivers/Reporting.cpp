@@ -1,0 +1,29 @@
+#include "kollective/drivers/Reporting.hpp"
+
+#include <cstdio>
+
+#include "kollective/core/comm/Communicator.hpp"
+
+namespace kollective::driver {
+
+namespace {
+bool quiet_flag = false;
+}  // namespace
+
+void set_quiet(bool quiet) { quiet_flag = quiet; }
+bool quiet() { return quiet_flag || comm::rank() != 0; }
+
+Reporter reporter(bool log) {
+  if (comm::rank() != 0) return {};
+  static const Reporter on_stderr = stderr_reporter();  // one printer: its terminal line is shared
+  Reporter chosen;
+  if (!quiet_flag) chosen.progress = on_stderr.progress;
+  if (log) chosen.log = on_stderr.log;
+  return chosen;
+}
+
+void warn(const std::string& text) {
+  if (comm::rank() == 0) std::fprintf(stderr, "kollective: warning: %s\n", text.c_str());
+}
+
+}  // namespace kollective::driver
