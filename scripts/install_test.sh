@@ -12,8 +12,8 @@ work=$root/build/install-test-$preset
 jobs=${KOLLECTIVE_JOBS:-$(nproc)}
 [ -f "$build/CMakeCache.txt" ] || { echo "install_test: build/$preset is not configured (scripts/kollective build)" >&2; exit 1; }
 cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
-kokkos_dir=$(cached Kokkos_DIR)
-kokkos_prefix=$(cd "$kokkos_dir/../../.." && pwd)
+kokkos_prefix=$(cd "$(cached Kokkos_DIR)/../../.." && pwd)
+prefixes="$(cached CMAKE_PREFIX_PATH);$kokkos_prefix"  # the build's (CLP built from source on a GPU machine)
 common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$(cached CMAKE_CXX_COMPILER)")
 rm -rf "$work"
 mkdir -p "$work"
@@ -23,13 +23,13 @@ echo "install_test: installing build/$preset into $work/prefix"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1 \
   || { cat "$work/install.log" >&2; exit 1; }
 echo "install_test: find_package(Kollective)"
-cmake -S "$root/install_test" -B "$work/installed" "${common[@]}" -DCMAKE_PREFIX_PATH="$work/prefix;$kokkos_prefix" >/dev/null
+cmake -S "$root/install_test" -B "$work/installed" "${common[@]}" -DCMAKE_PREFIX_PATH="$work/prefix;$prefixes" >/dev/null
 cmake --build "$work/installed" -j "$jobs" >/dev/null
 "$work/installed/four_problems"
 
 echo "install_test: add_subdirectory"
 cmake -S "$root/install_test" -B "$work/subdirectory" "${common[@]}" -DKOLLECTIVE_SOURCE_DIR="$root" \
-  -DCMAKE_PREFIX_PATH="$kokkos_prefix" -DKOLLECTIVE_LP="$(cached KOLLECTIVE_LP)" >/dev/null
+  -DCMAKE_PREFIX_PATH="$prefixes" -DKOLLECTIVE_LP="$(cached KOLLECTIVE_LP)" >/dev/null
 cmake --build "$work/subdirectory" -j "$jobs" >/dev/null
 "$work/subdirectory/four_problems"
 echo "install_test: both consumers built and solved the four problems"
