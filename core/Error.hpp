@@ -25,6 +25,13 @@ class SharedError : public Error {
   using Error::Error;
 };
 
+/// What is wrong with one option of a solver, as its `check(options)` finds it: the driver names
+/// the config key and line, the library's `validate` and Python the option.
+struct OptionProblem {
+  std::string option;   ///< "eps"
+  std::string problem;  ///< "must be in (0, 1), got 2"
+};
+
 /// Builds a message from streamable parts: fail("n = ", n, " is too large").
 template <class... Parts>
 [[noreturn]] void fail(Parts&&... parts) {

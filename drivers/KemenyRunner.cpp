@@ -45,15 +45,14 @@ KemenySettings parse_settings(const ConfigNode& run) {
       settings.options.method =
           kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
     }
-    settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, 1, 1000000));
+    settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, INT32_MIN, INT32_MAX));
     settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
     settings.options.dp_limit =
-        static_cast<int>(options.get_int_in("dp_limit", -1, -1, kemeny::dp_max_alternatives));  // -1: auto_dp_limit
+        static_cast<int>(options.get_int_in("dp_limit", -1, INT32_MIN, INT32_MAX));  // -1: auto_dp_limit
     settings.options.time_limit = options.get_double("time_limit", settings.options.time_limit);
     settings.options.reduce = options.get_bool("reduce", settings.options.reduce);
     settings.options.count = options.get_bool("count", settings.options.count);
-    if (!(settings.options.time_limit > 0) || !std::isfinite(settings.options.time_limit))
-      options.required("time_limit").error("must be a positive number of seconds");
+    if (const auto problem = kemeny::check(settings.options)) options.required(problem->option).error(problem->problem);
   }
   settings.options.across_ranks = parse_distribute(run);
   settings.options.reporter = reporter(!quiet());

@@ -85,11 +85,11 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
     const ConfigNode options = run.required("options");
     options.expect_keys(keys_under("ranksvm", "options"));
     settings.options.C = options.get_double("C", 1.0);
-    if (!(settings.options.C > 0) || !std::isfinite(settings.options.C))
-      options.required("C").error("must be a positive number");
     settings.options.eps = options.get_double("eps", 1e-3);
-    if (!(settings.options.eps > 0) || !(settings.options.eps < 1)) options.required("eps").error("must be in (0, 1)");
-    settings.options.max_iterations = static_cast<int>(options.get_int_in("max_iterations", 1000, 1, 1000000));
+    settings.options.max_iterations =
+        static_cast<int>(options.get_int_in("max_iterations", 1000, INT32_MIN, INT32_MAX));
+    if (const auto problem = ranksvm::check(settings.options))
+      options.required(problem->option).error(problem->problem);
     settings.options.reporter = reporter(options.get_bool("log", true));
     settings.scale = options.get_bool("scale", false);
     if (options.has("feature_precision"))

@@ -66,6 +66,10 @@ TEST(TEST_CATEGORY, caller_views_kemeny) {
   EXPECT_EQ(found.distance, expected.distance);
   EXPECT_EQ(found.optima, expected.optima);
   EXPECT_EQ(found.count, expected.count);
+  kemeny::Options options;  // the library checks its options itself
+  options.list_limit = 0;
+  EXPECT_NE(error_of([&] { kemeny::solve(space, counts, options); }).find("kemeny: list_limit must be in 1..1000000"),
+            std::string::npos);
 }
 
 TEST(TEST_CATEGORY, caller_views_coalition) {

@@ -31,6 +31,7 @@ inline void require_shared_dp_memory(int n, int ranks, int distance_bytes, const
 /// Exact Kemeny by the subset DP on the whole profile (no decomposition).
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options = {}) {
+  validate(options);
   Workspace<typename ExecSpace::memory_space> workspace;
   return Impl::solve_dp(space, o, options, workspace);
 }
@@ -40,6 +41,7 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options 
 /// Condorcet components, each by the DP when it fits in device memory, else by the heuristic.
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options = {}) {
+  validate(options);
   Workspace<typename ExecSpace::memory_space> workspace;
   return Impl::solve(space, o, options, workspace);
 }
@@ -57,6 +59,7 @@ Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& 
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
+  validate(options);
   return Impl::solve(space, o, options, workspace);
 }
 

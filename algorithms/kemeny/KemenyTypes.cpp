@@ -76,4 +76,23 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
   return work;
 }
 
+std::optional<OptionProblem> check(const Options& options) {
+  if (options.list_limit < 1 || options.list_limit > max_list_limit) {
+    return OptionProblem{"list_limit", "must be in 1.." + std::to_string(max_list_limit) + ", got " +
+                                           std::to_string(options.list_limit)};
+  }
+  if (options.dp_limit < -1 || options.dp_limit > dp_max_alternatives) {
+    return OptionProblem{"dp_limit", "must be in -1.." + std::to_string(dp_max_alternatives) + " (-1: auto), got " +
+                                         std::to_string(options.dp_limit)};
+  }
+  if (!(options.time_limit > 0) || !std::isfinite(options.time_limit)) {
+    return OptionProblem{"time_limit", "must be a positive number of seconds"};
+  }
+  return std::nullopt;
+}
+
+void validate(const Options& options) {
+  if (const auto problem = check(options)) fail("kemeny: ", problem->option, " ", problem->problem);
+}
+
 }  // namespace kollective::kemeny

@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "kollective/core/Error.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
@@ -86,6 +88,14 @@ struct Result {
 constexpr int enumeration_max_alternatives = 16;
 /// Largest n the subset DP accepts (the tables and masks are 64-bit; memory decides below that).
 constexpr int dp_max_alternatives = 40;
+/// The most optimal rankings a solve may list (Options::list_limit).
+constexpr int max_list_limit = 1000000;
+
+/// The one check of options, for the driver, Python and solve(): list_limit in
+/// 1..max_list_limit, dp_limit in -1..dp_max_alternatives, time_limit positive and finite.
+/// check: the first problem, if any; validate: fails with it.
+std::optional<OptionProblem> check(const Options& options);
+void validate(const Options& options);
 /// The largest n whose exact results verify re-solves by the enumeration (n! rankings).
 constexpr int enumeration_verify_max = 12;
 

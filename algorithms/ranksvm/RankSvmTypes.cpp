@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <sstream>
 #include <vector>
 
 #include "kollective/core/Error.hpp"
@@ -107,12 +108,24 @@ RankData group_by_query(const double* x, int features, const double* labels, con
   return data;
 }
 
-void validate(const TrainOptions& options) {
-  if (!(options.C > 0) || !std::isfinite(options.C)) fail("ranksvm: C must be positive and finite, got ", options.C);
-  if (!(options.eps > 0 && options.eps < 1)) fail("ranksvm: eps must be in (0, 1), got ", options.eps);
+std::optional<OptionProblem> check(const TrainOptions& options) {
+  auto got = [](auto value) {
+    std::ostringstream text;
+    text << ", got " << value;
+    return text.str();
+  };
+  if (!(options.C > 0) || !std::isfinite(options.C))
+    return OptionProblem{"C", "must be a positive number" + got(options.C)};
+  if (!(options.eps > 0 && options.eps < 1)) return OptionProblem{"eps", "must be in (0, 1)" + got(options.eps)};
   if (options.max_iterations < 1 || options.max_iterations > max_tron_iterations) {
-    fail("ranksvm: max_iterations must be in 1..", max_tron_iterations, ", got ", options.max_iterations);
+    return OptionProblem{"max_iterations",
+                         "must be in 1.." + std::to_string(max_tron_iterations) + got(options.max_iterations)};
   }
+  return std::nullopt;
+}
+
+void validate(const TrainOptions& options) {
+  if (const auto problem = check(options)) fail("ranksvm: ", problem->option, " ", problem->problem);
 }
 
 }  // namespace kollective::ranksvm

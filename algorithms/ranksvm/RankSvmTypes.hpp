@@ -5,9 +5,11 @@
 /// Learning-to-rank data on the host (documents grouped by query, graded labels, dense
 /// features) with its scaling, and RankSVM's training options and result.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "kollective/core/Error.hpp"
 #include "kollective/core/Progress.hpp"
 
 namespace kollective::ranksvm {
@@ -75,9 +77,11 @@ struct TrainOptions {
 RankData group_by_query(const double* x, int features, const double* labels, const std::int64_t* qids,
                         std::int64_t docs, bool single_precision);
 
-/// Fails, naming the option, unless C is positive and finite, eps in (0, 1) and max_iterations in
-/// 1..max_tron_iterations: the one check of options, for the driver, Python and train().
+/// The one check of options, for the driver, Python and train(): C positive and finite, eps in
+/// (0, 1), max_iterations in 1..max_tron_iterations. check: the first problem, if any; validate:
+/// fails with it.
 constexpr int max_tron_iterations = 1000000;
+std::optional<OptionProblem> check(const TrainOptions& options);
 void validate(const TrainOptions& options);
 
 struct TrainResult {

@@ -91,17 +91,12 @@ kemeny::Options kemeny_options(const std::string& method, int list_limit, std::u
                                double time_limit, bool reduce) {
   kemeny::Options options;
   options.method = kemeny::parse_method(method);
-  // The ranges of the YAML runs' options of the same names.
-  if (list_limit < 1 || list_limit > 1000000) fail("list_limit must be in 1..1000000, got ", list_limit);
-  if (!(time_limit > 0) || !std::isfinite(time_limit)) fail("time_limit must be a positive number of seconds");
-  if (dp_limit < -1 || dp_limit > kemeny::dp_max_alternatives) {
-    fail("dp_limit must be in -1..", kemeny::dp_max_alternatives, " (-1: auto), got ", dp_limit);
-  }
   options.list_limit = list_limit;
   options.seed = seed;
   options.dp_limit = dp_limit;
   options.time_limit = time_limit;
   options.reduce = reduce;
+  kemeny::validate(options);
   return options;
 }
 

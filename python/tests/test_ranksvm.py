@@ -86,7 +86,7 @@ def test_bad_inputs_raise(tmp_path):
         model.fit(X, y, qid + 0.5)
     with pytest.raises(kollective.Error, match="integer grade"):
         model.fit(X, y + 0.5, qid)
-    with pytest.raises(kollective.Error, match="C must be positive"):
+    with pytest.raises(kollective.Error, match="C must be a positive number"):
         kollective.RankSVM(C=-1).fit(X, y, qid)
     with pytest.raises(ValueError, match="features"):
         model.fit(X, y, qid).predict(X[:, :3])
