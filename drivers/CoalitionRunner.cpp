@@ -228,9 +228,9 @@ class CoalitionJob : public Job {
         .set("structure", structure_names(result.structure, game.names))
         .set("splits", result.splits)
         .set("repetitions", measurement.repetitions)
-        .set("seconds", seconds)
-        .set("exchange_seconds", result.exchange_seconds);  // rank 0's, of the last repetition
-    if (settings.options.across_ranks) set_rank_range(row, "exchange_seconds", result.exchange_seconds);
+        .set("solve_s", seconds)
+        .set("exchange_s", result.exchange_seconds);  // rank 0's, of the last repetition
+    if (settings.options.across_ranks) set_rank_range(row, "exchange_s", result.exchange_seconds);
     row.set("splits_per_s", result.splits / seconds)
         .set("block_bytes_per_s",
              coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)

@@ -183,7 +183,7 @@ class KemenyJob : public ElectionJob {
         .set("gap", votes(static_cast<std::int64_t>(result.distance - result.lower_bound)))
         .set("lop_value", votes(kemeny::lop_value(o, result.distance)))
         .set("lop_upper_bound", votes(kemeny::lop_value(o, result.lower_bound)))
-        .set("lp_seconds", result.lp_seconds)
+        .set("lp_s", result.lp_seconds)
         .set("lp_rounds", result.lp_rounds)
         .set("lp_cuts", result.lp_cuts)
         .set("search_nodes", result.search_nodes);
@@ -203,12 +203,12 @@ class KemenyJob : public ElectionJob {
         .set("largest_component", *std::max_element(result.component_sizes.begin(), result.component_sizes.end()))
         .set("component_methods", result.component_methods)
         .set("repetitions", measurement.repetitions)
-        .set("seconds", seconds)
-        .set("seconds_min", times.min());
-    if (result.dp_seconds > 0) row.set("dp_layers_seconds", result.dp_seconds);            // of the last repetition
-    if (settings_.options.across_ranks) {                                                  // of the last repetition
-      row.set("dp_ranks", result.ranks).set("exchange_seconds", result.exchange_seconds);  // rank 0's
-      set_rank_range(row, "exchange_seconds", result.exchange_seconds, comm::rank() < result.ranks);
+        .set("solve_s", seconds)
+        .set("solve_min_s", times.min());
+    if (result.dp_seconds > 0) row.set("dp_layers_s", result.dp_seconds);            // of the last repetition
+    if (settings_.options.across_ranks) {                                            // of the last repetition
+      row.set("dp_ranks", result.ranks).set("exchange_s", result.exchange_seconds);  // rank 0's
+      set_rank_range(row, "exchange_s", result.exchange_seconds, comm::rank() < result.ranks);
     }
     row.set("verified", verified);
     table.add(row);

@@ -32,8 +32,9 @@ void set_rank_range(Row& row, const std::string& column, double value, bool took
   // A rank that waited sends nothing; rank 0 always takes part.
   const std::vector<double> values =
       comm::allgather_values(took_part ? std::vector<double>{value} : std::vector<double>{});
-  row.set(column + "_min", *std::min_element(values.begin(), values.end()))
-      .set(column + "_max", *std::max_element(values.begin(), values.end()));
+  const std::string stem = column.substr(0, column.size() - 2);  // seconds end in _s: exchange_s -> exchange_min_s
+  row.set(stem + "_min_s", *std::min_element(values.begin(), values.end()))
+      .set(stem + "_max_s", *std::max_element(values.begin(), values.end()));
 }
 
 }  // namespace kollective::driver

@@ -269,7 +269,7 @@ class SchulzeJob : public ElectionJob {
         .set("pairwise_s", election.pairwise_seconds)
         .set("solve_s", solve_s)
         .set("paths_s", paths_s)
-        .set("paths_s_min", *std::min_element(path_times.begin(), path_times.end()))
+        .set("paths_min_s", *std::min_element(path_times.begin(), path_times.end()))
         .set("tera_updates_per_s", updates / paths_s / 1e12)
         .set("verified", verified);
     if (settings_.across_ranks) {                      // of the last repetition

@@ -431,7 +431,7 @@ def run_kollective(binary, name, path, limit, kill_after, out_dir, log_dir, opti
     note = "method %s, components %s, search_nodes %s" % (row.get("method", "?"), row.get("components", "?"),
                                                           row.get("search_nodes", "?"))
     return {"status": "optimal" if exact else "not_proven", "proven": exact, "objective": number(row["lop_value"]),
-            "bound": number(row.get("lop_upper_bound")), "seconds": number(row.get("seconds")), "build_seconds": None,
+            "bound": number(row.get("lop_upper_bound")), "seconds": number(row.get("solve_s", row.get("seconds"))), "build_seconds": None,
             "process_seconds": wall, "note": note}
 
 

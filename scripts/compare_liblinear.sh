@@ -41,7 +41,7 @@ row = lambda folder: json.load(open(glob.glob(f"{out}/{folder}/*.json")[0]))["ro
 ours, theirs = row("kollective"), row("evaluate")
 f_ours, f_theirs = ours["objective"], theirs["objective"]
 print(f"pairs {ours['pairs']}, C {ours['C']}, eps {ours['eps']}")
-print(f"Kollective: f = {f_ours:.12e} ({ours['iterations']} TRON iterations, {ours['cg_steps']} CG steps, {ours['seconds']:.2f} s, {ours['backend']})")
+print(f"Kollective: f = {f_ours:.12e} ({ours['iterations']} TRON iterations, {ours['cg_steps']} CG steps, {ours['solve_s']:.2f} s, {ours['backend']})")
 print(f"LIBLINEAR:  f = {f_theirs:.12e} (liblinear-train -s 2 on the pair differences, {seconds} s)")
 print(f"relative difference: {abs(f_ours - f_theirs) / f_theirs:.3e}")
 PY

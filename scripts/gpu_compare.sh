@@ -26,8 +26,9 @@ python3 - "$work" "$rounds" <<'PY'
 import csv, glob, os, sys
 work, rounds = sys.argv[1], int(sys.argv[2])
 # The time and the answer of each kind of row, by the columns it has.
-kinds = [("tera_updates_per_s", "paths_s", "winners"), ("splits_per_s", "seconds", "optimum"),
-         ("cg_steps", "seconds", "objective"), ("distance", "seconds", "distance")]
+# A before tree may be older than solve_s (the driver wrote `seconds` before 2026-11-27).
+kinds = [("tera_updates_per_s", "paths_s", "winners"), ("splits_per_s", "solve_s", "optimum"),
+         ("cg_steps", "solve_s", "objective"), ("distance", "solve_s", "distance")]
 def rows(folder):
     for path in sorted(glob.glob(os.path.join(folder, "*.csv"))):
         if any(path.endswith(s) for s in ("_ranking.csv", "_rankings.csv", "_paths.csv", "_pairwise.csv", "_beats.csv")):
@@ -43,7 +44,7 @@ for side in ("before", "after"):
         for r in rows(os.path.join(work, f"{side}{k}")):
             kind = next(kd for kd in kinds if kd[0] in r)
             entry = table.setdefault(key(r), {"before": [], "after": [], "answer": {}})
-            entry[side].append(float(r[kind[1]]))
+            entry[side].append(float(r[kind[1]] if kind[1] in r else r["seconds"]))
             entry["answer"].setdefault(side, r[kind[2]])
 print(f"{'run':<24} {'size':>8} {'before s':>22} {'after s':>22} {'after/before':>12}  same answer")
 for (run, size), e in table.items():

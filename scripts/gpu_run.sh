@@ -120,16 +120,16 @@ for r in csv.DictReader(open(sys.argv[1])):
               f"solve={float(r['solve_s']):9.4f}s {float(r['tera_updates_per_s']):6.2f} T/s verified={r['verified']}")
     elif 'agents' in r:
         print(f"{r['run']:<28} n={r['agents']:>3} {r['method']:<4} {r.get('precision', r.get('values', '')):<6} optimum={float(r['optimum']):.6f} "
-              f"{float(r['seconds']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s ranks={r.get('ranks', 1)} "
-              f"exchange={float(r.get('exchange_seconds', 0)):.4f}s verified={r['verified']}")
+              f"{float(r['solve_s']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s ranks={r.get('ranks', 1)} "
+              f"exchange={float(r.get('exchange_s', 0)):.4f}s verified={r['verified']}")
     elif 'cg_steps' in r:
         print(f"{r['run']:<28} docs={r['documents']:>9} {r['feature_precision']:<6} f={float(r['objective']):.12e} "
-              f"{float(r['seconds']):8.3f}s setup={float(r['setup_s']):6.3f}s cg={r['cg_steps']:>5} ranks={r.get('ranks', 1)} "
+              f"{float(r['solve_s']):8.3f}s setup={float(r['setup_s']):6.3f}s cg={r['cg_steps']:>5} ranks={r.get('ranks', 1)} "
               f"exchange={float(r.get('exchange_s') or 0):.4f}s")
     elif 'method' in r:
         print(f"{r['run']:<28} n={r['alternatives']:>3} m={r['voters']:>5} {r['method']:<22} d={r['distance']:>8} "
-              f"optima={r.get('optimal_rankings', '?'):>4} {float(r['seconds']):9.4f}s layers={float(r.get('dp_layers_seconds') or 0):.4f}s "
-              f"exchange={float(r.get('exchange_seconds') or 0):.4f}s ranks={r.get('ranks', 1)} verified={r['verified']}")
+              f"optima={r.get('optimal_rankings', '?'):>4} {float(r['solve_s']):9.4f}s layers={float(r.get('dp_layers_s') or 0):.4f}s "
+              f"exchange={float(r.get('exchange_s') or 0):.4f}s ranks={r.get('ranks', 1)} verified={r['verified']}")
 PY
   done
 done

@@ -7,7 +7,7 @@ algorithm from its columns and draws per algorithm time and throughput against p
 
 Reference figures are drawn dashed, where the tables hold them:
 - floors and ceilings the driver records beside a metric (RankSVM's `read_x_twice_s` under
-  `seconds_per_hv`, its `copy_bytes_per_s` over `hv_x_bytes_per_s`);
+  `hv_s`, its `copy_bytes_per_s` over `hv_x_bytes_per_s`);
 - any column named like the metric plus `anchor`, `baseline`, `floor` or `ceiling`
   (`paths_s_anchor`, `ceiling_tera_updates_per_s`, ...);
 - rows whose `run` names an anchor or a baseline (`liblinear_...`, `..._anchor`);
@@ -82,17 +82,17 @@ ALGORITHMS = (
          Metric("tera_updates_per_s", "throughput", "path updates, n\u00b3 / paths_s", "T updates/s"))),
     Algorithm(
         "kemeny", "Kemeny rank aggregation", "alternatives", "alternatives n", ("distance",), ("input", "method"),
-        (Metric("seconds", "time", "solve time, median of repetitions", "s"),)),
+        (Metric("solve_s", "time", "solve time, median of repetitions", "s"),)),
     # The record shows IDP's work does not depend on the value model, so inputs share a series.
     Algorithm(
         "csg", "Coalition structure generation", "agents", "agents n", ("splits",), ("method", "precision"),
-        (Metric("seconds", "time", "solve time", "s"),
+        (Metric("solve_s", "time", "solve time", "s"),
          Metric("splits_per_s", "throughput", "splits evaluated per second", "splits/s"))),
     # Total training time follows the iteration count, not the size; the Hessian product is what scales.
     Algorithm(
         "ranksvm", "RankSVM (TRON)", "documents", "training documents", ("iterations",),
         ("train", "feature_precision"),
-        (Metric("seconds_per_hv", "time", "time per Hessian-vector product", "s",
+        (Metric("hv_s", "time", "time per Hessian-vector product", "s",
                 references=(("read_x_twice_s", "floor: X read twice at copy rate"),)),
          Metric("hv_x_bytes_per_s", "throughput", "X read in Hessian products", "TB/s", 1e12,
                 references=(("copy_bytes_per_s", "ceiling: device copy rate"),)))),
@@ -128,6 +128,15 @@ def _number(text):
     return value if math.isfinite(value) else None
 
 
+# Columns the driver wrote before every seconds column ended in `_s` (issue #38), by today's names.
+_LEGACY_COLUMNS = (("seconds", "solve_s"), ("seconds_min", "solve_min_s"), ("lp_seconds", "lp_s"),
+                   ("dp_layers_seconds", "dp_layers_s"), ("exchange_seconds", "exchange_s"),
+                   ("exchange_seconds_min", "exchange_min_s"), ("exchange_seconds_max", "exchange_max_s"),
+                   ("exchange_s_min", "exchange_min_s"), ("exchange_s_max", "exchange_max_s"),
+                   ("paths_s_min", "paths_min_s"), ("seconds_per_iteration", "iteration_s"),
+                   ("seconds_per_fun", "fun_s"), ("seconds_per_grad", "grad_s"), ("seconds_per_hv", "hv_s"))
+
+
 def _read_csv(path):  # an unreadable or malformed file is simply not a table
     try:
         with open(path, newline="", encoding="utf-8", errors="replace") as handle:
@@ -135,10 +144,12 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
             columns, rows = tuple(reader.fieldnames or ()), list(reader)
     except (OSError, csv.Error):
         return (), []
-    if "values" in columns and "precision" not in columns and "agents" in columns:  # coalition tables before 2026-11-27
-        columns = tuple("precision" if c == "values" else c for c in columns)
-        for row in rows:
-            row["precision"] = row.pop("values")
+    renamed = dict(_LEGACY_COLUMNS) if "run" in columns else {}  # the driver's tables before 2026-11-27
+    if "agents" in columns and "precision" not in columns:
+        renamed["values"] = "precision"
+    if any(c in renamed for c in columns):
+        columns = tuple(renamed.get(c, c) for c in columns)
+        rows = [{renamed.get(k, k): v for k, v in row.items()} for row in rows]
     return columns, rows
 
 

@@ -93,6 +93,7 @@ def test_throughput_figure_has_its_unit(tmp_path):
 
 
 def test_sizes_within_a_decade_stay_linear_and_rows_at_one_size_draw_their_median(tmp_path):
+    # A table as the driver wrote it before 2026-11-27 (values, seconds: now precision, solve_s).
     columns = ["run", "input", "agents", "method", "values", "splits", "seconds", "splits_per_s", "backend",
                "device", "revision"]
     rows = [["idp", f"idpg(n={n}, seed=1)", n, "idp", "float", 10 ** n, s, 10 ** n / s, "OpenMP", "cpu", "1234567"]
@@ -106,7 +107,7 @@ def test_sizes_within_a_decade_stay_linear_and_rows_at_one_size_draw_their_media
 
 
 def test_recorded_floor_is_drawn_dashed_beside_its_series(tmp_path):
-    columns = ["run", "train", "documents", "iterations", "feature_precision", "seconds", "seconds_per_hv",
+    columns = ["run", "train", "documents", "iterations", "feature_precision", "solve_s", "hv_s",
                "read_x_twice_s", "hv_x_bytes_per_s", "copy_bytes_per_s", "backend", "device", "revision"]
     rows = [["mslr", f"mslr(docs={d}, seed=1)", d, 10, "float", 1.0, d * 4e-10, d * 3e-10, 2.5e12, 4e12, "Cuda",
              "NVIDIA H100 80GB HBM3", "1234567"] for d in (10_000, 100_000, 1_000_000)]
