@@ -26,6 +26,7 @@ std::string cell(const std::string& text) {
 
 const char* const elections = "schulze kemeny";
 const char* const repeated = "schulze kemeny coalition";
+const char* const measured = "schulze kemeny coalition ranksvm";
 
 }  // namespace
 
@@ -45,12 +46,12 @@ const std::vector<ConfigKey>& config_keys() {
       {"run", "write", "map", "{}", "the algorithm's write keys", "which result files to write beside the tables", ""},
       {"run", "sweep", "map", "", "the algorithm's sweep keys (generator inputs)",
        "one point per value, or per pair of values", repeated},
-      {"run", "repetitions", "integer", "1", "1..1000", "timed solves of each point; the median is reported", repeated},
+      {"run", "repetitions", "integer", "1", "1..1000", "timed solves of each point; the median is reported", measured},
       {"run", "warmup", "integer", "1 if repetitions > 1, else 0", "0..100", "untimed solves before the timed ones",
-       repeated},
+       measured},
       {"run", "verify", "choice", "auto", "auto | true | false",
        "compare with an independent solver: auto where one applies, true: always (refused where none applies)",
-       repeated},
+       measured},
       {"run", "max_seconds", "number", "none", "> 0", "refuse the run when its time estimate exceeds this", repeated},
       {"run", "distribute", "choice", "points", "points | solve",
        "under mpirun: spread the points over the ranks, or solve each point with every rank", ""},

@@ -47,6 +47,7 @@ struct RankSvmRun {
   bool has_test = false;
   std::string model_in;  ///< evaluate this model instead of training
   ranksvm::TrainOptions options;
+  Measurement measurement;  ///< verify auto: the pair reference checks sets of up to verify_auto_pairs
   bool scale = false;
   ranksvm::NdcgConvention convention = ranksvm::NdcgConvention::letor4;
   std::vector<std::int64_t> ndcg_k = {1, 3, 5, 10};
@@ -76,6 +77,7 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   run.expect_keys(keys_under("run", "", "ranksvm"));
   RankSvmRun settings;
   settings.options.across_ranks = parse_distribute(run);
+  settings.measurement = parse_measurement(run);
   const ConfigNode input = run.required("input");
   input.expect_keys(keys_under("ranksvm", "input"));
   settings.train = parse_source(input.required("train"), context);
@@ -202,6 +204,16 @@ int check_source(const DataSource& source, int features) {
   return ranksvm::read_letor(source.file, features).features;
 }
 
+/// The `verified` cell: the pair reference's check of the training, where `verify` asks for it (a
+/// collective where each rank read its queries: the same answer on every rank).
+std::string verify(const RankSvmRun& settings, const ranksvm::RankData& train, bool read_share,
+                   const ranksvm::TrainResult& result) {
+  const Verify verify = settings.measurement.verify;
+  const bool small = total(ranksvm::preference_pairs(train), read_share) <= ranksvm::verify_auto_pairs;
+  if (verify == Verify::never || (verify == Verify::automatic && !small)) return "skipped";
+  return ranksvm::verify(train, settings.options, result, read_share);
+}
+
 void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, Table& table) {
   std::vector<double> w = settings.model_in.empty() ? std::vector<double>{} : ranksvm::read_model(settings.model_in);
   // Training shared by the ranks reads each rank's queries of a file only (the explicit pairs
@@ -245,10 +257,13 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
       .set("feature_precision", settings.options.float_features ? "float" : "double");
   if (w.empty()) {
     Space space;
-    ranksvm::TrainResult result;
-    const double seconds =
-        time_solve(space, options.across_ranks, [&] { result = ranksvm::train(space, train, options); });
+    Timing times;
+    const ranksvm::TrainResult result =
+        measure(space, settings.measurement, times, [&] { return ranksvm::train(space, train, options); });
+    const double seconds = times.median();
     w = result.w;
+    const std::string verified = verify(settings, train, read_share, result);
+    row.set("repetitions", settings.measurement.repetitions).set("verified", verified);
     const double x_bytes = result.x_bytes;
     row.set("iterations", result.iterations)
         .set("cg_steps", result.cg_steps)
@@ -273,11 +288,11 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
     }
     std::printf(
         "%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
-        "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product)\n",
+        "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product); verified: %s\n",
         context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(documents),
         static_cast<long long>(queries), train.features, settings.options.C, result.stop.c_str(), result.iterations,
         result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm, seconds,
-        result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0);
+        result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0, verified.c_str());
   } else {
     // The objective of a given model on this data (with this C): compares solvers' optima.
     row.set("model", settings.model_in).set("objective", ranksvm::evaluate(Space(), train, settings.options.C, w, w).f);

@@ -10,6 +10,7 @@
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
 #include "kollective/algorithms/ranksvm/RankSvm.hpp"
 #include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
 #include "kollective/algorithms/schulze/Schulze.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
@@ -125,6 +126,11 @@ TEST(TEST_CATEGORY, caller_views_ranksvm) {
   EXPECT_EQ(testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr(), "");
   EXPECT_TRUE(found.converged);
   EXPECT_EQ(found.w, expected.w);
+  EXPECT_EQ(ranksvm::verify(grouped, options, found), "pair reference");  // the driver's `verify`
+  auto tampered = found;
+  tampered.objective *= 1.0001;
+  EXPECT_NE(error_of([&] { ranksvm::verify(grouped, options, tampered); }).find("the pair reference's"),
+            std::string::npos);
   ASSERT_GE(log.size(), static_cast<std::size_t>(found.iterations));
   EXPECT_EQ(log.front().rfind("tron iter   1", 0), 0u) << log.front();
   options.eps = 2;

@@ -2,9 +2,12 @@
 
 #include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::ranksvm {
 
@@ -67,6 +70,50 @@ std::int64_t write_pair_differences(const RankData& data, const std::string& pat
   });
   if (std::fclose(out) != 0) fail("error while writing '", path, "'");
   return pairs;
+}
+
+namespace {
+double norm(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x * x;
+  return std::sqrt(sum);
+}
+}  // namespace
+
+std::string verify(const RankData& data, const TrainOptions& options, const TrainResult& result, bool data_is_share) {
+  const double slack = options.float_features ? 1e-5 : 1e-9;
+  const std::vector<double>& w = result.w;
+  const std::size_t d = w.size();
+  const std::vector<double> zero(d, 0.0);
+  ReferenceValues at_w = reference_objective(data, options.C, w, zero);
+  ReferenceValues at_zero = reference_objective(data, options.C, zero, zero);
+  if (data_is_share && comm::size() > 1) {
+    // Each rank's f and gradient hold the regularizer (1/2 w'w and w) once: keep one copy of it.
+    std::vector<double> sums = {at_w.f, at_zero.f};
+    sums.insert(sums.end(), at_w.gradient.begin(), at_w.gradient.end());
+    sums.insert(sums.end(), at_zero.gradient.begin(), at_zero.gradient.end());
+    comm::allreduce_sum(sums);
+    const double extra = comm::size() - 1;
+    double squares = 0;
+    for (double x : w) squares += x * x;
+    at_w.f = sums[0] - extra * 0.5 * squares;
+    for (std::size_t k = 0; k < d; ++k) {
+      at_w.gradient[k] = sums[2 + k] - extra * w[k];
+      at_zero.gradient[k] = sums[2 + d + k];
+    }
+  }
+  if (std::fabs(at_w.f - result.objective) > slack * std::max(1.0, std::fabs(at_w.f))) {
+    fail("RankSVM verify: the objective at the trained w is ", result.objective, ", the pair reference's ", at_w.f);
+  }
+  if (result.converged) {
+    const double initial = norm(at_zero.gradient);
+    const double gradient = norm(at_w.gradient);
+    if (gradient > (options.eps + slack) * initial) {
+      fail("RankSVM verify: converged by eps = ", options.eps, ", but the pair reference's |g| / |g0| is ",
+           gradient / initial);
+    }
+  }
+  return "pair reference";
 }
 
 }  // namespace kollective::ranksvm
