@@ -40,17 +40,18 @@ Result solve(const ExecSpace& space, const ValuesView& values, const Options& op
   constexpr bool in_place =
       std::is_same<Given, double>::value &&
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ValuesView::memory_space>::accessible;
+  const double* read = nullptr;
+  std::vector<double> copied;
   if constexpr (in_place) {
-    if (values.span_is_contiguous()) {
-      const Values game(agents, values.data());
-      validate_values(game, "coalition::solve", std::is_same<Value, float>::value);
-      return solve<Value>(space, game, options);
-    }
+    if (values.span_is_contiguous()) read = values.data();
   }
-  const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
-  std::vector<double> host(mirror.extent(0));
-  for (std::size_t mask = 0; mask < host.size(); ++mask) host[mask] = mirror(mask);
-  const Values game(agents, host.data());
+  if (!read) {
+    const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+    copied.resize(mirror.extent(0));
+    for (std::size_t mask = 0; mask < copied.size(); ++mask) copied[mask] = mirror(mask);
+    read = copied.data();
+  }
+  const Values game(agents, read);
   validate_values(game, "coalition::solve", std::is_same<Value, float>::value);
   return solve<Value>(space, game, options);
 }

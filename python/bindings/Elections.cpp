@@ -54,14 +54,11 @@ prefs::Profile profile_from_ranks(const HostArray<std::int64_t, 2>& ranks, const
   return profile;
 }
 
-prefs::PairwiseCounts counts_from(const HostArray<std::uint32_t, 2>& doubled, std::vector<std::string> names) {
-  const std::size_t n = doubled.shape(0);
-  if (doubled.shape(1) != n) fail("pairwise matrix: ", n, " x ", doubled.shape(1), " is not square");
-  prefs::PairwiseCounts counts;
-  counts.alternatives = static_cast<int>(n);
-  counts.names = std::move(names);
-  counts.doubled.assign(doubled.data(), doubled.data() + n * n);
-  return counts;
+/// The array as the library's host counts (preferences::counts_from_view: checked, named 1..n).
+prefs::PairwiseCounts counts_from(const HostArray<std::uint32_t, 2>& doubled) {
+  const Kokkos::View<const std::uint32_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> view(
+      doubled.data(), doubled.shape(0), doubled.shape(1));
+  return prefs::counts_from_view<Kokkos::DefaultHostExecutionSpace>(view, "pairwise matrix");
 }
 
 nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& rule, const std::string& width,
@@ -70,7 +67,7 @@ nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& 
   options.rule = schulze::parse_link_rule(rule);
   options.width = schulze::parse_strength_width(width);
   options.keep_paths = keep_paths;
-  const prefs::PairwiseCounts counts = counts_from(doubled, {});
+  const prefs::PairwiseCounts counts = counts_from(doubled);
   auto [result, seconds] = solve_timed([&] {
     Space space;
     return schulze::solve(space, prefs::to_device(space, counts), options);
@@ -101,7 +98,7 @@ kemeny::Options kemeny_options(const std::string& method, int list_limit, std::u
 }
 
 nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const kemeny::Options& options) {
-  const prefs::PairwiseCounts counts = counts_from(doubled, prefs::numbered_names(doubled.shape(0)));
+  const prefs::PairwiseCounts counts = counts_from(doubled);
   const auto [result, seconds] = solve_timed([&] { return kemeny::solve(Space(), counts, options); });
   nb::dict out;
   out["seconds"] = seconds;
