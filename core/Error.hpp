@@ -18,7 +18,7 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// An error raised on every rank of a run together, with the same message (comm::on_every_rank
+/// An error raised on every rank of a run together, with the same message (Communicator::on_every_rank
 /// makes them): the driver prints it once, and no rank is left waiting for another.
 class SharedError : public Error {
  public:

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "kollective/core/Error.hpp"
-#include "kollective/core/comm/Communicator.hpp"
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
@@ -19,17 +18,19 @@ namespace kollective {
 
 namespace {
 
-/// This rank's share of the host's MemAvailable: the ranks on a node run at once, each making
-/// its own allocations, so each may count on an even share.
+int processes_on_node = 1;
+
+/// This process's share of the host's MemAvailable: the processes on a node run at once, each
+/// making its own allocations, so each may count on an even share.
 std::int64_t host_available_bytes() {
   const std::int64_t available = host_meminfo_bytes("MemAvailable");
   if (available <= 0) return std::numeric_limits<std::int64_t>::max();  // unknown: do not refuse
-  return available / comm::local_size();
+  return available / processes_on_node;
 }
 
 /// Names host memory in messages, saying when it is a share.
 std::string host_memory_name(const std::string& name) {
-  const int ranks = comm::local_size();
+  const int ranks = processes_on_node;
   return ranks == 1 ? name : name + " (this rank's share: " + std::to_string(ranks) + " ranks run on this node)";
 }
 
@@ -43,6 +44,11 @@ std::int64_t limit_from_environment() {
 }
 
 }  // namespace
+
+void set_processes_per_node(int processes) {
+  if (processes < 1) fail("set_processes_per_node: ", processes, " processes (at least 1)");
+  processes_on_node = processes;
+}
 
 std::int64_t host_meminfo_bytes(const std::string& key) {
   std::ifstream meminfo("/proc/meminfo");

@@ -20,12 +20,16 @@ constexpr MemoryKind memory_kind() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible ? MemoryKind::host : MemoryKind::gpu;
 }
 
-/// Bytes currently free in `kind` of memory (GPU: cudaMemGetInfo; host: this rank's share of
-/// MemAvailable, split evenly over the ranks on its node). Tests may cap it with
+/// Bytes currently free in `kind` of memory (GPU: cudaMemGetInfo; host: this process's share of
+/// MemAvailable, split evenly over set_processes_per_node). Tests may cap it with
 /// KOLLECTIVE_MEMORY_LIMIT (bytes).
 std::int64_t available_bytes(MemoryKind kind);
 /// available_bytes of the default execution space's memory (the driver's checks).
 std::int64_t available_device_bytes();
+
+/// How many processes of the program run on this node, each making its own allocations (1 unless
+/// set; the driver sets its MPI ranks on the node): host memory checks count on an even share.
+void set_processes_per_node(int processes);
 
 /// A /proc/meminfo entry ("MemTotal", "MemAvailable") in bytes; 0 when unknown.
 std::int64_t host_meminfo_bytes(const std::string& key);

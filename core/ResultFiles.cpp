@@ -9,7 +9,6 @@
 #include <fstream>
 
 #include "kollective/core/Error.hpp"
-#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective {
 
@@ -60,10 +59,11 @@ std::string ResultFiles::path(const std::string& file_name) {
     fail("the result file '", final_path,
          "' was already written by an earlier run of this config; rename one of the two runs");
   }
-  // Hidden, and named by the rank and the process, so that parallel runs and the ranks of one run
+  // Hidden, and named by the host and the process, so that parallel runs and the ranks of one run
   // (on nodes sharing a file system, whose process ids can repeat) do not collide.
-  const std::string temporary =
-      folder_ + "/." + file_name + ".partial-" + std::to_string(comm::rank()) + "-" + std::to_string(::getpid());
+  char host[256] = {};
+  if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+  const std::string temporary = folder_ + "/." + file_name + ".partial-" + host + "-" + std::to_string(::getpid());
   files_.emplace_back(final_path, temporary);
   return temporary;
 }

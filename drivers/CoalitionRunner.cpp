@@ -20,6 +20,7 @@
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/Reporting.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -102,9 +103,9 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     settings.single_precision =
         options.has("precision") && options.required("precision").as_choice({"double", "float"}) == "float";
   }
-  settings.options.across_ranks = parse_distribute(run);
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
+  settings.options.communicator = shared_by(settings.measurement);
   if (run.has("write")) {
     run.required("write").expect_keys(keys_under("coalition", "write"));
     settings.write_values = run.required("write").get_bool("values", false);
@@ -178,7 +179,7 @@ class CoalitionJob : public Job {
     return seconds;
   }
 
-  bool solves_across_ranks() const override { return settings_.options.across_ranks; }
+  bool shares_solves() const override { return settings_.measurement.shared; }
 
   void run_point(std::size_t point, const RunContext& context, Table& table) const override {
     run_size(Space(), static_cast<int>(settings_.agents.at(point)), context, table);
@@ -190,7 +191,7 @@ class CoalitionJob : public Job {
     const Measurement& measurement = settings.measurement;
     const coalition::Game game = make_game(settings, agents);
     const int n = game.agents;
-    const int ranks = settings.options.across_ranks ? comm::size() : 1;  // share each layer
+    const int ranks = settings.options.communicator.size();  // share each layer
     check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method) / ranks,
                std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " +
                    std::to_string(n) + " agents");
@@ -230,7 +231,7 @@ class CoalitionJob : public Job {
         .set("repetitions", measurement.repetitions)
         .set("solve_s", seconds)
         .set("exchange_s", result.exchange_seconds);  // rank 0's, of the last repetition
-    if (settings.options.across_ranks) set_rank_range(row, "exchange_s", result.exchange_seconds);
+    if (settings.measurement.shared) set_rank_range(row, "exchange_s", result.exchange_seconds);
     row.set("splits_per_s", result.splits / seconds)
         .set("block_bytes_per_s",
              coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)

@@ -21,6 +21,7 @@
 #include "kollective/core/TextInput.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -31,7 +32,7 @@ struct PlannedRun {
   std::shared_ptr<const Job> job;
   std::string name;
   std::vector<double> point_seconds;
-  bool across_ranks = false;
+  bool shared = false;
 };
 
 /// The run's name: given (a safe file name, unique) or <algorithm>_<k>.
@@ -77,7 +78,7 @@ std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& o
     with_context("run '" + name + "'", [&] {
       std::shared_ptr<const Job> job = runner->parse(entry, context);
       job->validate(context);
-      plan.push_back({job, name, job->point_seconds(), job->solves_across_ranks()});
+      plan.push_back({job, name, job->point_seconds(), job->shares_solves()});
     });
   }
   if (plan.empty()) runs.error("no runs");
@@ -97,8 +98,8 @@ void check_same_config(const std::string& config_path, const std::string& text, 
                        bool keep_going) {
   const std::string signature =
       std::to_string(std::hash<std::string>{}(text)) + " " + std::to_string(keep_going) + " " + out_dir;
-  const std::vector<std::string> signatures = comm::allgather(signature);
-  for (int r = 1; r < comm::size(); ++r) {
+  const std::vector<std::string> signatures = world().allgather(signature);
+  for (int r = 1; r < world().size(); ++r) {
     if (signatures[r] != signatures[0]) {
       throw SharedError("rank " + std::to_string(r) + " read a different '" + config_path +
                         "' or was given other options (--out, --keep-going) than rank 0: every rank must run "
@@ -109,7 +110,7 @@ void check_same_config(const std::string& config_path, const std::string& text, 
 
 constexpr int all_ranks = -1;
 
-/// Which rank runs each point of each run: all_ranks for runs solved together; the other points
+/// Which rank runs each point of each run: all_ranks for shared runs; the other points
 /// longest first onto the least loaded rank (lowest rank on ties), so that a sweep whose sizes
 /// grow fast still balances.
 std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan, int ranks) {
@@ -121,7 +122,7 @@ std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan,
   std::vector<Point> points;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     owner[i].assign(plan[i].point_seconds.size(), all_ranks);
-    if (plan[i].across_ranks) continue;
+    if (plan[i].shared) continue;
     for (std::size_t k = 0; k < plan[i].point_seconds.size(); ++k) points.push_back({plan[i].point_seconds[k], i, k});
   }
   std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.seconds > b.seconds; });
@@ -137,10 +138,10 @@ std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan,
 /// Rank 0's assignment on every rank (point costs come from estimates that can differ between
 /// ranks, e.g. with their thread counts).
 std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& plan) {
-  std::vector<std::vector<int>> owner = assign_points(plan, comm::size());
+  std::vector<std::vector<int>> owner = assign_points(plan, world().size());
   std::vector<std::int64_t> flat;
   for (const auto& run : owner) flat.insert(flat.end(), run.begin(), run.end());
-  comm::broadcast(flat, 0);
+  world().broadcast(flat, 0);
   std::size_t at = 0;
   for (auto& run : owner) {
     for (int& rank : run) rank = static_cast<int>(flat.at(at++));
@@ -154,7 +155,7 @@ struct RankRun {
   Status status = completed;
   std::vector<std::pair<std::size_t, std::vector<Row>>> points;  ///< rows of each point it ran
   std::unique_ptr<ResultFiles> files;                            ///< the result files of its points
-  std::unique_ptr<ResultFiles> discard;  ///< files of points solved together, kept by rank 0 only
+  std::unique_ptr<ResultFiles> discard;                          ///< files of shared points, kept by rank 0 only
 };
 
 std::string encode(const std::vector<RankRun>& runs, std::size_t begin, std::size_t end) {
@@ -197,14 +198,14 @@ class ConfigRunner {
         mine_(plan_.size()) {}
 
   /// Runs this rank's points. Runs are finished (gathered, their files committed) with one rank
-  /// after each run; with several before each run solved together (every rank has then run
+  /// after each run; with several before each shared run (every rank has then run
   /// all the points before it, and an error that ends every rank loses only that run) and at
   /// the end. Returns the exit status.
   int run() {
     for (std::size_t i = 0; i < plan_.size(); ++i) {
-      if (plan_[i].across_ranks) finish_until(i);
+      if (plan_[i].shared) finish_until(i);
       run_points(i);
-      if (comm::size() == 1) finish_until(i + 1);
+      if (world().size() == 1) finish_until(i + 1);
     }
     finish_until(plan_.size());
     return report();
@@ -218,13 +219,13 @@ class ConfigRunner {
     run.files = std::make_unique<ResultFiles>(out_dir_, &written_);
     run.discard = std::make_unique<ResultFiles>(out_dir_);
     for (std::size_t k = 0; k < owner_[i].size(); ++k) {
-      const bool together = owner_[i][k] == all_ranks;
-      if (!together && owner_[i][k] != comm::rank()) continue;
-      if (stopped_) {  // the same on every rank at a point solved together (see finish_until)
+      const bool shared = owner_[i][k] == all_ranks;
+      if (!shared && owner_[i][k] != world().rank()) continue;
+      if (stopped_) {  // the same on every rank at a shared point (see finish_until)
         run.status = std::max(run.status, RankRun::skipped);
         continue;
       }
-      ResultFiles* files = together && comm::rank() != 0 ? run.discard.get() : run.files.get();
+      ResultFiles* files = shared && world().rank() != 0 ? run.discard.get() : run.files.get();
       RunContext context{out_dir_, config_dir_, planned.name, files};
       Table table(planned.name);
       ran = true;
@@ -232,21 +233,21 @@ class ConfigRunner {
         with_context("run '" + planned.name + "'", [&] { planned.job->run_point(k, context, table); });
         run.points.emplace_back(k, table.rows());
       } catch (const SharedError& e) {  // every rank failed alike: no rank waits
-        if (comm::rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
+        if (world().rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
         fail_run(run);
       } catch (const std::exception& e) {
         const std::string message = (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + std::string(e.what());
-        if (together && comm::size() > 1) {  // the other ranks may wait in this point's collectives
+        if (shared && world().size() > 1) {  // the other ranks may wait in this point's collectives
           run.files.reset();
           run.discard.reset();
-          comm::abort_all("kollective: error: " + message);
+          abort_all("kollective: error: " + message);
         }
-        std::cerr << "kollective: error: " << (comm::size() > 1 ? "rank " + std::to_string(comm::rank()) + ": " : "")
-                  << message << "\n";
+        std::cerr << "kollective: error: "
+                  << (world().size() > 1 ? "rank " + std::to_string(world().rank()) + ": " : "") << message << "\n";
         fail_run(run);
       }
     }
-    if (ran && comm::rank() == 0) std::cout << "\n";
+    if (ran && world().rank() == 0) std::cout << "\n";
   }
 
   void fail_run(RankRun& run) {
@@ -258,19 +259,19 @@ class ConfigRunner {
   /// run's status, so after a failure (without keep_going) every rank stops alike.
   void finish_until(std::size_t end) {
     if (end <= finished_) return;
-    const std::vector<std::string> encoded = comm::allgather(encode(mine_, finished_, end));
-    std::vector<std::vector<RankRun>> theirs(comm::size());
-    for (int r = 0; r < comm::size(); ++r) {
-      if (r != comm::rank()) theirs[r] = decode(encoded[r], end - finished_);
+    const std::vector<std::string> encoded = world().allgather(encode(mine_, finished_, end));
+    std::vector<std::vector<RankRun>> theirs(world().size());
+    for (int r = 0; r < world().size(); ++r) {
+      if (r != world().rank()) theirs[r] = decode(encoded[r], end - finished_);
     }
     for (std::size_t i = finished_; i < end; ++i) {
       RankRun::Status status = mine_[i].status;
-      for (int r = 0; r < comm::size(); ++r) {
-        if (r == comm::rank()) continue;
+      for (int r = 0; r < world().size(); ++r) {
+        if (r == world().rank()) continue;
         RankRun& other = theirs[r][i - finished_];
         status = std::max(status, other.status);
         for (auto& point : other.points) {
-          if (comm::rank() == 0 && owner_[i][point.first] != all_ranks) mine_[i].points.push_back(std::move(point));
+          if (world().rank() == 0 && owner_[i][point.first] != all_ranks) mine_[i].points.push_back(std::move(point));
         }
       }
       finish(status, i);
@@ -287,12 +288,12 @@ class ConfigRunner {
     if (status == RankRun::completed) {
       try {
         with_context("run '" + plan_[i].name + "'", [&] {
-          if (comm::rank() == 0) table_of(i).write(*run.files);
+          if (world().rank() == 0) table_of(i).write(*run.files);
           run.files->commit();
         });
       } catch (const Error& e) {
-        std::cerr << "kollective: error: " << (comm::size() > 1 ? "rank " + std::to_string(comm::rank()) + ": " : "")
-                  << e.what() << "\n";
+        std::cerr << "kollective: error: "
+                  << (world().size() > 1 ? "rank " + std::to_string(world().rank()) + ": " : "") << e.what() << "\n";
         status_.back() = RankRun::failed;  // on this rank: its summary says so
       }
     }
@@ -307,7 +308,7 @@ class ConfigRunner {
     std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     Table table(plan_[i].name);
     for (auto& [point, rows] : points) {
-      const int ranks = owner_[i][point] == all_ranks ? comm::size() : 1;
+      const int ranks = owner_[i][point] == all_ranks ? world().size() : 1;
       for (Row& row : rows) table.add_complete(std::move(row.set("ranks", ranks)));
     }
     return table;
@@ -320,10 +321,10 @@ class ConfigRunner {
       if (status_[i] == RankRun::failed) failed.push_back(plan_[i].name);
     }
     if (failed.empty() && completed.size() == plan_.size()) {
-      if (comm::rank() == 0) std::cout << "tables written to " << out_dir_ << "/\n";
+      if (world().rank() == 0) std::cout << "tables written to " << out_dir_ << "/\n";
       return 0;
     }
-    if (comm::rank() != 0) return 1;
+    if (world().rank() != 0) return 1;
     auto list = [](const std::vector<std::string>& names) {
       std::string text;
       for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
@@ -360,14 +361,14 @@ struct CheckedConfig {
 /// Every check `run` makes before its first run. `prepare`: create the output folder (else only
 /// check that it could be made and written).
 CheckedConfig check_config_file(const std::string& config_path, std::string out_dir, bool keep_going, bool prepare) {
-  const std::string text = comm::on_every_rank([&] {
+  const std::string text = world().on_every_rank([&] {
     check_input_file(config_path, "config");
     return read_text(config_path);
   });
   check_same_config(config_path, text, out_dir, keep_going);
-  const ConfigNode config = comm::on_every_rank([&] { return ConfigNode::load_file(config_path); });
+  const ConfigNode config = world().on_every_rank([&] { return ConfigNode::load_file(config_path); });
   std::string config_dir;
-  std::vector<PlannedRun> plan = comm::on_every_rank([&] {
+  std::vector<PlannedRun> plan = world().on_every_rank([&] {
     config.expect_keys(keys_under("config", ""));
     const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
     if (out_dir.empty()) out_dir = configured_out;
@@ -388,10 +389,10 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
 
 int run_config(const std::string& config_path, std::string out_dir, bool keep_going) {
   CheckedConfig checked = check_config_file(config_path, out_dir, keep_going, true);
-  if (comm::rank() == 0) {
+  if (world().rank() == 0) {
     if (checked.config.has("title")) std::cout << checked.config.required("title").as_string() << "\n";
     std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device;
-    if (comm::size() > 1) std::cout << ", " << comm::size() << " ranks";
+    if (world().size() > 1) std::cout << ", " << world().size() << " ranks";
     std::cout << ", output in " << checked.out_dir << "\n\n" << std::flush;
   }
   return ConfigRunner(std::move(checked.plan), checked.out_dir, checked.config_dir, checked.keep_going).run();
@@ -399,7 +400,7 @@ int run_config(const std::string& config_path, std::string out_dir, bool keep_go
 
 int check_config(const std::string& config_path, std::string out_dir) {
   const CheckedConfig checked = check_config_file(config_path, out_dir, false, false);
-  if (comm::rank() == 0) {
+  if (world().rank() == 0) {
     std::cout << config_path << ": " << checked.plan.size() << (checked.plan.size() == 1 ? " run" : " runs")
               << " checked, output in " << checked.out_dir << "\n";
     for (const PlannedRun& run : checked.plan) {

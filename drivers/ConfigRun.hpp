@@ -4,7 +4,7 @@
 /// \file ConfigRun.hpp
 /// `kollective run CONFIG.yaml` on one rank or many: every run is checked before the first
 /// starts; the runs' points are spread over the ranks (longest first onto the least loaded
-/// rank), or solved by every rank together where a run says `distribute: solve`; rank 0 writes
+/// rank), or shared by every rank where a run says `distribute: solve`; rank 0 writes
 /// each run's tables, in config order, with a `ranks` column. A run's files appear only when
 /// all its points completed on every rank.
 

@@ -32,7 +32,7 @@ const char* run_help =
     "(or `keep_going: true` in the config); the exit status is 1 if any run failed.\n"
     "--quiet silences the progress and time estimates on stderr.\n"
     "Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
-    "the tables; runs with `distribute: solve` are solved by all ranks together.\n";
+    "the tables; runs with `distribute: solve` share each solve among all ranks.\n";
 
 const char* check_help =
     "kollective check CONFIG.yaml [--out DIR]\n"

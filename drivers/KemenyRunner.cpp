@@ -22,6 +22,7 @@
 #include "kollective/drivers/ElectionInput.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Reporting.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -54,9 +55,9 @@ KemenySettings parse_settings(const ConfigNode& run) {
     settings.options.count = options.get_bool("count", settings.options.count);
     if (const auto problem = kemeny::check(settings.options)) options.required(problem->option).error(problem->problem);
   }
-  settings.options.across_ranks = parse_distribute(run);
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
+  settings.options.communicator = shared_by(settings.measurement);
   if (run.has("write")) {
     const ConfigNode write = run.required("write");
     write.expect_keys(keys_under("kemeny", "write"));
@@ -113,8 +114,8 @@ class KemenyJob : public ElectionJob {
         fail("the Kemeny subset DP is limited to ", kemeny::dp_max_alternatives, " alternatives; ", input.describe(),
              " has ", n, " (use method auto or heuristic)");
       }
-      if (method == kemeny::Method::dp && settings_.options.across_ranks) {
-        kemeny::require_shared_dp_memory(n, comm::size(), 4, " of " + input.describe());
+      if (method == kemeny::Method::dp && settings_.measurement.shared) {
+        kemeny::require_shared_dp_memory(n, world(), 4, " of " + input.describe());
       } else if (method == kemeny::Method::dp) {
         require_device_memory(kemeny::dp_bytes(n, 4), "the Kemeny subset DP over " + std::to_string(n) +
                                                           " alternatives of " + input.describe());
@@ -131,7 +132,7 @@ class KemenyJob : public ElectionJob {
     }
   }
 
-  bool solves_across_ranks() const override { return settings_.options.across_ranks; }
+  bool shares_solves() const override { return settings_.measurement.shared; }
 
  private:
   /// The subset DP's time for DP-sized inputs (auto may do far less after decomposition).
@@ -150,7 +151,7 @@ class KemenyJob : public ElectionJob {
     const std::string n = std::to_string(o.alternatives);
     if (work.rankings > 0)
       check_work(measurement, Work::kemeny_rankings, work.rankings, "enumerating the " + n + "! rankings");
-    const int ranks = settings_.options.across_ranks ? comm::size() : 1;  // share the DP's steps
+    const int ranks = settings_.options.communicator.size();  // share the DP's steps
     if (work.dp_steps > 0)
       check_work(measurement, Work::kemeny_dp_steps, work.dp_steps / ranks, "the subset DP of " + n + " alternatives");
     Timing times;
@@ -206,9 +207,9 @@ class KemenyJob : public ElectionJob {
         .set("solve_s", seconds)
         .set("solve_min_s", times.min());
     if (result.dp_seconds > 0) row.set("dp_layers_s", result.dp_seconds);            // of the last repetition
-    if (settings_.options.across_ranks) {                                            // of the last repetition
+    if (settings_.measurement.shared) {                                              // of the last repetition
       row.set("dp_ranks", result.ranks).set("exchange_s", result.exchange_seconds);  // rank 0's
-      set_rank_range(row, "exchange_s", result.exchange_seconds, comm::rank() < result.ranks);
+      set_rank_range(row, "exchange_s", result.exchange_seconds, world().rank() < result.ranks);
     }
     row.set("verified", verified);
     table.add(row);

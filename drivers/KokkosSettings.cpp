@@ -15,6 +15,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Parse.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -147,14 +148,14 @@ void check_kokkos_settings(int argc, char* argv[]) {
 
 void choose_device_for_rank(int argc, char* argv[]) {
 #ifdef KOKKOS_ENABLE_CUDA
-  if (comm::size() == 1) return;
+  if (world().size() == 1) return;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--kokkos-device-id", 0) == 0 || arg.rfind("--kokkos-map-device-id-by", 0) == 0) return;
   }
   if (std::getenv("KOKKOS_DEVICE_ID") || std::getenv("KOKKOS_VISIBLE_DEVICES")) return;
   const int devices = device_count();
-  const int local = comm::local_rank();
+  const int local = world().local_rank();
   if (devices > 1 && local >= devices) {
     fail("this node runs more ranks than its ", devices, " GPUs (this is its rank ", local,
          " counting from 0): run one rank per GPU");

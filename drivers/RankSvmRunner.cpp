@@ -21,6 +21,7 @@
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/Reporting.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -76,8 +77,8 @@ DataSource parse_source(const ConfigNode& node, const RunContext& context) {
 RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   run.expect_keys(keys_under("run", "", "ranksvm"));
   RankSvmRun settings;
-  settings.options.across_ranks = parse_distribute(run);
   settings.measurement = parse_measurement(run);
+  settings.options.communicator = shared_by(settings.measurement);
   const ConfigNode input = run.required("input");
   input.expect_keys(keys_under("ranksvm", "input"));
   settings.train = parse_source(input.required("train"), context);
@@ -124,7 +125,7 @@ double mean(const std::vector<double>& values) {
 /// A count summed over the ranks when `shared`.
 std::int64_t total(std::int64_t mine, bool shared) {
   std::vector<std::int64_t> sum{mine};
-  if (shared) comm::allreduce_sum(sum);
+  if (shared) world().allreduce_sum(sum);
   return sum[0];
 }
 
@@ -140,7 +141,7 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
             static_cast<double>(total(ranksvm::pairwise_correct(data, scores), shared)) / static_cast<double>(pairs));
   }
   auto over_queries = [&](const std::vector<double>& mine) {
-    return mean(shared ? comm::allgather_values(mine) : mine);
+    return mean(shared ? world().allgather_values(mine) : mine);
   };
   for (auto k : settings.ndcg_k) {
     row.set(prefix + "ndcg@" + std::to_string(k),
@@ -152,16 +153,16 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
 /// Scores in the file's line order from every rank's share (a collective).
 void write_shared_scores(const ranksvm::RankData& share, const std::vector<double>& w, const std::string& path) {
   ranksvm::RankData whole;
-  whole.file_index = comm::allgather_values(share.file_index);
-  ranksvm::write_scores(whole, comm::allgather_values(ranksvm::predict(share, w)), path);
+  whole.file_index = world().allgather_values(share.file_index);
+  ranksvm::write_scores(whole, world().allgather_values(ranksvm::predict(share, w)), path);
 }
 
 /// The feature range over every rank's share (a collective).
 ranksvm::FeatureRange shared_feature_range(const ranksvm::RankData& share) {
   ranksvm::FeatureRange range = ranksvm::feature_range(share);
   for (double& low : range.low) low = -low;
-  comm::allreduce_max(range.low);
-  comm::allreduce_max(range.high);
+  world().allreduce_max(range.low);
+  world().allreduce_max(range.high);
   for (double& low : range.low) low = -low;
   return range;
 }
@@ -218,9 +219,9 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   std::vector<double> w = settings.model_in.empty() ? std::vector<double>{} : ranksvm::read_model(settings.model_in);
   // Training shared by the ranks reads each rank's queries of a file only (the explicit pairs
   // need the whole set).
-  const bool read_share = settings.options.across_ranks && comm::size() > 1 && !settings.train.file.empty() &&
+  const bool read_share = settings.measurement.shared && world().size() > 1 && !settings.train.file.empty() &&
                           w.empty() && !settings.write_pairs;
-  ranksvm::RankData train = read_share ? ranksvm::read_letor_share(settings.train.file)
+  ranksvm::RankData train = read_share ? ranksvm::read_letor_share(settings.train.file, world())
                                        : load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
   ranksvm::TrainOptions options = settings.options;
   options.data_is_share = read_share;
@@ -282,7 +283,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
         .set("read_x_twice_s", 2 * result.seconds_read_x)
         .set("copy_bytes_per_s", x_bytes / result.seconds_read_x)
         .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
-    if (settings.options.across_ranks) {
+    if (settings.measurement.shared) {
       row.set("exchange_s", result.seconds_exchange);  // rank 0's
       set_rank_range(row, "exchange_s", result.seconds_exchange);
     }
@@ -332,7 +333,7 @@ class RankSvmJob : public Job {
     if (settings_.has_test) check_source(settings_.test, features);
   }
 
-  bool solves_across_ranks() const override { return settings_.options.across_ranks; }
+  bool shares_solves() const override { return settings_.measurement.shared; }
 
   void run_point(std::size_t, const RunContext& context, Table& table) const override {
     train_and_evaluate(settings_, context, table);

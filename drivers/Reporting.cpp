@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "kollective/core/comm/Communicator.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -11,10 +12,10 @@ bool quiet_flag = false;
 }  // namespace
 
 void set_quiet(bool quiet) { quiet_flag = quiet; }
-bool quiet() { return quiet_flag || comm::rank() != 0; }
+bool quiet() { return quiet_flag || world().rank() != 0; }
 
 Reporter reporter(bool log) {
-  if (comm::rank() != 0) return {};
+  if (world().rank() != 0) return {};
   static const Reporter on_stderr = stderr_reporter();  // one printer: its terminal line is shared
   Reporter chosen;
   if (!quiet_flag) chosen.progress = on_stderr.progress;
@@ -23,7 +24,7 @@ Reporter reporter(bool log) {
 }
 
 void warn(const std::string& text) {
-  if (comm::rank() == 0) std::fprintf(stderr, "kollective: warning: %s\n", text.c_str());
+  if (world().rank() == 0) std::fprintf(stderr, "kollective: warning: %s\n", text.c_str());
 }
 
 }  // namespace kollective::driver

@@ -4,13 +4,14 @@
 #include <vector>
 
 #include "kollective/core/comm/Communicator.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
 Measurement parse_measurement(const ConfigNode& run) {
   Measurement measurement;
   measurement.max_seconds = max_seconds(run);
-  measurement.together = parse_distribute(run);
+  measurement.shared = parse_distribute(run);
   measurement.repetitions = static_cast<int>(run.get_int_in("repetitions", 1, 1, 1000));
   measurement.warmup = static_cast<int>(run.get_int_in("warmup", measurement.repetitions > 1 ? 1 : 0, 0, 100));
   if (run.has("verify")) {
@@ -31,7 +32,7 @@ void check_work(const Measurement& measurement, Work work, double amount, const 
 void set_rank_range(Row& row, const std::string& column, double value, bool took_part) {
   // A rank that waited sends nothing; rank 0 always takes part.
   const std::vector<double> values =
-      comm::allgather_values(took_part ? std::vector<double>{value} : std::vector<double>{});
+      world().allgather_values(took_part ? std::vector<double>{value} : std::vector<double>{});
   const std::string stem = column.substr(0, column.size() - 2);  // seconds end in _s: exchange_s -> exchange_min_s
   row.set(stem + "_min_s", *std::min_element(values.begin(), values.end()))
       .set(stem + "_max_s", *std::max_element(values.begin(), values.end()));

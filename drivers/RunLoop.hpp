@@ -16,6 +16,7 @@
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/Timer.hpp"
 #include "kollective/drivers/Estimate.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -28,7 +29,7 @@ struct Measurement {
   int warmup = 0;  ///< default: 1 when repetitions > 1
   Verify verify = Verify::automatic;
   double max_seconds = 0;  ///< refuse work estimated to take longer (0: no limit)
-  bool together = false;   ///< distribute: solve (every rank shares each solve)
+  bool shared = false;     ///< distribute: solve (every rank shares each solve)
   int solves() const { return repetitions + warmup; }
 };
 
@@ -36,8 +37,14 @@ struct Measurement {
 Measurement parse_measurement(const ConfigNode& run);
 
 /// `distribute:` points (default: each sweep point or input on one rank) or solve (every rank
-/// solves each point together; only algorithms that can say so accept the key). True for solve.
+/// shares each point's solve; only algorithms that can say so accept the key). True for solve.
 bool parse_distribute(const ConfigNode& run);
+
+/// The ranks a solve of this run passes as its options' communicator: every rank where shared,
+/// else this process alone.
+inline comm::Communicator shared_by(const Measurement& measurement) {
+  return measurement.shared ? world() : comm::Communicator();
+}
 
 /// The fenced seconds of each timed repetition.
 struct Timing {
@@ -56,13 +63,13 @@ void check_work(const Measurement& measurement, Work work, double amount, const 
 /// itself and the spread is the imbalance of the ranks' work.
 void set_rank_range(Row& row, const std::string& column, double value, bool took_part = true);
 
-/// time_fenced(space, work), where a solve shared by every rank (`together`) starts after a
+/// time_fenced(space, work), where a solve shared by every rank (`shared`) starts after a
 /// barrier: each rank times the solve, not its wait for ranks still preparing their inputs.
 template <class Space, class Work>
-double time_solve(const Space& space, bool together, Work&& work) {
-  if (together) {
+double time_solve(const Space& space, bool shared, Work&& work) {
+  if (shared) {
     space.fence();
-    comm::barrier();
+    world().barrier();
   }
   return time_fenced(space, std::forward<Work>(work));
 }
@@ -74,7 +81,7 @@ auto measure(const Space& space, const Measurement& measurement, Timing& timing,
   for (int w = 0; w < measurement.warmup; ++w) solve();
   decltype(solve()) result{};
   for (int r = 0; r < measurement.repetitions; ++r) {
-    timing.seconds.push_back(time_solve(space, measurement.together, [&] { result = solve(); }));
+    timing.seconds.push_back(time_solve(space, measurement.shared, [&] { result = solve(); }));
     observe(result);
   }
   return result;

@@ -29,7 +29,7 @@ struct RunContext {
 /// One run entry of a config, parsed once: checked before any run starts, then run point by
 /// point. A point is one independent solve (an input, a sweep point) with its rows and files; a
 /// run over several ranks spreads the points over them, or has every rank work on each point
-/// together when the job says so.
+/// shared by every rank when the job says so.
 class Job {
  public:
   virtual ~Job() = default;
@@ -39,9 +39,9 @@ class Job {
   /// Rough seconds of each point (their number is the run's point count), used to balance the
   /// points over ranks; only their ratios matter.
   virtual std::vector<double> point_seconds() const { return {1.0}; }
-  /// True when every rank solves each point together (`distribute: solve`), false when each
+  /// True when every rank shares each point's solve (`distribute: solve`), false when each
   /// point goes to one rank.
-  virtual bool solves_across_ranks() const { return false; }
+  virtual bool shares_solves() const { return false; }
   /// Does point `point`'s work and adds its rows; result files go through context.files.
   virtual void run_point(std::size_t point, const RunContext& context, Table& table) const = 0;
 };

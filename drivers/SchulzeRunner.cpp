@@ -20,6 +20,7 @@
 #include "kollective/drivers/ElectionInput.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Reporting.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
 
@@ -50,7 +51,6 @@ struct SchulzeSettings {
   bool write_paths = false;
   bool write_pairwise = false;
   bool write_beats = false;
-  bool across_ranks = false;  ///< distribute: solve (every rank holds a run of the path matrix's rows)
 };
 
 /// Largest n whose n x n matrices (paths, pairwise, beat relation) are written as CSV files.
@@ -69,7 +69,6 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
           schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
     }
   }
-  settings.across_ranks = parse_distribute(run);
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
   if (run.has("write")) {
@@ -131,7 +130,7 @@ DeviceElection load(const Space& space, const ElectionInput& input, bool shared)
   DeviceElection election;
   if (input.generated_on_device()) {
     const auto voters = static_cast<std::uint32_t>(input.voters);
-    const schulze::SharedRows mine = schulze::shared_rows(input.alternatives);
+    const schulze::SharedRows mine = schulze::shared_rows(input.alternatives, world());
     election.pairwise_seconds = time_fenced(space, [&] {
       if (shared) {
         election.rows =
@@ -146,7 +145,7 @@ DeviceElection load(const Space& space, const ElectionInput& input, bool shared)
     return election;
   }
   HostElection host = load_host_election(input);
-  const schulze::SharedRows mine = schulze::shared_rows(host.alternatives);
+  const schulze::SharedRows mine = schulze::shared_rows(host.alternatives, world());
   election.alternatives = host.alternatives;
   election.names = host.names;
   election.voters = host.voters;
@@ -178,18 +177,23 @@ class SchulzeJob : public ElectionJob {
     // The reference check builds the pairwise counts on the host (n <= verify_auto_limit, or any n
     // with verify: true).
     const auto checked =
-        check_election_inputs(inputs_, settings_.measurement.verify == Verify::always, !settings_.across_ranks);
+        check_election_inputs(inputs_, settings_.measurement.verify == Verify::always, !settings_.measurement.shared);
     // The least strength width the solve could take: a size that cannot fit even so is refused
     // before any run (the solve checks again once the width is known).
     const bool narrow = settings_.options.width == schulze::StrengthWidth::bits16 ||
                         (settings_.options.width == schulze::StrengthWidth::automatic && !runs_on_host<Space>);
     for (const ElectionInput& input : checked) {
-      if (input.alternatives > 0)
-        schulze::require_memory(input.alternatives, settings_.across_ranks, narrow ? 2 : 4, " of " + input.describe());
+      if (input.alternatives <= 0) continue;
+      const std::string of = " of " + input.describe();
+      if (settings_.measurement.shared) {
+        schulze::require_shared_memory(input.alternatives, world(), narrow ? 2 : 4, of);
+      } else {
+        schulze::require_memory(input.alternatives, narrow ? 2 : 4, of);
+      }
     }
   }
 
-  bool solves_across_ranks() const override { return settings_.across_ranks; }
+  bool shares_solves() const override { return settings_.measurement.shared; }
 
  private:
   double input_seconds(const ElectionInput& input) const override {
@@ -203,7 +207,7 @@ class SchulzeJob : public ElectionJob {
     const Measurement& measurement = settings_.measurement;
     // Alone, the whole matrix; shared, this rank's rows (and the whole matrix only where a check
     // or the pairwise file needs it).
-    DeviceElection election = load(space, input, settings_.across_ranks);
+    DeviceElection election = load(space, input, settings_.measurement.shared);
     const auto alternatives = static_cast<int>(election.alternatives);
     const bool matrices = settings_.write_paths || settings_.write_beats || settings_.write_pairwise;
     if (matrices && alternatives > max_written_matrix) {
@@ -214,6 +218,7 @@ class SchulzeJob : public ElectionJob {
                        (measurement.verify == Verify::automatic && alternatives <= schulze::verify_auto_limit);
     schulze::Options options = settings_.options;
     options.keep_paths = check || settings_.write_paths || settings_.write_beats;
+    options.communicator = shared_by(measurement);
 
     const double updates = std::pow(static_cast<double>(alternatives), 3);
     check_work(measurement, Work::schulze_path_updates, updates / ranks(),
@@ -223,11 +228,11 @@ class SchulzeJob : public ElectionJob {
     const schulze::Result result = measure(
         space, measurement, solve_times,
         [&] {
-          return settings_.across_ranks ? schulze::solve_shared(space, election.rows, alternatives, options)
-                                        : schulze::solve(space, election.doubled, options);
+          return measurement.shared ? schulze::solve_shared(space, election.rows, alternatives, options)
+                                    : schulze::solve(space, election.doubled, options);
         },
         [&](const schulze::Result& each) { path_times.push_back(each.paths_seconds); });
-    if (settings_.across_ranks && (check || settings_.write_pairwise)) {
+    if (settings_.measurement.shared && (check || settings_.write_pairwise)) {
       const double pairwise_seconds = election.pairwise_seconds;
       election = {};  // room for the whole matrix
       election = load(space, input, false);
@@ -272,7 +277,7 @@ class SchulzeJob : public ElectionJob {
         .set("paths_min_s", *std::min_element(path_times.begin(), path_times.end()))
         .set("tera_updates_per_s", updates / paths_s / 1e12)
         .set("verified", verified);
-    if (settings_.across_ranks) {                      // of the last repetition
+    if (settings_.measurement.shared) {                // of the last repetition
       row.set("exchange_s", result.exchange_seconds);  // rank 0's
       set_rank_range(row, "exchange_s", result.exchange_seconds);
     }
@@ -289,7 +294,7 @@ class SchulzeJob : public ElectionJob {
   }
 
   /// Ranks sharing each solve.
-  int ranks() const { return settings_.across_ranks ? comm::size() : 1; }
+  int ranks() const { return shared_by(settings_.measurement).size(); }
 
   SchulzeSettings settings_;
 };

@@ -24,6 +24,7 @@
 #include "kollective/drivers/KokkosSettings.hpp"
 #include "kollective/drivers/Reporting.hpp"
 #include "kollective/drivers/Runner.hpp"
+#include "kollective/drivers/Session.hpp"
 
 namespace {
 
@@ -73,7 +74,7 @@ void bind_openmp_threads(char* argv[]) {
 
 /// Ranks other than 0 print nothing on stdout (summaries, progress): rank 0 speaks for the run.
 void quiet_other_ranks() {
-  if (comm::rank() == 0) return;
+  if (driver::world().rank() == 0) return;
   if (!std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
 }
 
@@ -147,8 +148,9 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
 /// rank with its message when there are several, since the others may wait for this one.
 int report_error(const std::exception& e, const char* kind, int status) {
   const bool shared = dynamic_cast<const SharedError*>(&e) != nullptr;
-  if (!shared && comm::size() > 1) comm::abort_all(std::string("kollective: ") + kind + ": " + e.what(), status);
-  if (comm::rank() == 0) std::cerr << "kollective: " << kind << ": " << e.what() << "\n";
+  if (!shared && driver::world().size() > 1)
+    driver::abort_all(std::string("kollective: ") + kind + ": " + e.what(), status);
+  if (driver::world().rank() == 0) std::cerr << "kollective: " << kind << ": " << e.what() << "\n";
   return status;
 }
 
@@ -157,9 +159,9 @@ int report_error(const std::exception& e, const char* kind, int status) {
 int main(int argc, char* argv[]) {
   if (const auto answered = answer_without_kokkos(std::vector<std::string>(argv + 1, argv + argc))) return *answered;
   bind_openmp_threads(argv);  // may start the program again: before MPI starts
-  kollective::comm::Session session(argc, argv);
+  kollective::driver::Session session(argc, argv);
   try {
-    kollective::comm::on_every_rank([&] {
+    kollective::driver::world().on_every_rank([&] {
       kollective::driver::check_kokkos_settings(argc, argv);
       kollective::driver::choose_device_for_rank(argc, argv);
       return 0;

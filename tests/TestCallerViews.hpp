@@ -57,6 +57,32 @@ TEST(TEST_CATEGORY, caller_views_schulze) {
   EXPECT_NE(error_of([&] { schulze::solve(space, oblong); }).find("3 x 4, not square"), std::string::npos);
 }
 
+TEST(TEST_CATEGORY, caller_views_schulze_paths_out) {
+  // The paths into the caller's column-major View in the space's memory, for both strength widths.
+  TEST_EXECSPACE space;
+  const auto counts = preferences::pairwise_reference(random_weak_profile(70, 200, 6));
+  const int n = counts.alternatives;
+  const auto doubled = column_major<TEST_EXECSPACE, std::uint32_t>(counts);
+  for (const auto width : {schulze::StrengthWidth::bits32, schulze::StrengthWidth::bits16}) {
+    schulze::Options options;
+    options.width = width;
+    options.keep_paths = true;
+    const auto expected = schulze::solve(space, doubled, options);
+    options.keep_paths = false;
+    Kokkos::View<std::uint32_t**, Kokkos::LayoutLeft, typename TEST_EXECSPACE::memory_space> paths("paths", n, n);
+    const auto found = schulze::solve(space, doubled, paths, options);
+    EXPECT_TRUE(found.paths.empty());  // not copied to the host unless asked for
+    EXPECT_EQ(found.winners, expected.winners);
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), paths);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) ASSERT_EQ(host(i, j), expected.path(i, j)) << i << " " << j;
+    }
+  }
+  Kokkos::View<std::uint32_t**, typename TEST_EXECSPACE::memory_space> small("small", n, n - 1);
+  EXPECT_NE(error_of([&] { schulze::solve(space, doubled, small); }).find("the paths View is 70 x 69"),
+            std::string::npos);
+}
+
 TEST(TEST_CATEGORY, caller_views_kemeny) {
   TEST_EXECSPACE space;
   const auto counts = preferences::pairwise_reference(random_weak_profile(9, 30, 8));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::coalition {
 
@@ -46,9 +47,10 @@ const char* to_string(Method method);
 
 struct Options {
   Method method = Method::idp;
-  /// Every rank of the run solves this game together: each layer's blocks are split over the
-  /// ranks and the layer is then gathered on every rank. False: this rank alone.
-  bool across_ranks = false;
+  /// The ranks that share the solve (comm::from_mpi; a collective over them, every rank passing
+  /// the same values): each layer's blocks are split over the ranks and the layer is then gathered
+  /// on every rank. The default, this process alone.
+  comm::Communicator communicator;
   Reporter reporter;  ///< progress of the layers (none: silent)
 };
 
@@ -57,7 +59,7 @@ struct Result {
   Structure structure;  ///< an optimal structure (its value equals `value`)
   std::string method;
   double splits = 0;            ///< splits the solver evaluated (evaluated_splits(n, method))
-  int ranks = 1;                ///< ranks that solved it together
+  int ranks = 1;                ///< ranks that shared the solve
   double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
 };
 

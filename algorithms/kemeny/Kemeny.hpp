@@ -18,11 +18,12 @@
 
 namespace kollective::kemeny {
 
-/// Fails unless this rank's share of the subset DP of n alternatives, shared by `ranks` ranks
-/// (options.across_ranks), fits in the default execution space's memory: names the bytes, and how many ranks would fit.
-/// `of` names the input (" of ...").
-inline void require_shared_dp_memory(int n, int ranks, int distance_bytes, const std::string& of) {
-  const Impl::Layout layout = Impl::layout(n, ranks, comm::rank());
+/// Fails unless this rank's share of the subset DP of n alternatives, shared by the ranks of
+/// `communicator` (options.communicator), fits in the default execution space's memory: names
+/// the bytes, and how many ranks would fit. `of` names the input (" of ...").
+inline void require_shared_dp_memory(int n, const comm::Communicator& communicator, int distance_bytes,
+                                     const std::string& of) {
+  const Impl::Layout layout = Impl::layout(n, communicator.size(), communicator.rank());
   if (layout.rank >= 0) {
     Impl::require_rank_memory(memory_kind<Kokkos::DefaultExecutionSpace::memory_space>(), layout, distance_bytes, of);
   }

@@ -15,6 +15,7 @@
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
 namespace kollective::kemeny {
@@ -30,8 +31,9 @@ struct Options {
   Method method = Method::automatic;
   int list_limit = 100;    ///< optimal rankings listed at most (the DP counts them all; the LP search to this limit)
   std::uint64_t seed = 1;  ///< for KwikSort
-  /// The subset DP is shared by every rank (each holds a share of its tables); false: this rank alone.
-  bool across_ranks = false;
+  /// The ranks that share the subset DP, each holding a share of its tables (comm::from_mpi; a
+  /// collective over them, every rank passing the same input); the default, this process alone.
+  comm::Communicator communicator;
   /// auto: the largest component given to the subset DP first (-1: auto_dp_limit). Larger ones get
   /// branch and cut on the LP (KemenySearch.hpp) where the build has CLP; where that does not
   /// finish, the DP where it fits (the search then has about the DP's expected time), else the

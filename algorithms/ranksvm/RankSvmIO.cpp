@@ -267,8 +267,8 @@ std::vector<Run> scan_runs(const std::string& path, std::int64_t begin, std::int
 
 /// Every rank's runs in file order (their lines numbered in the file), or nothing when some rank
 /// could not scan its bytes.
-std::vector<Run> all_runs(const std::string& path) {
-  const int rank = comm::rank(), ranks = comm::size();
+std::vector<Run> all_runs(const std::string& path, const comm::Communicator& communicator) {
+  const int rank = communicator.rank(), ranks = communicator.size();
   std::string mine;  // "lines" then per run: begin end docs load line qid, one field per line
   try {
     const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
@@ -287,7 +287,7 @@ std::vector<Run> all_runs(const std::string& path) {
   }
   std::vector<Run> runs;
   std::int64_t lines_before = 0;
-  for (const std::string& part : comm::allgather(mine)) {
+  for (const std::string& part : communicator.allgather(mine)) {
     if (part.empty()) return {};
     std::istringstream fields(part);
     std::int64_t lines = 0;
@@ -328,40 +328,41 @@ std::vector<std::size_t> share_runs(const std::vector<Run>& runs, int ranks) {
 }
 
 /// Whether the numeric qids of the ranks' shares all differ ("qid:1" and "qid:01" are one query).
-bool qids_differ(const RankData& share) {
-  std::vector<std::int64_t> qids = comm::allgather_values(share.query_ids);
+bool qids_differ(const RankData& share, const comm::Communicator& communicator) {
+  std::vector<std::int64_t> qids = communicator.allgather_values(share.query_ids);
   std::sort(qids.begin(), qids.end());
   return std::adjacent_find(qids.begin(), qids.end()) == qids.end();
 }
 
 }  // namespace
 
-RankData read_letor_share(const std::string& path, int features) {
+RankData read_letor_share(const std::string& path, const comm::Communicator& communicator, int features) {
   check_input_file(path, "ranking data");
-  const std::vector<Run> runs = all_runs(path);
-  const std::vector<std::size_t> first = runs.empty() ? std::vector<std::size_t>() : share_runs(runs, comm::size());
+  const int rank = communicator.rank(), ranks = communicator.size();
+  const std::vector<Run> runs = all_runs(path, communicator);
+  const std::vector<std::size_t> first = runs.empty() ? std::vector<std::size_t>() : share_runs(runs, ranks);
   auto whole = [&](const char* why) {
-    RankData data = comm::on_every_rank([&] { return read_letor(path, features); });
-    Impl::require_query_per_rank(data);
-    RankData share = Impl::rank_share(data, comm::rank(), comm::size());
+    RankData data = communicator.on_every_rank([&] { return read_letor(path, features); });
+    Impl::require_query_per_rank(data, communicator);
+    RankData share = Impl::rank_share(data, rank, ranks);
     share.warnings = std::move(data.warnings);
     share.warnings.push_back(path + ": every rank reads the whole file (" + why + ")");
     return share;
   };
   if (first.empty())
     return whole("no qids, a query split across the file, fewer queries than ranks, or a line it could not scan");
-  const std::size_t a = first[comm::rank()], b = first[comm::rank() + 1];
+  const std::size_t a = first[rank], b = first[rank + 1];
   int largest = 0;
-  std::vector<Line> lines = comm::on_every_rank([&] {
+  std::vector<Line> lines = communicator.on_every_rank([&] {
     LineReader reader(path, "ranking data", runs[a].begin, runs[b - 1].end, static_cast<long>(runs[a].line - 1));
     SplitQueries split;  // runs hold no split query
     return read_documents(reader, features, largest, split);
   });
   std::vector<std::int64_t> most{largest};
-  comm::allreduce_max(most);
-  RankData share = comm::on_every_rank(  // its memory check may fail on one rank only
+  communicator.allreduce_max(most);
+  RankData share = communicator.on_every_rank(  // its memory check may fail on one rank only
       [&] { return assemble(lines, features > 0 ? features : std::max<int>(static_cast<int>(most[0]), 1), path); });
-  if (!qids_differ(share)) return whole("a qid written two ways, such as 1 and 01");
+  if (!qids_differ(share, communicator)) return whole("a qid written two ways, such as 1 and 01");
   std::int64_t docs_before = 0;
   for (std::size_t i = 0; i < a; ++i) docs_before += runs[i].docs;
   for (std::int64_t& index : share.file_index) index += docs_before;

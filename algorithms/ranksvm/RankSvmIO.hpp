@@ -27,7 +27,7 @@ RankData read_letor(const std::string& path, int features = 0);
 /// Files without qids, with a query split across the file, or with fewer queries than ranks are
 /// read whole by every rank and shared like an in-memory set (Impl::rank_share), with
 /// read_letor's warnings and errors. An error on one rank stops every rank with its message.
-RankData read_letor_share(const std::string& path, int features = 0);
+RankData read_letor_share(const std::string& path, const comm::Communicator& communicator, int features = 0);
 void write_letor(const RankData& data, const std::string& path);
 
 /// LIBLINEAR-ranksvm's model file: "solver_type L2R_L2LOSS_RANKSVM", "nr_feature N", "bias -1",

@@ -87,13 +87,14 @@ std::string verify(const RankData& data, const TrainOptions& options, const Trai
   const std::vector<double> zero(d, 0.0);
   ReferenceValues at_w = reference_objective(data, options.C, w, zero);
   ReferenceValues at_zero = reference_objective(data, options.C, zero, zero);
-  if (data_is_share && comm::size() > 1) {
+  const comm::Communicator& communicator = options.communicator;
+  if (data_is_share && communicator.size() > 1) {
     // Each rank's f and gradient hold the regularizer (1/2 w'w and w) once: keep one copy of it.
     std::vector<double> sums = {at_w.f, at_zero.f};
     sums.insert(sums.end(), at_w.gradient.begin(), at_w.gradient.end());
     sums.insert(sums.end(), at_zero.gradient.begin(), at_zero.gradient.end());
-    comm::allreduce_sum(sums);
-    const double extra = comm::size() - 1;
+    communicator.allreduce_sum(sums);
+    const double extra = communicator.size() - 1;
     double squares = 0;
     for (double x : w) squares += x * x;
     at_w.f = sums[0] - extra * 0.5 * squares;

@@ -11,6 +11,7 @@
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::ranksvm {
 
@@ -56,11 +57,11 @@ struct TrainOptions {
   bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
   std::int64_t split_span =
       0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
-  /// The ranks share the training: each holds whole queries, and f, the gradient and the Hessian
-  /// products are summed over the ranks (in rank order, so every rank takes the same steps).
-  bool across_ranks = false;
-  /// With across_ranks: the data passed is this rank's share already (read_letor_share), not the
-  /// whole set.
+  /// The ranks that share the training (comm::from_mpi; a collective over them): each holds
+  /// whole queries, and f, the gradient and the Hessian products are summed over the ranks (in
+  /// rank order, so every rank takes the same steps). The default, this process alone.
+  comm::Communicator communicator;
+  /// Shared: the data passed is this rank's share already (read_letor_share), not the whole set.
   bool data_is_share = false;
   /// Time copies of up to 2 x 512 MiB on the device first, for seconds_read_x (the benchmark
   /// tables' floor of X.v); off: seconds_read_x stays 0.

@@ -4,8 +4,8 @@
 /// \file Schulze.hpp
 /// Schulze voting: link strengths from the pairwise matrix, strongest paths by a blocked
 /// (max, min) Floyd-Warshall on the device, then winners, the beat relation and a ranking. One
-/// rank solves alone, or every rank shares a solve: each holds a run of tile rows of the path
-/// matrix, and the rank holding the pivot rows broadcasts them (NCCL on GPUs).
+/// rank solves alone, or the ranks of options.communicator share a solve: each holds a run of tile
+/// rows of the path matrix, and the rank holding the pivot rows broadcasts them (NCCL on GPUs).
 
 #include <Kokkos_Core.hpp>
 
@@ -30,43 +30,79 @@ constexpr int tile_width = Impl::tile;
 /// \param doubled n x n View of 2 d[i][j], twice the voters preferring i to j (a tie gives each
 ///        side 1): unsigned integers of at most 32 bits, any layout, const allowed, in memory
 ///        `space` can read
+/// With more than one rank in options.communicator, a collective: every rank passes the same
+/// matrix, holds its share of the paths, and gets the whole result.
 template <class ExecSpace, class DoubledView>
 Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options = {}) {
   preferences::check_doubled_view_type<ExecSpace, DoubledView>();
   preferences::check_square(doubled, "schulze::solve");
-  return Impl::solve(space, Impl::alone(doubled.extent(0)), Impl::WholeCounts<DoubledView>{doubled}, options);
+  const std::int64_t n = doubled.extent(0);
+  const Impl::RowLayout layout =
+      options.communicator.size() > 1 ? Impl::spread(n, options.communicator) : Impl::alone(n);
+  return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options);
 }
 
-/// The alternatives [first, first + count) whose rows of the pairwise matrix this rank passes to
-/// solve_shared for an election of n alternatives.
+/// As solve(space, doubled, options), and the strongest paths (doubled strengths p[i][j]) into the
+/// caller's `paths`: an n x n View of std::uint32_t, any layout, in memory `space` can write. They
+/// stay there (copied on the device; a solve shared by several ranks gathers them through the
+/// host first); result.paths holds them on the host too only with options.keep_paths.
+template <class ExecSpace, class DoubledView, class PathsView>
+Result solve(const ExecSpace& space, const DoubledView& doubled, const PathsView& paths, const Options& options = {}) {
+  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
+  static_assert(Kokkos::is_view<PathsView>::value && PathsView::rank() == 2,
+                "schulze::solve: the paths must be a rank-2 Kokkos::View (n x n)");
+  static_assert(std::is_same<typename PathsView::value_type, std::uint32_t>::value,
+                "schulze::solve: the paths must be a View of std::uint32_t (not const)");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename PathsView::memory_space>::accessible,
+                "schulze::solve: the paths must be in a memory space the execution space can write");
+  preferences::check_square(doubled, "schulze::solve");
+  const std::int64_t n = doubled.extent(0);
+  if (static_cast<std::int64_t>(paths.extent(0)) != n || static_cast<std::int64_t>(paths.extent(1)) != n) {
+    fail("schulze::solve: the paths View is ", paths.extent(0), " x ", paths.extent(1), "; the election has ", n,
+         " alternatives");
+  }
+  const Impl::RowLayout layout =
+      options.communicator.size() > 1 ? Impl::spread(n, options.communicator) : Impl::alone(n);
+  return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options, Impl::PathsOut<PathsView>{paths});
+}
+
+/// The alternatives [first, first + count) whose rows of the pairwise matrix this rank of
+/// `communicator` passes to solve_shared for an election of n alternatives.
 struct SharedRows {
   std::int64_t first = 0, count = 0;
 };
-inline SharedRows shared_rows(std::int64_t n) {
-  const Impl::RowLayout layout = Impl::spread(n, comm::rank(), comm::size());
+inline SharedRows shared_rows(std::int64_t n, const comm::Communicator& communicator) {
+  const Impl::RowLayout layout = Impl::spread(n, communicator.rank(), communicator.size());
   return {layout.first_row(layout.rank), layout.real_rows(layout.rank)};
 }
 
-/// Fails unless this rank's device memory holds a solve of n alternatives with strengths of
-/// `strength_bytes`, pairwise counts included: alone, the whole matrix; shared by every rank
-/// (`shared`), this rank's rows (named, with how many ranks would fit). `of` ends the message.
-inline void require_memory(std::int64_t n, bool shared, int strength_bytes, const std::string& of) {
-  const Impl::RowLayout layout = shared ? Impl::spread(n, comm::rank(), comm::size()) : Impl::alone(n);
-  const std::int64_t counts = shared ? checked_mul(8 * layout.real_rows(layout.rank), n, "pairwise rows")
-                                     : checked_mul(4 * n, n, "pairwise matrix");
+/// Fails unless the default execution space's memory holds a solve of n alternatives alone with
+/// strengths of `strength_bytes`, the whole pairwise matrix included. `of` ends the message.
+inline void require_memory(std::int64_t n, int strength_bytes, const std::string& of) {
+  const std::int64_t counts = checked_mul(4 * n, n, "pairwise matrix");
+  Impl::require_memory(memory_kind<Kokkos::DefaultExecutionSpace::memory_space>(), Impl::alone(n), strength_bytes,
+                       counts, of);
+}
+/// The same for this rank's part of solve_shared over `communicator`: its rows of the paths and
+/// of the pairwise counts (named, with how many ranks would fit).
+inline void require_shared_memory(std::int64_t n, const comm::Communicator& communicator, int strength_bytes,
+                                  const std::string& of) {
+  const Impl::RowLayout layout = Impl::spread(n, communicator.rank(), communicator.size());
+  const std::int64_t counts = checked_mul(8 * layout.real_rows(layout.rank), n, "pairwise rows");
   Impl::require_memory(memory_kind<Kokkos::DefaultExecutionSpace::memory_space>(), layout, strength_bytes, counts, of);
 }
 
-/// Solves a Schulze election shared by every rank (a collective: every rank calls it with its
-/// rows of the same election, those of shared_rows(n)). Every rank gets the whole result; its
-/// paths when options.keep_paths.
+/// Solves a Schulze election shared by the ranks of options.communicator (a collective: every
+/// rank calls it with its rows of the same election, those of shared_rows(n, communicator)).
+/// Every rank gets the whole result; its paths when options.keep_paths.
 template <class ExecSpace, class MemorySpace>
 Result solve_shared(const ExecSpace& space, const preferences::PairwiseRows<MemorySpace>& rows, std::int64_t n,
                     const Options& options = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "Schulze::solve_shared: the pairwise rows must be accessible from the execution space");
-  comm::on_every_rank([&] {  // a rank with the wrong rows stops every rank, none waits for it
-    const SharedRows expected = shared_rows(n);
+  const comm::Communicator& communicator = options.communicator;
+  communicator.on_every_rank([&] {  // a rank with the wrong rows stops every rank, none waits for it
+    const SharedRows expected = shared_rows(n, communicator);
     if (rows.first != expected.first || rows.count() != expected.count ||
         static_cast<std::int64_t>(rows.forward.extent(1)) != n || rows.backward.extent(0) != rows.forward.extent(0) ||
         rows.backward.extent(1) != rows.forward.extent(1)) {
@@ -75,7 +111,7 @@ Result solve_shared(const ExecSpace& space, const preferences::PairwiseRows<Memo
     }
     return 0;
   });
-  return Impl::solve(space, Impl::spread(n, comm::rank(), comm::size()), Impl::RowCounts<MemorySpace>{rows}, options);
+  return Impl::solve(space, Impl::spread(n, communicator), Impl::RowCounts<MemorySpace>{rows}, options);
 }
 
 /// Strongest paths in place on a padded strength matrix (extents multiples of tile_width):

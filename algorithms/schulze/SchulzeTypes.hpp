@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::schulze {
 
@@ -27,6 +28,9 @@ struct Options {
   StrengthWidth width = StrengthWidth::automatic;
   bool keep_paths = false;  ///< copy the strongest-path matrix to the result
   Reporter reporter;        ///< progress of the strongest paths (none: silent)
+  /// The ranks that share the solve (comm::from_mpi; a collective over them); the default, this
+  /// process alone.
+  comm::Communicator communicator;
 };
 
 struct Result {

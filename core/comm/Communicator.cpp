@@ -1,8 +1,5 @@
 #include "kollective/core/comm/Communicator.hpp"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "kollective/core/Error.hpp"
 
 #ifdef KOLLECTIVE_HAVE_MPI
@@ -17,27 +14,105 @@
 
 namespace kollective::comm {
 
+bool built_with_mpi() {
+#ifdef KOLLECTIVE_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool built_with_nccl() {
+#ifdef KOLLECTIVE_HAVE_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+
 #ifdef KOLLECTIVE_HAVE_MPI
 
 namespace {
-
-MPI_Comm node_comm = MPI_COMM_NULL;
 
 void check(int status, const char* call) {
   if (status != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
     MPI_Error_string(status, text, &length);
-    abort_all(std::string(call) + " failed: " + std::string(text, length));
+    fail(call, " failed: ", std::string(text, length));
   }
 }
 
+bool mpi_finalized() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  return finalized != 0;
+}
+
+#ifdef KOLLECTIVE_HAVE_NCCL
+void check_nccl(ncclResult_t status, const char* call) {
+  if (status != ncclSuccess) fail(call, " failed: ", ncclGetErrorString(status));
+}
+#endif
+
+}  // namespace
+
+struct Communicator::State {
+  MPI_Comm comm = MPI_COMM_NULL;  ///< Kollective's duplicate of the caller's communicator
+  MPI_Comm node = MPI_COMM_NULL;  ///< its ranks on this node
+  int rank = 0, size = 1, local_rank = 0, local_size = 1;
+  ncclComm* nccl = nullptr;
+  bool owns_nccl = false;  ///< made here (at the first device collective), destroyed here
+
+  ~State() {
+#ifdef KOLLECTIVE_HAVE_NCCL
+    if (owns_nccl && nccl) ncclCommDestroy(nccl);
+#endif
+    if (mpi_finalized()) return;
+    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+};
+
+Communicator Communicator::from_mpi_handle(std::int64_t mpi_handle, ncclComm* nccl) {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (!started || mpi_finalized())
+    fail("comm::from_mpi: MPI is not running (call it between MPI_Init and MPI_Finalize)");
+  const MPI_Comm caller = MPI_Comm_f2c(static_cast<MPI_Fint>(mpi_handle));
+  auto state = std::make_shared<State>();
+  check(MPI_Comm_dup(caller, &state->comm), "MPI_Comm_dup");
+  check(MPI_Comm_rank(state->comm, &state->rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(state->comm, &state->size), "MPI_Comm_size");
+  check(MPI_Comm_split_type(state->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &state->node), "MPI_Comm_split_type");
+  check(MPI_Comm_rank(state->node, &state->local_rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(state->node, &state->local_size), "MPI_Comm_size");
+  if (nccl) {
+#ifdef KOLLECTIVE_HAVE_NCCL
+    int nccl_rank = -1, nccl_size = -1;
+    check_nccl(ncclCommUserRank(nccl, &nccl_rank), "ncclCommUserRank");
+    check_nccl(ncclCommCount(nccl, &nccl_size), "ncclCommCount");
+    if (nccl_rank != state->rank || nccl_size != state->size) {
+      fail("comm::from_mpi: the NCCL communicator has rank ", nccl_rank, " of ", nccl_size, ", the MPI one rank ",
+           state->rank, " of ", state->size, " (they must hold the same ranks in the same order)");
+    }
+    state->nccl = nccl;
+#else
+    fail("comm::from_mpi: an NCCL communicator, but this Kollective was built without NCCL");
+#endif
+  }
+  Communicator communicator;
+  communicator.state_ = std::move(state);
+  return communicator;
+}
+
+namespace {
+
 /// Gathers every rank's bytes, in rank order, on every rank.
-std::vector<std::string> gather_bytes(const std::string& bytes) {
-  const int ranks = size();
+std::vector<std::string> gather_bytes(MPI_Comm comm, int rank, int ranks, const std::string& bytes) {
   const long long own = static_cast<long long>(bytes.size());
   std::vector<long long> lengths(ranks);
-  check(MPI_Allgather(&own, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD), "MPI_Allgather");
+  check(MPI_Allgather(&own, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, comm), "MPI_Allgather");
   std::vector<int> counts(ranks), offsets(ranks);
   long long total = 0;
   for (int r = 0; r < ranks; ++r) {
@@ -48,37 +123,12 @@ std::vector<std::string> gather_bytes(const std::string& bytes) {
   }
   if (total > (1ll << 30)) fail("comm::allgather: ", total, " bytes in all (at most 2^30)");
   std::string all(static_cast<std::size_t>(total), '\0');
-  check(MPI_Allgatherv(bytes.data(), counts[rank()], MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR,
-                       MPI_COMM_WORLD),
+  check(MPI_Allgatherv(bytes.data(), counts[rank], MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, comm),
         "MPI_Allgatherv");
   std::vector<std::string> parts;
   for (int r = 0; r < ranks; ++r) parts.push_back(all.substr(offsets[r], counts[r]));
   return parts;
 }
-
-#ifdef KOLLECTIVE_HAVE_NCCL
-ncclComm_t nccl_comm = nullptr;
-
-void check_nccl(ncclResult_t status, const char* call) {
-  if (status != ncclSuccess) abort_all(std::string(call) + " failed: " + ncclGetErrorString(status));
-}
-
-/// The NCCL communicator over every rank's GPU, made at the first device collective (after
-/// Kokkos has chosen the device): rank 0's unique id reaches the others through MPI.
-ncclComm_t device_comm() {
-  if (!nccl_comm) {
-    ncclUniqueId id{};
-    if (rank() == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    check(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
-    const ncclResult_t status = ncclCommInitRank(&nccl_comm, size(), id, rank());
-    if (status != ncclSuccess) {
-      abort_all(std::string("ncclCommInitRank failed: ") + ncclGetErrorString(status) +
-                " (NCCL needs one GPU per rank: are there more ranks on a node than GPUs?)");
-    }
-  }
-  return nccl_comm;
-}
-#endif
 
 /// An MPI datatype and a count of it that together make `bytes` contiguous bytes (MPI counts
 /// are ints): units of up to 1 MiB that divide `bytes`, or, past 2^31 units, one element made of
@@ -104,13 +154,7 @@ std::pair<MPI_Datatype, int> byte_units(std::size_t bytes) {
   return {type, 1};
 }
 
-void allgather_host(char* data, std::size_t part_bytes) {
-  auto [type, count] = byte_units(part_bytes);
-  check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, count, type, MPI_COMM_WORLD), "MPI_Allgather");
-  MPI_Type_free(&type);
-}
-
-void exchange_host(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives) {
+void exchange_host(MPI_Comm comm, const std::vector<Transfer>& sends, const std::vector<Transfer>& receives) {
   std::vector<MPI_Request> requests;
   std::vector<MPI_Datatype> types;
   auto post = [&](const Transfer& transfer, bool send) {
@@ -119,9 +163,9 @@ void exchange_host(const std::vector<Transfer>& sends, const std::vector<Transfe
     types.push_back(type);
     requests.emplace_back();
     if (send) {
-      check(MPI_Isend(transfer.data, count, type, transfer.rank, 0, MPI_COMM_WORLD, &requests.back()), "MPI_Isend");
+      check(MPI_Isend(transfer.data, count, type, transfer.rank, 0, comm, &requests.back()), "MPI_Isend");
     } else {
-      check(MPI_Irecv(transfer.data, count, type, transfer.rank, 0, MPI_COMM_WORLD, &requests.back()), "MPI_Irecv");
+      check(MPI_Irecv(transfer.data, count, type, transfer.rank, 0, comm, &requests.back()), "MPI_Irecv");
     }
   };
   for (const Transfer& transfer : receives) post(transfer, false);
@@ -130,91 +174,66 @@ void exchange_host(const std::vector<Transfer>& sends, const std::vector<Transfe
   for (MPI_Datatype& type : types) MPI_Type_free(&type);
 }
 
+#ifdef KOLLECTIVE_HAVE_NCCL
+/// The NCCL communicator over the ranks' GPUs: the caller's, or one made at the first device
+/// collective (after Kokkos has chosen the device), rank 0's unique id reaching the others
+/// through MPI.
+ncclComm* device_comm(Communicator::State& state) {
+  if (!state.nccl) {
+    ncclUniqueId id{};
+    if (state.rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    check(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, state.comm), "MPI_Bcast");
+    ncclComm_t made = nullptr;
+    const ncclResult_t status = ncclCommInitRank(&made, state.size, id, state.rank);
+    if (status != ncclSuccess) {
+      fail("ncclCommInitRank failed: ", ncclGetErrorString(status),
+           " (NCCL needs one GPU per rank: are there more ranks on a node than GPUs?)");
+    }
+    state.nccl = made;
+    state.owns_nccl = true;
+  }
+  return state.nccl;
+}
+#endif
+
 }  // namespace
 
-Session::Session(int& argc, char**& argv) {
-  check(MPI_Init(&argc, &argv), "MPI_Init");
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm), "MPI_Comm_split_type");
+int Communicator::rank() const { return state_ ? state_->rank : 0; }
+int Communicator::size() const { return state_ ? state_->size : 1; }
+int Communicator::local_rank() const { return state_ ? state_->local_rank : 0; }
+int Communicator::local_size() const { return state_ ? state_->local_size : 1; }
+
+void Communicator::barrier() const {
+  if (state_) check(MPI_Barrier(state_->comm), "MPI_Barrier");
 }
 
-Session::~Session() {
-#ifdef KOLLECTIVE_HAVE_NCCL
-  if (nccl_comm) ncclCommDestroy(nccl_comm);
-#endif
-  if (node_comm != MPI_COMM_NULL) MPI_Comm_free(&node_comm);
-  MPI_Finalize();
-}
-
-bool built_with_mpi() { return true; }
-
-bool built_with_nccl() {
-#ifdef KOLLECTIVE_HAVE_NCCL
-  return true;
-#else
-  return false;
-#endif
-}
-
-namespace {
-/// Whether MPI runs (a program or test without a Session is one rank).
-bool mpi_running() {
-  int started = 0, finished = 0;
-  MPI_Initialized(&started);
-  MPI_Finalized(&finished);
-  return started && !finished;
-}
-}  // namespace
-
-int rank() {
-  int value = 0;
-  if (mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &value);
-  return value;
-}
-
-int size() {
-  int value = 1;
-  if (mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &value);
-  return value;
-}
-
-int local_rank() {
-  int value = 0;
-  if (node_comm != MPI_COMM_NULL) MPI_Comm_rank(node_comm, &value);
-  return value;
-}
-
-int local_size() {
-  int value = 1;
-  if (node_comm != MPI_COMM_NULL) MPI_Comm_size(node_comm, &value);
-  return value;
-}
-
-void barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
-
-void broadcast(std::vector<std::int64_t>& values, int root) {
+void Communicator::broadcast(std::vector<std::int64_t>& values, int root) const {
+  if (!state_) return;
   long long count = static_cast<long long>(values.size());
-  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, MPI_COMM_WORLD), "MPI_Bcast");
+  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, state_->comm), "MPI_Bcast");
   values.resize(static_cast<std::size_t>(count));
-  check(MPI_Bcast(values.data(), static_cast<int>(count), MPI_INT64_T, root, MPI_COMM_WORLD), "MPI_Bcast");
+  check(MPI_Bcast(values.data(), static_cast<int>(count), MPI_INT64_T, root, state_->comm), "MPI_Bcast");
 }
 
-void broadcast(std::string& text, int root) {
+void Communicator::broadcast(std::string& text, int root) const {
+  if (!state_) return;
   long long count = static_cast<long long>(text.size());
-  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, MPI_COMM_WORLD), "MPI_Bcast");
+  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, state_->comm), "MPI_Bcast");
   text.resize(static_cast<std::size_t>(count));
-  check(MPI_Bcast(text.data(), static_cast<int>(count), MPI_CHAR, root, MPI_COMM_WORLD), "MPI_Bcast");
+  check(MPI_Bcast(text.data(), static_cast<int>(count), MPI_CHAR, root, state_->comm), "MPI_Bcast");
 }
 
-void allreduce_sum(std::vector<std::int64_t>& values) {
-  check(
-      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
-      "MPI_Allreduce");
+void Communicator::allreduce_sum(std::vector<std::int64_t>& values) const {
+  if (!state_) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_SUM, state_->comm),
+        "MPI_Allreduce");
 }
 
-void allreduce_sum(std::vector<double>& values) {
+void Communicator::allreduce_sum(std::vector<double>& values) const {
+  if (!state_) return;
   // Fixed order: gather every rank's vector and add them rank by rank on every rank.
   const std::string own(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
-  const std::vector<std::string> parts = gather_bytes(own);
+  const std::vector<std::string> parts = allgather(own);
   std::vector<double> sum(values.size(), 0.0);
   for (const std::string& part : parts) {
     if (part.size() != own.size()) fail("comm::allreduce_sum: the ranks' vectors differ in length");
@@ -224,68 +243,72 @@ void allreduce_sum(std::vector<double>& values) {
   values = std::move(sum);
 }
 
-void allreduce_max(std::vector<std::int64_t>& values) {
-  check(
-      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
-      "MPI_Allreduce");
+void Communicator::allreduce_max(std::vector<std::int64_t>& values) const {
+  if (!state_) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX, state_->comm),
+        "MPI_Allreduce");
 }
 
-void allreduce_max(std::vector<double>& values) {
-  check(
-      MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
-      "MPI_Allreduce");
+void Communicator::allreduce_max(std::vector<double>& values) const {
+  if (!state_) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, state_->comm),
+        "MPI_Allreduce");
 }
 
-std::vector<std::string> allgather(const std::string& text) { return gather_bytes(text); }
+std::vector<std::string> Communicator::allgather(const std::string& text) const {
+  if (!state_) return {text};
+  return gather_bytes(state_->comm, state_->rank, state_->size, text);
+}
 
-void prepare_device_collectives() {
+void Communicator::prepare_device_collectives() const {
 #ifdef KOLLECTIVE_HAVE_NCCL
-  if (size() > 1) device_comm();
+  if (size() > 1) device_comm(*state_);
 #endif
 }
 
-void allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream) {
+void Communicator::allgather_in_place(void* data, std::size_t part_bytes, bool on_device, void* stream) const {
   if (size() == 1 || part_bytes == 0) return;
   char* const parts = static_cast<char*>(data);
-  if (!on_device) return allgather_host(parts, part_bytes);
-#ifdef KOLLECTIVE_HAVE_NCCL
-  check_nccl(ncclAllGather(parts + rank() * part_bytes, parts, part_bytes, ncclChar, device_comm(),
-                           static_cast<cudaStream_t>(stream)),
-             "ncclAllGather");
-#else
-  (void)stream;
-  abort_all("comm::allgather_in_place: device memory, but this build has no NCCL");
-#endif
-}
-
-void broadcast_in_place(void* data, std::size_t bytes, int root, bool on_device, void* stream) {
-  if (size() == 1 || bytes == 0) return;
   if (!on_device) {
-    auto [type, count] = byte_units(bytes);
-    check(MPI_Bcast(data, count, type, root, MPI_COMM_WORLD), "MPI_Bcast");
+    auto [type, count] = byte_units(part_bytes);
+    check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, parts, count, type, state_->comm), "MPI_Allgather");
     MPI_Type_free(&type);
     return;
   }
 #ifdef KOLLECTIVE_HAVE_NCCL
-  check_nccl(ncclBroadcast(data, data, bytes, ncclChar, root, device_comm(), static_cast<cudaStream_t>(stream)),
-             "ncclBroadcast");
+  check_nccl(ncclAllGather(parts + rank() * part_bytes, parts, part_bytes, ncclChar, device_comm(*state_),
+                           static_cast<cudaStream_t>(stream)),
+             "ncclAllGather");
 #else
   (void)stream;
-  abort_all("comm::broadcast_in_place: device memory, but this build has no NCCL");
+  fail("comm::allgather_in_place: device memory, but this build has no NCCL");
 #endif
 }
 
-void abort_all(const std::string& message, int exit_code) {
-  std::fprintf(stderr, "rank %d: %s\n", rank(), message.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, exit_code);
-  std::exit(exit_code);  // MPI_Abort does not return; this keeps [[noreturn]] honest
+void Communicator::broadcast_in_place(void* data, std::size_t bytes, int root, bool on_device, void* stream) const {
+  if (size() == 1 || bytes == 0) return;
+  if (!on_device) {
+    auto [type, count] = byte_units(bytes);
+    check(MPI_Bcast(data, count, type, root, state_->comm), "MPI_Bcast");
+    MPI_Type_free(&type);
+    return;
+  }
+#ifdef KOLLECTIVE_HAVE_NCCL
+  check_nccl(ncclBroadcast(data, data, bytes, ncclChar, root, device_comm(*state_), static_cast<cudaStream_t>(stream)),
+             "ncclBroadcast");
+#else
+  (void)stream;
+  fail("comm::broadcast_in_place: device memory, but this build has no NCCL");
+#endif
 }
 
-void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool on_device, void* stream) {
-  if (!on_device) return exchange_host(sends, receives);
+void Communicator::exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool on_device,
+                            void* stream) const {
+  if (sends.empty() && receives.empty()) return;
+  if (!state_) fail("comm::exchange: a single rank has no partners");
+  if (!on_device) return exchange_host(state_->comm, sends, receives);
 #ifdef KOLLECTIVE_HAVE_NCCL
-  ncclComm_t comm = device_comm();
+  ncclComm_t comm = device_comm(*state_);
   const cudaStream_t cuda_stream = static_cast<cudaStream_t>(stream);
   check_nccl(ncclGroupStart(), "ncclGroupStart");
   for (const Transfer& transfer : receives) {
@@ -299,38 +322,35 @@ void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& r
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
 #else
   (void)stream;
-  abort_all("comm::exchange: device memory, but this build has no NCCL");
+  fail("comm::exchange: device memory, but this build has no NCCL");
 #endif
 }
 
-#else  // one rank
+#else  // one process: every Communicator is this process alone
 
-Session::Session(int&, char**&) {}
-Session::~Session() = default;
-bool built_with_mpi() { return false; }
-bool built_with_nccl() { return false; }
-int rank() { return 0; }
-int size() { return 1; }
-int local_rank() { return 0; }
-int local_size() { return 1; }
-void barrier() {}
-void broadcast(std::vector<std::int64_t>&, int) {}
-void broadcast(std::string&, int) {}
-void allreduce_sum(std::vector<std::int64_t>&) {}
-void allreduce_sum(std::vector<double>&) {}
-void allreduce_max(std::vector<std::int64_t>&) {}
-void allreduce_max(std::vector<double>&) {}
-std::vector<std::string> allgather(const std::string& text) { return {text}; }
-void prepare_device_collectives() {}
-void allgather_in_place(void*, std::size_t, bool, void*) {}
-void broadcast_in_place(void*, std::size_t, int, bool, void*) {}
-void exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool, void*) {
-  if (!sends.empty() || !receives.empty()) abort_all("comm::exchange: a single rank has no partners");
+struct Communicator::State {};
+
+Communicator Communicator::from_mpi_handle(std::int64_t, ncclComm*) {
+  fail("comm::from_mpi: this Kollective was built without MPI (configure it with -DKOLLECTIVE_ENABLE_MPI=ON)");
 }
-
-void abort_all(const std::string& message, int exit_code) {
-  std::fprintf(stderr, "%s\n", message.c_str());
-  std::exit(exit_code);
+int Communicator::rank() const { return 0; }
+int Communicator::size() const { return 1; }
+int Communicator::local_rank() const { return 0; }
+int Communicator::local_size() const { return 1; }
+void Communicator::barrier() const {}
+void Communicator::broadcast(std::vector<std::int64_t>&, int) const {}
+void Communicator::broadcast(std::string&, int) const {}
+void Communicator::allreduce_sum(std::vector<std::int64_t>&) const {}
+void Communicator::allreduce_sum(std::vector<double>&) const {}
+void Communicator::allreduce_max(std::vector<std::int64_t>&) const {}
+void Communicator::allreduce_max(std::vector<double>&) const {}
+std::vector<std::string> Communicator::allgather(const std::string& text) const { return {text}; }
+void Communicator::prepare_device_collectives() const {}
+void Communicator::allgather_in_place(void*, std::size_t, bool, void*) const {}
+void Communicator::broadcast_in_place(void*, std::size_t, int, bool, void*) const {}
+void Communicator::exchange(const std::vector<Transfer>& sends, const std::vector<Transfer>& receives, bool,
+                            void*) const {
+  if (!sends.empty() || !receives.empty()) fail("comm::exchange: a single rank has no partners");
 }
 
 #endif

@@ -37,28 +37,29 @@ void* stream_for(const ExecSpace& space) {
 }
 }  // namespace Impl
 
-/// `data` holds size() parts of `part_elements` each; afterwards every rank has every rank's
+/// `data` holds comm.size() parts of `part_elements` each; afterwards every rank has every rank's
 /// part (rank r's at r * part_elements). Later work on `space` sees the result.
 template <class ExecSpace, class T>
-void allgather_parts(const ExecSpace& space, T* data, std::size_t part_elements) {
-  if (size() == 1) return;
-  allgather_in_place(data, part_elements * sizeof(T), !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
+void allgather_parts(const ExecSpace& space, const Communicator& comm, T* data, std::size_t part_elements) {
+  if (comm.size() == 1) return;
+  comm.allgather_in_place(data, part_elements * sizeof(T), !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
 /// `count` elements at `data` on rank `root` reach every rank's `data`. Later work on `space`
 /// sees the result.
 template <class ExecSpace, class T>
-void broadcast_part(const ExecSpace& space, T* data, std::size_t count, int root) {
-  if (size() == 1) return;
-  broadcast_in_place(data, count * sizeof(T), root, !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
+void broadcast_part(const ExecSpace& space, const Communicator& comm, T* data, std::size_t count, int root) {
+  if (comm.size() == 1) return;
+  comm.broadcast_in_place(data, count * sizeof(T), root, !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
-/// Posts every transfer at once (see comm::exchange) after the work queued on `space`; later
+/// Posts every transfer at once (see Communicator::exchange) after the work queued on `space`; later
 /// work on `space` sees what arrived.
 template <class ExecSpace>
-void exchange_parts(const ExecSpace& space, const std::vector<Transfer>& sends, const std::vector<Transfer>& receives) {
+void exchange_parts(const ExecSpace& space, const Communicator& comm, const std::vector<Transfer>& sends,
+                    const std::vector<Transfer>& receives) {
   if (sends.empty() && receives.empty()) return;
-  exchange(sends, receives, !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
+  comm.exchange(sends, receives, !Impl::on_host<ExecSpace>(), Impl::stream_for(space));
 }
 
 }  // namespace kollective::comm

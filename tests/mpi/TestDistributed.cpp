@@ -26,6 +26,7 @@
 #include "kollective/algorithms/schulze/Schulze.hpp"
 #include "kollective/algorithms/schulze/SchulzeReference.hpp"
 #include "kollective/core/comm/Communicator.hpp"
+#include "kollective/tests/mpi/World.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 #include "kollective/core/comm/ViewCollectives.hpp"
@@ -34,6 +35,7 @@
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): solves shared by every rank must equal the
 // single-rank solve bit for bit, and the serial references.
 namespace comm = kollective::comm;
+using kollective::test::world;
 namespace coalition = kollective::coalition;
 namespace kemeny = kollective::kemeny;
 namespace preferences = kollective::preferences;
@@ -43,30 +45,33 @@ using Space = Kokkos::DefaultExecutionSpace;
 
 /// Fills this rank's part (a device lambda cannot live in a test body under nvcc).
 void fill_own_part(const Kokkos::View<std::int64_t*, Space::memory_space>& parts, std::size_t part) {
-  const std::int64_t rank = comm::rank();
+  const std::int64_t rank = world().rank();
   Kokkos::parallel_for(
       Kokkos::RangePolicy<Space>(0, part), KOKKOS_LAMBDA(const int i) { parts(rank * part + i) = rank * 7919 + i; });
 }
 
 TEST(distributed, allgather_parts_of_a_view) {
   const std::size_t part = 1000;
-  Kokkos::View<std::int64_t*, Space::memory_space> parts("parts", part * comm::size());
+  Kokkos::View<std::int64_t*, Space::memory_space> parts("parts", part * world().size());
   fill_own_part(parts, part);
-  comm::allgather_parts(Space(), parts.data(), part);
+  comm::allgather_parts(Space(), world(), parts.data(), part);
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts);
-  for (int r = 0; r < comm::size(); ++r) {
+  for (int r = 0; r < world().size(); ++r) {
     for (std::size_t i = 0; i < part; i += 97) ASSERT_EQ(host(r * part + i), r * 7919 + std::int64_t(i)) << r;
   }
 }
 
 template <class Value>
 void expect_shared_equals_alone(const coalition::Game& game, coalition::Method method) {
-  const coalition::Result alone = coalition::solve<Value>(Space(), game, {method, false});
-  const coalition::Result shared = coalition::solve<Value>(Space(), game, {method, true});
+  coalition::Options options;
+  options.method = method;
+  const coalition::Result alone = coalition::solve<Value>(Space(), game, options);
+  options.communicator = world();
+  const coalition::Result shared = coalition::solve<Value>(Space(), game, options);
   const std::string what = "n=" + std::to_string(game.agents) + " " + coalition::to_string(method);
   EXPECT_EQ(shared.value, alone.value) << what;  // bit for bit
   EXPECT_EQ(shared.structure, alone.structure) << what;
-  EXPECT_EQ(shared.ranks, comm::size()) << what;
+  EXPECT_EQ(shared.ranks, world().size()) << what;
   coalition::check_partition(game.agents, shared.structure);
   if (method == coalition::Method::dp && sizeof(Value) == 8) {
     EXPECT_EQ(shared.value, coalition::serial_dp(game)) << what;
@@ -112,14 +117,14 @@ TEST(distributed, coalition_layers_shared_by_every_rank_equal_one_rank) {
 /// The ranks the shared DP uses: the largest power of two <= P, at most 2^(n-2).
 int hypercube_ranks(int n) {
   int ranks = 1;
-  while (ranks * 2 <= comm::size() && ranks * 8 <= (1 << n)) ranks *= 2;
+  while (ranks * 2 <= world().size() && ranks * 8 <= (1 << n)) ranks *= 2;
   return ranks;
 }
 
 void expect_same_kemeny(const kemeny::Counts& o, kemeny::Options alone, const std::string& what) {
   alone.list_limit = 1000;
   kemeny::Options shared = alone;
-  shared.across_ranks = true;
+  shared.communicator = world();
   const kemeny::Result a = kemeny::solve(Space(), o, alone);
   const kemeny::Result b = kemeny::solve(Space(), o, shared);
   EXPECT_EQ(b.distance, a.distance) << what;
@@ -138,7 +143,7 @@ TEST(distributed, kemeny_dp_shared_by_every_rank_equals_one_rank) {
       kemeny::Options shared;
       shared.method = kemeny::Method::dp;
       expect_same_kemeny(o, shared, what);
-      shared.across_ranks = true;
+      shared.communicator = world();
       shared.list_limit = n <= kemeny::brute_force_max_alternatives ? 1000000 : 1000;  // all, where checked
       const kemeny::Result result = kemeny::solve(Space(), o, shared);
       EXPECT_EQ(result.ranks, hypercube_ranks(n)) << what;
@@ -161,7 +166,7 @@ TEST(distributed, kemeny_dp_shared_in_one_workspace_equals_one_rank) {
   alone.method = kemeny::Method::dp;
   alone.list_limit = 1000;
   kemeny::Options shared = alone;
-  shared.across_ranks = true;
+  shared.communicator = world();
   for (const auto& [n, seed] : std::vector<std::pair<int, std::uint64_t>>{{13, 1}, {13, 2}, {9, 3}, {13, 4}}) {
     const auto o = preferences::pairwise_reference(preferences::impartial_culture(n, 4, seed));
     const kemeny::Result a = kemeny::solve(Space(), o, alone);
@@ -176,8 +181,8 @@ TEST(distributed, kemeny_dp_tables_alike_with_overlapped_or_stepwise_trades) {
   // Two buffers per traded layer let each step's trade overlap the next step; one (where two do
   // not fit) trades between the steps, on another schedule. Both fill this rank's share alike.
   const auto o = preferences::pairwise_reference(preferences::impartial_culture(14, 3, 5));
-  kemeny::Impl::Layout l = kemeny::Impl::layout(14, comm::size(), comm::rank());
-  comm::prepare_device_collectives();
+  kemeny::Impl::Layout l = kemeny::Impl::layout(14, world());
+  world().prepare_device_collectives();
   if (l.rank < 0) return;  // sits out the shared DP
   std::vector<std::vector<std::uint32_t>> best;
   std::vector<std::vector<std::uint64_t>> ways;
@@ -206,7 +211,7 @@ TEST(distributed, kemeny_auto_shares_each_component_dp) {
     kemeny::Options shared;
     shared.dp_limit = 24;
     expect_same_kemeny(o, shared, what);
-    shared.across_ranks = true;
+    shared.communicator = world();
     const kemeny::Result result = kemeny::solve(Space(), o, shared);
     EXPECT_GT(*std::max_element(result.component_sizes.begin(), result.component_sizes.end()), 8) << what;
     EXPECT_EQ(result.ranks, hypercube_ranks(24)) << what;
@@ -218,11 +223,11 @@ TEST(distributed, ranksvm_training_shared_by_every_rank_reaches_the_same_optimum
   ranksvm::TrainOptions alone;
   alone.eps = 1e-7;
   ranksvm::TrainOptions shared = alone;
-  shared.across_ranks = true;
+  shared.communicator = world();
   const ranksvm::TrainResult a = ranksvm::train(Space(), data, alone);
   const ranksvm::TrainResult b = ranksvm::train(Space(), data, shared);
   ASSERT_TRUE(a.converged && b.converged) << a.stop << " / " << b.stop;
-  EXPECT_EQ(b.ranks, comm::size());
+  EXPECT_EQ(b.ranks, world().size());
   // The sums run in another order, so the iterates differ in rounding; f is 1-strongly convex,
   // so each w lies within |g| of the optimum, and |g| <= eps |g0| at the stop.
   EXPECT_NEAR(b.objective, a.objective, 1e-9 * std::fabs(a.objective));
@@ -231,12 +236,12 @@ TEST(distributed, ranksvm_training_shared_by_every_rank_reaches_the_same_optimum
   EXPECT_LE(std::sqrt(distance), 2 * alone.eps * a.initial_gradient_norm);
   // Every rank took the same steps: the same w, bit for bit.
   const std::string bits(reinterpret_cast<const char*>(b.w.data()), b.w.size() * sizeof(double));
-  for (const std::string& other : comm::allgather(bits)) EXPECT_EQ(other, bits);
+  for (const std::string& other : world().allgather(bits)) EXPECT_EQ(other, bits);
 }
 
 TEST(distributed, ranksvm_shares_are_contiguous_balanced_runs_of_queries) {
   const ranksvm::RankData data = ranksvm::synthetic_letor("mslr", 300, 9000, 4, 5);
-  const int ranks = comm::size() + 2;  // also counts that are not this run's
+  const int ranks = world().size() + 2;  // also counts that are not this run's
   std::int64_t total = 0, heaviest = 0, expected_first = 0;
   std::vector<std::int64_t> load(data.queries());
   for (std::int64_t q = 0; q < data.queries(); ++q) {
@@ -278,7 +283,7 @@ void expect_same_schulze(const schulze::Result& shared, const schulze::Result& a
   EXPECT_EQ(shared.ranking, alone.ranking) << what;
   EXPECT_EQ(shared.paths, alone.paths) << what;  // bit for bit
   EXPECT_EQ(shared.strength_bits, alone.strength_bits) << what;
-  EXPECT_EQ(shared.ranks, comm::size()) << what;
+  EXPECT_EQ(shared.ranks, world().size()) << what;
 }
 
 TEST(distributed, schulze_shared_by_every_rank_equals_one_rank_and_the_reference) {
@@ -289,7 +294,7 @@ TEST(distributed, schulze_shared_by_every_rank_equals_one_rank_and_the_reference
       const auto profile = kollective::test::random_weak_profile(n, 2 * n + 5, seed, seed == 1 ? 5 : 40000);
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
       const auto whole = preferences::build_pairwise(space, profile);
-      const schulze::SharedRows mine = schulze::shared_rows(n);
+      const schulze::SharedRows mine = schulze::shared_rows(n, world());
       const auto rows = preferences::build_pairwise_rows(space, profile, mine.first, mine.count);
       expect_rows_of(whole, rows, what + " ballots");
       const auto counts = preferences::pairwise_reference(profile);
@@ -300,11 +305,14 @@ TEST(distributed, schulze_shared_by_every_rank_equals_one_rank_and_the_reference
         const bool fits16 = *std::max_element(reference.paths.begin(), reference.paths.end()) <= 0xffffu;
         for (const auto width : {schulze::StrengthWidth::bits32, schulze::StrengthWidth::bits16}) {
           if (width == schulze::StrengthWidth::bits16 && !fits16) continue;
-          schulze::Options options{rule, width, true};
+          const schulze::Options options{rule, width, true};
+          schulze::Options everyone = options;
+          everyone.communicator = world();
           const std::string run = what + " " + schulze::to_string(rule) + (fits16 ? " 16" : " 32");
           const schulze::Result alone = schulze::solve(space, whole, options);
-          const schulze::Result shared = schulze::solve_shared(space, rows, n, options);
+          const schulze::Result shared = schulze::solve_shared(space, rows, n, everyone);
           expect_same_schulze(shared, alone, run);
+          expect_same_schulze(schulze::solve(space, whole, everyone), alone, run + " (whole matrix on every rank)");
           EXPECT_EQ(shared.paths, reference.paths) << run;
           EXPECT_EQ(shared.winners, reference.winners) << run;
         }
@@ -317,12 +325,14 @@ TEST(distributed, schulze_shared_generated_tournament_equals_one_rank) {
   const Space space;
   const int n = 300;  // 5 tiles: uneven over 2, 3 and 4 ranks
   const auto whole = preferences::random_pairwise(space, n, 1000001, 7);
-  const schulze::SharedRows mine = schulze::shared_rows(n);
+  const schulze::SharedRows mine = schulze::shared_rows(n, world());
   const auto rows = preferences::random_pairwise_rows(space, n, 1000001, 7, mine.first, mine.count);
   expect_rows_of(whole, rows, "random tournament");
   schulze::Options options;
   options.keep_paths = true;
-  expect_same_schulze(schulze::solve_shared(space, rows, n, options), schulze::solve(space, whole, options),
+  schulze::Options everyone = options;
+  everyone.communicator = world();
+  expect_same_schulze(schulze::solve_shared(space, rows, n, everyone), schulze::solve(space, whole, options),
                       "random tournament");
 }
 
@@ -330,26 +340,28 @@ TEST(distributed, schulze_shared_refuses_rows_that_are_not_this_ranks) {
   const Space space;
   const int n = 130;
   const auto rows = preferences::random_pairwise_rows(space, n, 5, 1, 0, n);  // every row, on every rank
-  if (comm::size() == 1) {
-    EXPECT_NO_THROW(schulze::solve_shared(space, rows, n));
+  schulze::Options everyone;
+  everyone.communicator = world();
+  if (world().size() == 1) {
+    EXPECT_NO_THROW(schulze::solve_shared(space, rows, n, everyone));
     return;
   }
-  EXPECT_THROW(schulze::solve_shared(space, rows, n), kollective::SharedError);
+  EXPECT_THROW(schulze::solve_shared(space, rows, n, everyone), kollective::SharedError);
 }
 
 /// A LETOR file written by rank 0 for every rank to read, removed when the test ends.
 class SharedFile {
  public:
   SharedFile(const std::string& name, const std::string& text) : path_(name) {
-    if (comm::rank() == 0) {
+    if (world().rank() == 0) {
       std::ofstream out(path_, std::ios::binary);
       out << text;
     }
-    comm::barrier();
+    world().barrier();
   }
   ~SharedFile() {
-    comm::barrier();
-    if (comm::rank() == 0) std::remove(path_.c_str());
+    world().barrier();
+    if (world().rank() == 0) std::remove(path_.c_str());
   }
   const std::string& path() const { return path_; }
 
@@ -358,7 +370,7 @@ class SharedFile {
 };
 
 std::string letor_text(const ranksvm::RankData& data) {
-  const std::string path = "letor_text_" + std::to_string(comm::rank()) + ".txt";
+  const std::string path = "letor_text_" + std::to_string(world().rank()) + ".txt";
   ranksvm::write_letor(data, path);
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -385,7 +397,7 @@ std::vector<std::string> all_documents(const ranksvm::RankData& share) {
   std::string mine;
   for (const std::string& document : documents_of(share)) mine += document + "\n";
   std::vector<std::string> all;
-  for (const std::string& part : comm::allgather(mine)) {
+  for (const std::string& part : world().allgather(mine)) {
     std::istringstream lines(part);
     for (std::string line; std::getline(lines, line);) all.push_back(line);
   }
@@ -399,7 +411,7 @@ TEST(distributed, letor_file_read_in_parts_holds_every_document_once) {
   std::string text = "# LETOR-style comment\n" + letor_text(data) + "# trailing comment\n1 qid:999999 3:0.5";
   const SharedFile file("letor_parts.txt", text);
   const ranksvm::RankData whole = ranksvm::read_letor(file.path());
-  const ranksvm::RankData share = ranksvm::read_letor_share(file.path());
+  const ranksvm::RankData share = ranksvm::read_letor_share(file.path(), world());
   EXPECT_EQ(share.features, whole.features);
   EXPECT_GE(share.queries(), 1);
   auto expected = documents_of(whole);
@@ -410,13 +422,13 @@ TEST(distributed, letor_file_read_in_parts_holds_every_document_once) {
   EXPECT_EQ(*high - *low + 1, share.docs);
   // Shares are balanced by preference pairs: no rank holds more than its part plus one query.
   std::vector<std::int64_t> pairs{ranksvm::preference_pairs(share)};
-  comm::allreduce_max(pairs);
+  world().allreduce_max(pairs);
   std::int64_t largest_query = 0;
   for (std::int64_t q = 0; q < whole.queries(); ++q) {
     const std::int64_t n = whole.query_begin[q + 1] - whole.query_begin[q];
     largest_query = std::max(largest_query, n * n / 2 + n);
   }
-  EXPECT_LE(pairs[0], ranksvm::preference_pairs(whole) / comm::size() + 2 * largest_query);
+  EXPECT_LE(pairs[0], ranksvm::preference_pairs(whole) / world().size() + 2 * largest_query);
 }
 
 TEST(distributed, letor_file_read_in_parts_falls_back_to_the_whole_file) {
@@ -425,11 +437,11 @@ TEST(distributed, letor_file_read_in_parts_falls_back_to_the_whole_file) {
                          "1 qid:1 1:1\n0 qid:1 1:0\n2 qid:2 1:2\n0 qid:3 1:1\n1 qid:3 1:3\n"
                          "1 qid:2 1:5\n0 qid:4 1:1\n2 qid:4 1:2\n1 qid:5 1:1\n0 qid:5 1:4\n");
   const ranksvm::RankData whole = ranksvm::read_letor(split.path());
-  const ranksvm::RankData share = ranksvm::read_letor_share(split.path());
+  const ranksvm::RankData share = ranksvm::read_letor_share(split.path(), world());
   auto expected = documents_of(whole);
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(all_documents(share), expected);
-  const ranksvm::RankData dealt = ranksvm::Impl::rank_share(whole, comm::rank(), comm::size());
+  const ranksvm::RankData dealt = ranksvm::Impl::rank_share(whole, world().rank(), world().size());
   EXPECT_EQ(documents_of(share), documents_of(dealt));
 }
 
@@ -439,7 +451,7 @@ TEST(distributed, letor_file_read_in_parts_names_the_bad_line_on_every_rank) {
   text += "0 qid:41 1:nan\n";  // line 81, in the last rank's bytes
   const SharedFile file("letor_bad_line.txt", text);
   try {
-    ranksvm::read_letor_share(file.path());
+    ranksvm::read_letor_share(file.path(), world());
     FAIL() << "the bad line was read";
   } catch (const kollective::Error& e) {
     EXPECT_NE(std::string(e.what()).find("letor_bad_line.txt:81:"), std::string::npos) << e.what();
@@ -453,16 +465,16 @@ TEST(distributed, ranksvm_training_on_file_parts_reaches_one_ranks_optimum) {
   ranksvm::TrainOptions alone;
   alone.eps = 1e-6;
   ranksvm::TrainOptions shared = alone;
-  shared.across_ranks = true;
-  shared.data_is_share = comm::size() > 1;
+  shared.communicator = world();
+  shared.data_is_share = world().size() > 1;
   const ranksvm::TrainResult a = ranksvm::train(Space(), whole, alone);
-  const ranksvm::TrainResult b = ranksvm::train(Space(), ranksvm::read_letor_share(file.path()), shared);
+  const ranksvm::TrainResult b = ranksvm::train(Space(), ranksvm::read_letor_share(file.path(), world()), shared);
   ASSERT_TRUE(a.converged && b.converged) << a.stop << " / " << b.stop;
   EXPECT_NEAR(b.objective, a.objective, 1e-9 * std::fabs(a.objective));
 }
 
 int main(int argc, char** argv) {
-  comm::Session session(argc, argv);
+  kollective::test::MpiSession session(argc, argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

@@ -323,18 +323,18 @@ void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int 
 /// Every rank's blocks of layer h, from `exchange` (ranks x share blocks), written into every
 /// rank's table; returns the fenced seconds it took.
 template <class Value, class ExecSpace, class Binomials>
-double gather_layer(const ExecSpace& space, Value* table, Value* exchange, int h, std::uint64_t blocks, int high_agents,
-                    const Binomials& binomial) {
+double gather_layer(const ExecSpace& space, const comm::Communicator& communicator, Value* table, Value* exchange,
+                    int h, std::uint64_t blocks, int high_agents, const Binomials& binomial) {
   space.fence();  // the layer's own work is not exchange time
   Kokkos::Timer timer;
-  const int ranks = comm::size();
-  const LayerShare mine(blocks, comm::rank(), ranks);
-  Value* own = exchange + comm::rank() * mine.share * block_size;
+  const int rank = communicator.rank(), ranks = communicator.size();
+  const LayerShare mine(blocks, rank, ranks);
+  Value* own = exchange + rank * mine.share * block_size;
   copy_layer_blocks(space, table, own, h, mine, false, high_agents, binomial);
-  comm::allgather_parts(space, exchange, mine.share * block_size);
+  comm::allgather_parts(space, communicator, exchange, mine.share * block_size);
   for (int r = 0; r < ranks; ++r) {
     const LayerShare theirs(blocks, r, ranks);
-    if (r == comm::rank() || theirs.count == 0) continue;
+    if (r == rank || theirs.count == 0) continue;
     copy_layer_blocks(space, table, exchange + r * mine.share * block_size, h, theirs, true, high_agents, binomial);
   }
   space.fence();
@@ -417,7 +417,8 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
   const std::uint64_t coalitions = std::uint64_t{1} << n;
   const std::uint64_t entries = std::uint64_t{1} << (high_agents + low_agents);  // at least one block
   // Across ranks, every rank holds the whole table, plus room to gather its largest layer.
-  const int ranks = options.across_ranks ? comm::size() : 1;
+  const comm::Communicator& communicator = options.communicator;
+  const int ranks = communicator.size();
   std::uint64_t exchange_blocks = 0;  // the most of any layer
   for (int h = 1; h <= high_agents && ranks > 1; ++h) {
     exchange_blocks =
@@ -434,7 +435,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
     return 0;
   };
   if (ranks > 1) {
-    comm::on_every_rank(check_memory);  // no rank allocates unless every rank's table fits
+    communicator.on_every_rank(check_memory);  // no rank allocates unless every rank's table fits
   } else {
     check_memory();
   }
@@ -454,11 +455,12 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
   double exchange_seconds = 0;
   for (int h = 1; h <= high_agents; ++h) {
     const Layer layer = plan_layer(n, high_agents, h, idp);
-    const LayerShare mine(layer.blocks, ranks > 1 ? comm::rank() : 0, ranks);
+    const LayerShare mine(layer.blocks, communicator.rank(), ranks);
     if (layer.chunks != 0) run_high_splits(space, table, layer, mine, high_agents, binomial);
     run_local_splits(space, table, h, mine, high_agents, binomial);
     if (ranks > 1)
-      exchange_seconds += gather_layer(space, table, exchange.data(), h, layer.blocks, high_agents, binomial);
+      exchange_seconds +=
+          gather_layer(space, communicator, table, exchange.data(), h, layer.blocks, high_agents, binomial);
     space.fence();
     progress.update(h + 1);
   }

@@ -17,6 +17,7 @@
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
+#include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::kemeny::Impl {
@@ -42,7 +43,8 @@ struct Layout {
 
   int low_bits() const { return n - part_bits; }
   int owner(int part) const { return (part ^ part >> 1) & ((1 << rank_bits) - 1); }
-  bool shared = true;  ///< the ranks share the DP (collectives); false: this rank alone
+  bool shared = true;               ///< the ranks share the DP (collectives); false: this rank alone
+  comm::Communicator communicator;  ///< the ranks, where shared
   /// Room for each traded layer: 2 lets step t's messages travel while step t + 1 computes; 1
   /// makes them travel between the steps (when two do not fit).
   int buffers = 1;
@@ -108,6 +110,13 @@ inline Layout layout(int n, int ranks, int rank) {
 }
 
 /// The whole DP on this rank, outside any collective (the ranks solve other inputs).
+/// The layout of this rank of `communicator`, for a DP shared by its ranks.
+inline Layout layout(int n, const comm::Communicator& communicator) {
+  Layout l = layout(n, communicator.size(), communicator.rank());
+  l.communicator = communicator;
+  return l;
+}
+
 inline Layout alone(int n) {
   Layout l = layout(n, 1, 0);
   l.shared = false;

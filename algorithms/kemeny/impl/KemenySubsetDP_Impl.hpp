@@ -126,7 +126,7 @@ void post_step(const ExecSpace& exchange_space, const Layout& l,
     receives.push_back({trade.got_best.data() + at, message.count * sizeof(Distance), message.rank});
     receives.push_back({trade.got_ways.data() + at, message.count * sizeof(std::uint64_t), message.rank});
   }
-  comm::exchange_parts(exchange_space, sends, receives);
+  comm::exchange_parts(exchange_space, l.communicator, sends, receives);
 }
 
 /// Step t of part q (index in l.parts): each set's best and ways from its candidates here and
@@ -277,7 +277,7 @@ std::vector<std::int64_t> read_sets(const ExecSpace& space,
       values[2 * slot[k] + 1] = host(2 * k + 1);
     }
   }
-  if (l.shared) comm::allreduce_sum(values);  // one owner per set: the others add zeros
+  if (l.shared) l.communicator.allreduce_sum(values);  // one owner per set: the others add zeros
   return values;
 }
 
@@ -343,28 +343,28 @@ std::vector<Ranking> list_optima(const ExecSpace& space,
 inline int agreed_buffers(MemoryKind memory, Layout l, int distance_bytes) {
   l.buffers = 2;
   const bool fits = l.rank < 0 || dp_rank_bytes(l, distance_bytes) <= available_bytes(memory) / 10 * 9;
-  return comm::holds_on_every_rank(fits) ? 2 : 1;
+  return l.communicator.holds_on_every_rank(fits) ? 2 : 1;
 }
 
 /// What makes two DPs' buffers alike (Workspace).
 inline std::vector<std::int64_t> dp_shape(const Layout& l, int distance_bytes) {
-  return {l.n, distance_bytes, l.shared, comm::size(), l.rank};
+  return {l.n, distance_bytes, l.shared, l.communicator.size(), l.rank};
 }
 
-/// The subset DP on this rank alone, or shared by every rank (options.across_ranks: each holds
+/// The subset DP on this rank alone, or shared by the ranks of options.communicator (each holds
 /// a share of the tables, and every rank gets the same Result), in `workspace`'s buffers.
 template <class Distance, class ExecSpace>
 Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& options,
                      Workspace<typename ExecSpace::memory_space>& workspace) {
   const int n = o.alternatives;
   constexpr MemoryKind memory = memory_kind<typename ExecSpace::memory_space>();
-  Layout l = options.across_ranks ? layout(n, comm::size(), comm::rank()) : alone(n);
+  Layout l = options.communicator.size() > 1 ? layout(n, options.communicator) : alone(n);
   const std::vector<std::int64_t> shape = dp_shape(l, sizeof(Distance));
   // Every rank of a shared DP gave its workspace the same shapes, so all of them check, or none.
   if (!workspace.holds(shape)) {
     workspace.release();  // before the memory checks, which then see its bytes free
     if (l.shared) {
-      comm::on_every_rank([&] {  // no rank allocates unless every rank's share fits
+      l.communicator.on_every_rank([&] {  // no rank allocates unless every rank's share fits
         if (l.rank >= 0) require_rank_memory(memory, l, sizeof(Distance), "");
         return 0;
       });
@@ -377,11 +377,11 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   }
   l.buffers = workspace.buffers();
   if (l.shared) {
-    comm::prepare_device_collectives();
-    if ((1 << l.rank_bits) < comm::size() && options.reporter.log) {
-      options.reporter.log(
-          "Kemeny subset DP over " + std::to_string(n) + " alternatives: " + std::to_string(1 << l.rank_bits) + " of " +
-          std::to_string(comm::size()) + " ranks take part (a power of two, at most 2^(n-2)); the others wait");
+    l.communicator.prepare_device_collectives();
+    if ((1 << l.rank_bits) < l.communicator.size() && options.reporter.log) {
+      options.reporter.log("Kemeny subset DP over " + std::to_string(n) + " alternatives: " +
+                           std::to_string(1 << l.rank_bits) + " of " + std::to_string(l.communicator.size()) +
+                           " ranks take part (a power of two, at most 2^(n-2)); the others wait");
     }
   }
   Result result;

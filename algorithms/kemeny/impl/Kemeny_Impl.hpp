@@ -167,9 +167,10 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
 /// then on every rank, so that all choose alike).
 inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, std::int64_t held) {
   const int n = o.alternatives, bytes = distances_fit_32(o) ? 4 : 8;
-  const std::int64_t needed = options.across_ranks ? dp_most_rank_bytes(n, comm::size(), bytes) : dp_bytes(n, bytes);
+  const comm::Communicator& ranks = options.communicator;
+  const std::int64_t needed = ranks.size() > 1 ? dp_most_rank_bytes(n, ranks.size(), bytes) : dp_bytes(n, bytes);
   const bool fits = n <= dp_max_alternatives && needed <= (available_bytes(memory) + held) * 9 / 10;
-  return options.across_ranks ? comm::holds_on_every_rank(fits) : fits;
+  return ranks.holds_on_every_rank(fits);
 }
 
 /// The most alternatives whose triangle search runs on the calling thread: there the n^3 / 6
@@ -294,7 +295,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
       };
       if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
       bool proven = searched && searched->proven();
-      if (options.across_ranks) proven = comm::holds_on_every_rank(proven);  // the DP has collectives
+      proven = options.communicator.holds_on_every_rank(proven);  // the DP has collectives
       if (!proven && dp_possible) {
         const Result exact = Impl::solve_dp(space, sub, options, workspace);
         local = exact.optima;

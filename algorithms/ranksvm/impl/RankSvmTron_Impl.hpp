@@ -36,10 +36,10 @@ using HostVector = Kokkos::View<double*, Kokkos::HostSpace>;
 template <class Objective>
 class HostCalls {
  public:
-  /// summed: each call's result is this rank's part, summed over the ranks.
-  HostCalls(Objective& objective, bool summed)
+  /// Each call's result is this rank's part, summed over the ranks of `communicator`.
+  HostCalls(Objective& objective, const comm::Communicator& communicator)
       : objective_(objective),
-        summed_(summed),
+        communicator_(communicator),
         in_("Kollective::RankSvm::argument", objective.features()),
         out_("Kollective::RankSvm::result", objective.features()) {}
   double fun(const HostVector& w) {
@@ -64,20 +64,20 @@ class HostCalls {
 
  private:
   void sum_over_ranks(std::vector<double>& values) {
-    if (!summed_) return;
+    if (communicator_.size() == 1) return;
     WallTimer timer;
-    comm::allreduce_sum(values);
+    communicator_.allreduce_sum(values);
     seconds_exchange_ += timer.seconds();
   }
   void sum_over_ranks(const HostVector& values) {
-    if (!summed_) return;
+    if (communicator_.size() == 1) return;
     std::vector<double> copy(values.data(), values.data() + values.extent(0));
     sum_over_ranks(copy);
     std::copy(copy.begin(), copy.end(), values.data());
   }
 
   Objective& objective_;
-  bool summed_;
+  comm::Communicator communicator_;
   typename Objective::Vector in_, out_;
   double seconds_exchange_ = 0;
 };
@@ -119,17 +119,18 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
   Kokkos::Profiling::ScopedRegion region("Kollective::RankSvm::train");
   WallTimer setup;
-  const bool shared = options.across_ranks && comm::size() > 1;
+  const comm::Communicator& communicator = options.communicator;
+  const bool shared = communicator.size() > 1;
   const bool to_share = shared && !options.data_is_share;
-  if (to_share) require_query_per_rank(data);
+  if (to_share) require_query_per_rank(data, communicator);
   // A share of a whole set in memory: its metadata copied, its block of X read in place.
-  const QueryRange range = to_share ? share_queries(data, comm::rank(), comm::size()) : QueryRange{};
+  const QueryRange range = to_share ? share_queries(data, communicator.rank(), communicator.size()) : QueryRange{};
   const RankData share = to_share ? rank_share(data, range, false) : RankData();
   const double* rows = x + (to_share ? data.query_begin[range.first] * data.features : 0);
   RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, rows, options.C,
                                                      options.split_span);
-  device_objective.set_regularized(!shared || comm::rank() == 0);
-  HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, shared);
+  device_objective.set_regularized(communicator.rank() == 0);
+  HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, communicator);
   using Vector = HostVector;
   const int n = device_objective.features();
   TrainResult result;
@@ -216,7 +217,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
   result.seconds_hv_xt = parts.x_transpose_times_u;
   result.objective = f;
   result.gradient_norm = gnorm;
-  result.ranks = shared ? comm::size() : 1;
+  result.ranks = communicator.size();
   result.seconds_exchange = objective.seconds_exchange();
   result.w.assign(w.data(), w.data() + n);
   return result;

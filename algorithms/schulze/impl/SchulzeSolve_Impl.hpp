@@ -71,7 +71,7 @@ std::uint32_t max_link_strength(const ExecSpace& space, const RowLayout& layout,
   }
   if (!layout.shared) return largest;
   std::vector<std::int64_t> most{largest};
-  comm::allreduce_max(most);
+  layout.communicator.allreduce_max(most);
   return static_cast<std::uint32_t>(most[0]);
 }
 
@@ -115,7 +115,7 @@ inline void require_memory(MemoryKind memory, const RowLayout& layout, std::int6
 template <class Check>
 void check_on_ranks(const RowLayout& layout, const Check& check) {
   if (!layout.shared) return check();
-  comm::on_every_rank([&] {
+  layout.communicator.on_every_rank([&] {
     check();
     return 0;
   });
@@ -194,7 +194,7 @@ void summarize(const ExecSpace& space, const RowLayout& layout, const PathView<S
         "Kollective::Schulze::pack_block", Policy(space, {0, 0}, {own, to_rows}, {16, 16}),
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { sent(i, j) = rows(i, to_column0 + j); });
     result.exchange_seconds += time_fenced(space, [&] {
-      comm::exchange_parts(space, {{sent.data(), sent.size() * sizeof(Strength), to}},
+      comm::exchange_parts(space, layout.communicator, {{sent.data(), sent.size() * sizeof(Strength), to}},
                            {{received.data(), received.size() * sizeof(Strength), from}});
     });
     tally_block(space, rows, layout.first_tile(from) * tile, received, 0, layout.padded_rows(from), tally);
@@ -207,7 +207,7 @@ void summarize(const ExecSpace& space, const RowLayout& layout, const PathView<S
     wins_and_losses[first + r] = host(r) & 0xffffffff;
     wins_and_losses[n + first + r] = host(r) >> 32;
   }
-  if (ranks > 1) comm::allreduce_sum(wins_and_losses);  // each entry comes from one rank
+  if (ranks > 1) layout.communicator.allreduce_sum(wins_and_losses);  // each entry comes from one rank
   result.beaten.assign(wins_and_losses.begin(), wins_and_losses.begin() + n);
   result.winners.clear();
   for (std::int64_t i = 0; i < n; ++i) {
@@ -243,13 +243,56 @@ void gather_paths(const ExecSpace& space, const RowLayout& layout, const PathVie
   for (std::int64_t r = 0; r < own; ++r) {
     for (std::int64_t j = 0; j < n; ++j) mine[r * n + j] = host(r, j);
   }
-  result.paths = shared ? comm::allgather_values(mine) : std::move(mine);  // rows in rank order
+  result.paths = shared ? layout.communicator.allgather_values(mine) : std::move(mine);  // rows in rank order
 }
 
-template <class Strength, class ExecSpace, class Counts>
-Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options) {
+/// No paths out: the solve keeps them on the device only (or in result.paths, keep_paths).
+struct NoPathsOut {
+  template <class ExecSpace, class Strength, class MemorySpace>
+  void operator()(const ExecSpace&, const RowLayout&, const PathView<Strength, MemorySpace>&, const Result&) const {}
+};
+
+/// The strongest paths into the caller's n x n View `paths`: alone, copied on the device; shared,
+/// from the rows gathered on the host (result.paths, which solve_with then fills).
+template <class PathsView>
+struct PathsOut {
+  PathsView paths;
+  template <class ExecSpace, class Strength, class MemorySpace>
+  void operator()(const ExecSpace& space, const RowLayout& layout, const PathView<Strength, MemorySpace>& rows,
+                  const Result& result) const {
+    const std::int64_t n = layout.n;
+    if (layout.shared && layout.ranks > 1) {
+      const auto host = Kokkos::create_mirror_view(paths);
+      for (std::int64_t i = 0; i < n; ++i) {
+        for (std::int64_t j = 0; j < n; ++j) host(i, j) = result.paths[i * n + j];
+      }
+      Kokkos::deep_copy(space, paths, host);
+      space.fence();  // the host copy goes out of scope
+      return;
+    }
+    const PathsView out = paths;
+    Kokkos::parallel_for(
+        "Kollective::Schulze::paths_out", Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {n, n}),
+        KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { out(i, j) = rows(i, j); });
+  }
+  bool needs_gather(const RowLayout& layout) const { return layout.shared && layout.ranks > 1; }
+};
+
+template <class Out>
+bool gathers(const Out& out, const RowLayout& layout) {
+  if constexpr (std::is_same_v<Out, NoPathsOut>) {
+    return false;
+  } else {
+    return out.needs_gather(layout);
+  }
+}
+
+template <class Strength, class ExecSpace, class Counts, class Out = NoPathsOut>
+Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options,
+                  const Out& out = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::solve");
-  if (options.keep_paths) check_gather(layout);
+  const bool gather = options.keep_paths || gathers(out, layout);
+  if (gather) check_gather(layout);
   check_memory(memory_kind<typename ExecSpace::memory_space>(), layout, sizeof(Strength));
   auto rows = link_strengths<Strength>(space, layout, counts, options.rule);
   Result result;
@@ -259,12 +302,15 @@ Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts&
   result.paths_seconds =
       time_fenced(space, [&] { result.exchange_seconds = strongest_paths(space, layout, rows, options.reporter); });
   summarize(space, layout, rows, result);
-  if (options.keep_paths) gather_paths(space, layout, rows, result);
+  if (gather) gather_paths(space, layout, rows, result);
+  out(space, layout, rows, result);
+  if (!options.keep_paths) result.paths.clear();
   return result;
 }
 
-template <class ExecSpace, class Counts>
-Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options) {
+template <class ExecSpace, class Counts, class Out = NoPathsOut>
+Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options,
+             const Out& out = {}) {
   const std::uint32_t largest = max_link_strength(space, layout, counts, options.rule);  // the same on every rank
   const bool fits16 = largest <= 0xffffu;
   if (options.width == StrengthWidth::bits16 && !fits16) {
@@ -275,8 +321,8 @@ Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& coun
   // `auto` takes 16 bits on devices only.
   const bool use16 = options.width == StrengthWidth::bits16 ||
                      (options.width == StrengthWidth::automatic && fits16 && !runs_on_host<ExecSpace>);
-  return use16 ? solve_with<std::uint16_t>(space, layout, counts, options)
-               : solve_with<std::uint32_t>(space, layout, counts, options);
+  return use16 ? solve_with<std::uint16_t>(space, layout, counts, options, out)
+               : solve_with<std::uint32_t>(space, layout, counts, options, out);
 }
 
 }  // namespace kollective::schulze::Impl

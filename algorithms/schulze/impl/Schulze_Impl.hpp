@@ -282,11 +282,12 @@ struct TileUpdates {
 /// Which tile rows each rank holds: contiguous runs, as even as whole tiles allow (the last tile
 /// row holds the padding). Alone, one rank holds them all and calls no collectives.
 struct RowLayout {
-  std::int64_t n = 0;      ///< alternatives
-  std::int64_t tiles = 0;  ///< tiles per side of the padded matrix
-  int ranks = 1;           ///< ranks sharing the matrix
-  int rank = 0;            ///< this one
-  bool shared = false;     ///< collectives between the ranks (false: this rank alone)
+  std::int64_t n = 0;               ///< alternatives
+  std::int64_t tiles = 0;           ///< tiles per side of the padded matrix
+  int ranks = 1;                    ///< ranks sharing the matrix
+  int rank = 0;                     ///< this one
+  bool shared = false;              ///< collectives between the ranks (false: this rank alone)
+  comm::Communicator communicator;  ///< the ranks, where shared
 
   std::int64_t padded() const { return tiles * tile; }
   std::int64_t first_tile(int r) const { return tiles * r / ranks; }
@@ -309,6 +310,12 @@ inline RowLayout alone(std::int64_t n) { return RowLayout{n, (n + tile - 1) / ti
 /// Tile rows of n alternatives spread over `ranks` ranks, as rank `rank` holds them.
 inline RowLayout spread(std::int64_t n, int rank, int ranks) {
   return RowLayout{n, (n + tile - 1) / tile, ranks, rank, true};
+}
+/// The same over the ranks of `communicator`, for a shared solve.
+inline RowLayout spread(std::int64_t n, const comm::Communicator& communicator) {
+  RowLayout layout = spread(n, communicator.rank(), communicator.size());
+  layout.communicator = communicator;
+  return layout;
 }
 
 /// Runs all pivots in place on this rank's tile rows (padded rows x padded columns); returns the
@@ -362,8 +369,8 @@ double strongest_paths(const ExecSpace& space, const RowLayout& layout, const Pa
           Updates{rows, pivots, tiles, k, first_tile, tiles, true});
     }
     if (layout.ranks > 1) {
-      broadcast_seconds +=
-          time_fenced(space, [&] { comm::broadcast_part(space, pivots.data(), pivots.size(), owner); });
+      broadcast_seconds += time_fenced(
+          space, [&] { comm::broadcast_part(space, layout.communicator, pivots.data(), pivots.size(), owner); });
       Kokkos::parallel_for("Kollective::Schulze::pivot_column",
                            Policy(space, own_tiles, threads).set_scratch_size(0, scratch),
                            Updates{rows, pivots, tiles, k, first_tile, 0, true});
