@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
@@ -114,6 +115,40 @@ TEST(TEST_CATEGORY, caller_views_coalition) {
   EXPECT_EQ(found.structure, expected.structure);
   const auto odd = Kokkos::subview(values, std::make_pair(0, 1000));
   EXPECT_NE(error_of([&] { coalition::solve<double>(space, odd); }).find("1000 values are not 2^n"), std::string::npos);
+}
+
+TEST(TEST_CATEGORY, workspaces_are_reused_and_give_the_same_answers) {
+  // One workspace through solves of the same shape (kept) and of others (freed, allocated anew).
+  TEST_EXECSPACE space;
+  using Memory = typename TEST_EXECSPACE::memory_space;
+  Workspace<Memory> paths_workspace;
+  const unsigned char* held = nullptr;
+  for (const auto& [n, seed] : std::vector<std::pair<int, std::uint64_t>>{{70, 1}, {70, 2}, {40, 3}, {70, 4}}) {
+    const auto counts = preferences::pairwise_reference(random_weak_profile(n, 100, seed));
+    const auto doubled = preferences::to_device(space, counts);
+    schulze::Options options;
+    options.keep_paths = true;
+    const auto expected = schulze::solve(space, doubled, options);
+    const auto found = schulze::solve(space, doubled, options, paths_workspace);
+    EXPECT_EQ(found.paths, expected.paths) << n << " " << seed;
+    EXPECT_EQ(found.winners, expected.winners) << n << " " << seed;
+    const auto* now = paths_workspace.template segment<unsigned char>(0).data();
+    if (seed == 2) EXPECT_EQ(now, held) << "a solve of the same shape reuses the buffers";
+    held = now;
+  }
+  Workspace<Memory> table_workspace;
+  for (const auto& [n, seed] : std::vector<std::pair<int, std::uint64_t>>{{11, 1}, {11, 2}, {9, 3}}) {
+    const coalition::Game game = coalition::uniform_game(n, seed);
+    for (const auto method : {coalition::Method::dp, coalition::Method::idp}) {
+      coalition::Options options;
+      options.method = method;
+      const auto expected = coalition::solve<float>(space, game, options);
+      const auto found = coalition::solve<float>(space, game, options, table_workspace);
+      EXPECT_EQ(found.value, expected.value) << n << " " << seed;
+      EXPECT_EQ(found.structure, expected.structure) << n << " " << seed;
+      EXPECT_GT(table_workspace.bytes(), 0u);
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, caller_views_ranksvm) {

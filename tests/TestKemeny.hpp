@@ -181,7 +181,7 @@ TEST(TEST_CATEGORY, kemeny_workspace_reused_across_solves_gives_fresh_results) {
   // One workspace through solves of 11, 11 again (its buffers reused), 9 (reshaped) and 11
   // alternatives: each result equals a solve with buffers of its own.
   TEST_EXECSPACE space;
-  kemeny::Workspace<TEST_EXECSPACE::memory_space> workspace;
+  kollective::Workspace<TEST_EXECSPACE::memory_space> workspace;
   kemeny::Options options;
   options.method = kemeny::Method::dp;
   options.list_limit = 1000;

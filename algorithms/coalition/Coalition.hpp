@@ -26,6 +26,16 @@ Result solve(const ExecSpace& space, Values values, const Options& options = {})
   return Impl::solve<Value>(space, values, options);
 }
 
+/// solve(), with the value table and the buffers of a shared solve taken from `workspace` and
+/// left there for the next solve of the same size, precision, method and ranks
+/// (kollective::Workspace): for many games in a row.
+template <class Value, class ExecSpace>
+Result solve(const ExecSpace& space, Values values, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace) {
+  static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
+  return Impl::solve<Value>(space, values, options, &workspace);
+}
+
 /// solve() on the caller's values: a rank-1 View of the 2^n values v[mask] of a game of n agents
 /// (v[0] = 0), double or float, any memory space, const allowed; checked by validate_values.
 /// Read in place where they are contiguous doubles on the host, else copied there first (the

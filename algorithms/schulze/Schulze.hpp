@@ -17,6 +17,7 @@
 #include "kollective/algorithms/schulze/impl/SchulzeSolve_Impl.hpp"
 #include "kollective/algorithms/schulze/impl/Schulze_Impl.hpp"
 #include "kollective/core/Error.hpp"
+#include "kollective/core/Workspace.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
@@ -36,10 +37,20 @@ template <class ExecSpace, class DoubledView>
 Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options = {}) {
   preferences::check_doubled_view_type<ExecSpace, DoubledView>();
   preferences::check_square(doubled, "schulze::solve");
-  const std::int64_t n = doubled.extent(0);
-  const Impl::RowLayout layout =
-      options.communicator.size() > 1 ? Impl::spread(n, options.communicator) : Impl::alone(n);
+  const Impl::RowLayout layout = Impl::whole_matrix_layout(doubled.extent(0), options.communicator);
   return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options);
+}
+
+/// solve(), with the path rows (and a shared solve's pivot rows) taken from `workspace` and left
+/// there for the next solve of the same size, strength width and ranks (kollective::Workspace):
+/// for many elections in a row.
+template <class ExecSpace, class DoubledView>
+Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace) {
+  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
+  preferences::check_square(doubled, "schulze::solve");
+  const Impl::RowLayout layout = Impl::whole_matrix_layout(doubled.extent(0), options.communicator);
+  return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options, Impl::NoPathsOut{}, &workspace);
 }
 
 /// As solve(space, doubled, options), and the strongest paths (doubled strengths p[i][j]) into the
@@ -61,8 +72,7 @@ Result solve(const ExecSpace& space, const DoubledView& doubled, const PathsView
     fail("schulze::solve: the paths View is ", paths.extent(0), " x ", paths.extent(1), "; the election has ", n,
          " alternatives");
   }
-  const Impl::RowLayout layout =
-      options.communicator.size() > 1 ? Impl::spread(n, options.communicator) : Impl::alone(n);
+  const Impl::RowLayout layout = Impl::whole_matrix_layout(n, options.communicator);
   return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options, Impl::PathsOut<PathsView>{paths});
 }
 

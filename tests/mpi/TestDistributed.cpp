@@ -161,7 +161,7 @@ TEST(distributed, kemeny_dp_shared_by_every_rank_equals_one_rank) {
 
 TEST(distributed, kemeny_dp_shared_in_one_workspace_equals_one_rank) {
   // Every rank's workspace through the same shared DPs: kept (13, 13), reshaped (9, 13).
-  kemeny::Workspace<Space::memory_space> workspace;
+  kollective::Workspace<Space::memory_space> workspace;
   kemeny::Options alone;
   alone.method = kemeny::Method::dp;
   alone.list_limit = 1000;
@@ -189,7 +189,7 @@ TEST(distributed, kemeny_dp_tables_alike_with_overlapped_or_stepwise_trades) {
   for (const int buffers : {1, 2}) {
     l.buffers = buffers;
     double exchange_seconds = 0;
-    kemeny::Workspace<Space::memory_space> workspace;  // holds t's best and ways
+    kollective::Workspace<Space::memory_space> workspace;  // holds t's best and ways
     const auto t = kemeny::Impl::run_dp<std::uint32_t>(Space(), o, l, workspace, exchange_seconds);
     const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), t.best);
     const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), t.ways);

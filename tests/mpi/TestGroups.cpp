@@ -93,4 +93,3 @@ TEST(distributed, two_groups_of_ranks_share_different_solves_at_once) {
   GTEST_SKIP() << "this build has no MPI";
 #endif
 }
-

@@ -32,12 +32,14 @@
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionShares_Impl.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
 #include "kollective/core/comm/ViewCollectives.hpp"
 #include "kollective/core/kokkos_ext/Atomics.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/Workspace.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::coalition::Impl {
@@ -374,38 +376,11 @@ inline int agents_of(std::size_t count, const char* caller) {
   fail(caller, ": ", count, " values are not 2^n for a game of 1..", max_agents, " agents");
 }
 
-/// Entries of the device buffer through which upload_values converts the values.
-constexpr std::uint64_t upload_chunk = std::uint64_t{1} << 24;
-
-/// f = the values in Value, zero past them: copied as they are in chunks to the device and
-/// converted there (a host loop over 2^30 values with a zero-filled host mirror took about 4 s
-/// of the 41 s of n = 30 on an H200).
-template <class Value, class ExecSpace, class Memory>
-void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Value*, Memory>& f) {
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  using HostValues = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  const std::uint64_t count = values.size();
-  Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
-  if constexpr (std::is_same_v<Value, double>) {
-    Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
-  } else {
-    Kokkos::View<double*, Memory> staging(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::upload"),
-        Kokkos::min(count, upload_chunk));
-    for (std::uint64_t first = 0; first < count; first += upload_chunk) {
-      const std::uint64_t length = Kokkos::min(upload_chunk, count - first);
-      const auto chunk = Kokkos::subview(staging, std::make_pair(std::uint64_t{0}, length));
-      Kokkos::deep_copy(space, chunk, HostValues(values.v + first, length));
-      Kokkos::parallel_for(
-          "Kollective::Coalition::convert_values", Range(space, 0, static_cast<std::int64_t>(length)),
-          KOKKOS_LAMBDA(const std::int64_t i) { f(first + i) = static_cast<Value>(chunk(i)); });
-    }
-  }
-  space.fence();  // the host values may go once this returns
-}
-
+/// The solve; its table, exchange and staging buffers in `workspace` (Workspace.hpp), or allocated
+/// for it alone (null).
 template <class Value, class ExecSpace>
-Result solve(const ExecSpace& space, Values values, const Options& options) {
+Result solve(const ExecSpace& space, Values values, const Options& options,
+             Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::solve");
   using Memory = typename ExecSpace::memory_space;
   const int n = values.agents;
@@ -425,26 +400,40 @@ Result solve(const ExecSpace& space, Values values, const Options& options) {
         Kokkos::max(exchange_blocks, LayerShare(plan_layer(n, high_agents, h, idp).blocks, 0, ranks).share);
   }
   exchange_blocks *= static_cast<std::uint64_t>(ranks);
+  const std::uint64_t staged = std::is_same_v<Value, double> ? 0 : Kokkos::min(coalitions, upload_chunk);
   auto check_memory = [&] {
     require_memory(
         memory_kind<Memory>(),
-        static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value) +
-                                  (std::is_same_v<Value, double> ? 0 : Kokkos::min(coalitions, upload_chunk) * 8)),
+        static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value) + staged * 8),
         "the coalition value table of " + std::to_string(n) + " agents" +
             (ranks > 1 ? " and its largest layer, gathered from " + std::to_string(ranks) + " ranks" : std::string()));
     return 0;
   };
-  if (ranks > 1) {
+  // Every rank of a shared solve passes a workspace alike, so all of them check, or none.
+  const std::vector<std::int64_t> shape = {n, static_cast<std::int64_t>(sizeof(Value)), ranks, idp};
+  const bool reuse = workspace && workspace->holds(shape);
+  if (workspace && !reuse) workspace->release();  // before the memory check, which then sees its bytes free
+  if (!reuse && ranks > 1) {
     communicator.on_every_rank(check_memory);  // no rank allocates unless every rank's table fits
-  } else {
+  } else if (!reuse) {
     check_memory();
   }
-  Kokkos::View<Value*, Memory> exchange(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::exchange"),
-      exchange_blocks * block_size);
-  Kokkos::View<Value*, Memory> f(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"),
-                                 entries);
-  upload_values(space, values, f);
+  Kokkos::View<Value*, Memory> exchange, f;
+  Kokkos::View<double*, Memory> staging;
+  if (workspace) {
+    if (!reuse) workspace->adopt(shape);
+    workspace->reserve({exchange_blocks * block_size * sizeof(Value), entries * sizeof(Value), staged * 8});
+    exchange = workspace->template segment<Value>(0);
+    f = workspace->template segment<Value>(1);
+    staging = workspace->template segment<double>(2);
+  } else {
+    exchange = Kokkos::View<Value*, Memory>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::exchange"),
+        exchange_blocks * block_size);
+    f = Kokkos::View<Value*, Memory>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"),
+                                     entries);
+  }
+  upload_values(space, values, f, staging);
   Value* table = f.data();
   const auto binomial = subsets::binomial_table<Memory>(space, high_agents);
 

@@ -41,7 +41,7 @@
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyShares_Impl.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyTables_Impl.hpp"
-#include "kollective/algorithms/kemeny/impl/KemenyWorkspace_Impl.hpp"
+#include "kollective/core/Workspace.hpp"
 #include "kollective/core/comm/ViewCollectives.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"

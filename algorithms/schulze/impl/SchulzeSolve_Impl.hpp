@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "kollective/algorithms/schulze/SchulzeTypes.hpp"
@@ -21,6 +23,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/core/Workspace.hpp"
 #include "kollective/core/comm/ViewCollectives.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
@@ -126,14 +129,11 @@ inline void check_memory(MemoryKind memory, const RowLayout& layout, std::int64_
   check_on_ranks(layout, [&] { require_memory(memory, layout, strength_bytes, 0, ""); });
 }
 
-/// This rank's padded rows of link strengths (padding rows and columns are 0).
+/// Writes this rank's padded rows of link strengths into `rows` (padding rows and columns are 0).
 template <class Strength, class ExecSpace, class Counts>
-PathView<Strength, typename ExecSpace::memory_space> link_strengths(const ExecSpace& space, const RowLayout& layout,
-                                                                    const Counts& counts, LinkRule rule) {
+void fill_link_strengths(const ExecSpace& space, const RowLayout& layout, const Counts& counts, LinkRule rule,
+                         const PathView<Strength, typename ExecSpace::memory_space>& rows) {
   const std::int64_t n = layout.n, size = layout.padded(), first = layout.first_tile(layout.rank) * tile;
-  PathView<Strength, typename ExecSpace::memory_space> rows(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::paths"),
-      layout.padded_rows(layout.rank), size);
   const bool margin = rule == LinkRule::margin;
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for(
@@ -145,7 +145,39 @@ PathView<Strength, typename ExecSpace::memory_space> link_strengths(const ExecSp
         rows(r, j) =
             real ? static_cast<Strength>(link_strength(counts.forward(i, j), counts.backward(i, j), margin)) : 0;
       });
+}
+
+/// This rank's padded rows of link strengths, newly allocated.
+template <class Strength, class ExecSpace, class Counts>
+PathView<Strength, typename ExecSpace::memory_space> link_strengths(const ExecSpace& space, const RowLayout& layout,
+                                                                    const Counts& counts, LinkRule rule) {
+  PathView<Strength, typename ExecSpace::memory_space> rows(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::paths"),
+      layout.padded_rows(layout.rank), layout.padded());
+  fill_link_strengths<Strength>(space, layout, counts, rule, rows);
   return rows;
+}
+
+/// The path rows and the received pivot rows of a solve in `workspace` (Workspace.hpp): reused
+/// where it holds a solve of the same shape, else freed, checked against memory and allocated.
+template <class Strength, class MemorySpace>
+std::pair<PathView<Strength, MemorySpace>, PathView<Strength, MemorySpace>> rows_in(const RowLayout& layout,
+                                                                                    Workspace<MemorySpace>& workspace) {
+  const bool trades = layout.shared && layout.ranks > 1;
+  const std::vector<std::int64_t> shape = {layout.n, static_cast<std::int64_t>(sizeof(Strength)), layout.ranks,
+                                           layout.rank, trades};
+  const std::int64_t rows = layout.padded_rows(layout.rank), size = layout.padded();
+  if (!workspace.holds(shape)) {
+    workspace.release();  // before the memory check, which then sees its bytes free
+    check_memory(memory_kind<MemorySpace>(), layout, sizeof(Strength));
+    workspace.adopt(shape);
+  }
+  workspace.reserve({static_cast<std::size_t>(rows * size * sizeof(Strength)),
+                     static_cast<std::size_t>(trades ? tile * size * sizeof(Strength) : 0)});
+  const auto path_rows = workspace.template segment<Strength>(0);
+  const auto pivot_rows = workspace.template segment<Strength>(1);
+  return {PathView<Strength, MemorySpace>(path_rows.data(), rows, size),
+          trades ? PathView<Strength, MemorySpace>(pivot_rows.data(), tile, size) : PathView<Strength, MemorySpace>()};
 }
 
 /// Adds, for each of this rank's rows i, the j of a column block with p[i][j] > p[j][i] (low 32
@@ -287,20 +319,29 @@ bool gathers(const Out& out, const RowLayout& layout) {
   }
 }
 
-template <class Strength, class ExecSpace, class Counts, class Out = NoPathsOut>
+/// The solve with strengths of `Strength`; its buffers in `workspace`, or allocated for it alone
+/// (null).
+template <class Strength, class ExecSpace, class Counts, class Out>
 Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options,
-                  const Out& out = {}) {
+                  const Out& out, Workspace<typename ExecSpace::memory_space>* workspace) {
+  using Memory = typename ExecSpace::memory_space;
   Kokkos::Profiling::ScopedRegion region("Kollective::Schulze::solve");
   const bool gather = options.keep_paths || gathers(out, layout);
   if (gather) check_gather(layout);
-  check_memory(memory_kind<typename ExecSpace::memory_space>(), layout, sizeof(Strength));
-  auto rows = link_strengths<Strength>(space, layout, counts, options.rule);
+  PathView<Strength, Memory> rows, received;
+  if (workspace) {
+    std::tie(rows, received) = rows_in<Strength>(layout, *workspace);
+    fill_link_strengths<Strength>(space, layout, counts, options.rule, rows);
+  } else {
+    check_memory(memory_kind<Memory>(), layout, sizeof(Strength));
+    rows = link_strengths<Strength>(space, layout, counts, options.rule);
+  }
   Result result;
   result.alternatives = static_cast<int>(layout.n);
   result.strength_bits = 8 * sizeof(Strength);
   result.ranks = layout.shared ? layout.ranks : 1;
-  result.paths_seconds =
-      time_fenced(space, [&] { result.exchange_seconds = strongest_paths(space, layout, rows, options.reporter); });
+  result.paths_seconds = time_fenced(
+      space, [&] { result.exchange_seconds = strongest_paths(space, layout, rows, options.reporter, received); });
   summarize(space, layout, rows, result);
   if (gather) gather_paths(space, layout, rows, result);
   out(space, layout, rows, result);
@@ -310,7 +351,7 @@ Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts&
 
 template <class ExecSpace, class Counts, class Out = NoPathsOut>
 Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options,
-             const Out& out = {}) {
+             const Out& out = {}, Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
   const std::uint32_t largest = max_link_strength(space, layout, counts, options.rule);  // the same on every rank
   const bool fits16 = largest <= 0xffffu;
   if (options.width == StrengthWidth::bits16 && !fits16) {
@@ -321,8 +362,8 @@ Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& coun
   // `auto` takes 16 bits on devices only.
   const bool use16 = options.width == StrengthWidth::bits16 ||
                      (options.width == StrengthWidth::automatic && fits16 && !runs_on_host<ExecSpace>);
-  return use16 ? solve_with<std::uint16_t>(space, layout, counts, options, out)
-               : solve_with<std::uint32_t>(space, layout, counts, options, out);
+  return use16 ? solve_with<std::uint16_t>(space, layout, counts, options, out, workspace)
+               : solve_with<std::uint32_t>(space, layout, counts, options, out, workspace);
 }
 
 }  // namespace kollective::schulze::Impl

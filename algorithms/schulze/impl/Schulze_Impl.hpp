@@ -317,12 +317,16 @@ inline RowLayout spread(std::int64_t n, const comm::Communicator& communicator) 
   layout.communicator = communicator;
   return layout;
 }
+/// The layout of a solve of the whole matrix: shared by `communicator`'s ranks, or alone.
+inline RowLayout whole_matrix_layout(std::int64_t n, const comm::Communicator& communicator) {
+  return communicator.size() > 1 ? spread(n, communicator) : alone(n);
+}
 
 /// Runs all pivots in place on this rank's tile rows (padded rows x padded columns); returns the
 /// seconds spent in broadcasts of the pivot rows (waits for the rank that closes them included).
 template <class ExecSpace, class Strength, class MemorySpace>
 double strongest_paths(const ExecSpace& space, const RowLayout& layout, const PathView<Strength, MemorySpace>& rows,
-                       const Reporter& reporter = {}) {
+                       const Reporter& reporter = {}, PathView<Strength, MemorySpace> received = {}) {
   const std::int64_t tiles = layout.tiles, size = layout.padded(), own_tiles = layout.tile_rows(layout.rank);
   const std::int64_t first_tile = layout.first_tile(layout.rank);
   if (static_cast<std::int64_t>(rows.extent(0)) != own_tiles * tile ||
@@ -341,9 +345,8 @@ double strongest_paths(const ExecSpace& space, const RowLayout& layout, const Pa
       std::conditional_t<sizeof(Strength) == 2, Kokkos::LaunchBounds<gpu_team_size, 6>, Kokkos::LaunchBounds<>>;
   using BoundedPolicy = Kokkos::TeamPolicy<ExecSpace, Bounds>;
   const auto scratch = Kokkos::PerTeam(Updates::scratch_bytes());
-  // Where other ranks' pivot rows arrive.
-  PathView<Strength, MemorySpace> received;
-  if (layout.shared && layout.ranks > 1) {
+  // Where other ranks' pivot rows arrive (tile x padded: the caller's, else allocated here).
+  if (layout.shared && layout.ranks > 1 && received.data() == nullptr) {
     received = PathView<Strength, MemorySpace>(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Schulze::pivot_rows"), tile, size);
   }

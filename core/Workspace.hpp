@@ -1,9 +1,10 @@
-#ifndef KOLLECTIVE_ALGORITHMS_KEMENY_WORKSPACE_IMPL_HPP
-#define KOLLECTIVE_ALGORITHMS_KEMENY_WORKSPACE_IMPL_HPP
+#ifndef KOLLECTIVE_CORE_WORKSPACE_HPP
+#define KOLLECTIVE_CORE_WORKSPACE_HPP
 
-/// \file KemenyWorkspace_Impl.hpp
-/// Memory that one subset DP leaves to the next. Do not include directly: include
-/// algorithms/kemeny/Kemeny.hpp.
+/// \file Workspace.hpp
+/// Memory that one solve leaves to the next: the one pattern by which every algorithm lets a
+/// caller reuse its large buffers across solves (kemeny::solve, schulze::solve,
+/// coalition::solve take one).
 
 #include <Kokkos_Core.hpp>
 
@@ -11,15 +12,15 @@
 #include <cstdint>
 #include <vector>
 
-namespace kollective::kemeny {
+namespace kollective {
 
-/// The subset DP's largest buffers (best and ways of every set held, and the layers that ranks
-/// trade), kept from one solve to the next: allocating and freeing them costs tens of
-/// milliseconds a solve at n = 32, a tenth of the solve on an H200
-/// (perf/results/2026-11-26_h200x2_kemeny_workspace.md). A solve given a workspace reuses what it
-/// holds when its DP has the same shape (alternatives, distance width, ranks); otherwise it frees
-/// that before checking memory and allocating anew. The memory stays held until release() or
-/// the workspace's end.
+/// A solve's largest buffers in `MemorySpace`, kept from one solve to the next (allocating and
+/// freeing them costs tens of milliseconds a solve for the Kemeny DP at n = 32, a tenth of the
+/// solve on an H200: perf/results/2026-11-26_h200x2_kemeny_workspace.md). A solve given a
+/// workspace reuses what it holds when its buffers have the same shape (the algorithm, its
+/// sizes, widths and ranks); otherwise it frees that before checking memory and allocating anew.
+/// The memory stays held until release() or the workspace's end. One workspace serves one solve
+/// at a time; every rank of a shared solve passes its own, used alike.
 template <class MemorySpace>
 class Workspace {
  public:
@@ -28,13 +29,13 @@ class Workspace {
   /// Bytes it holds.
   std::size_t bytes() const { return arena_.extent(0); }
 
-  // For the subset DP (KemenySubsetDP_Impl.hpp). A shape is what makes two DPs' buffers alike.
+  // For the solvers. A shape is what makes two solves' buffers alike.
 
   /// Whether it was given `shape`.
   bool holds(const std::vector<std::int64_t>& shape) const { return shape == shape_; }
-  /// Takes `shape`, with `buffers` room for each traded layer (see Layout), freeing what it held;
-  /// reserve() allocates.
-  void adopt(const std::vector<std::int64_t>& shape, int buffers) {
+  /// Takes `shape` (and `buffers`, a count the solver keeps with it, such as the Kemeny DP's room
+  /// for each traded layer), freeing what it held; reserve() allocates.
+  void adopt(const std::vector<std::int64_t>& shape, int buffers = 1) {
     release();
     shape_ = shape;
     buffers_ = buffers;
@@ -51,7 +52,7 @@ class Workspace {
       total += (size + alignment - 1) / alignment * alignment;
     }
     arena_ = {};  // before the new one, so that the two are never held at once
-    arena_ = decltype(arena_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::workspace"), total);
+    arena_ = decltype(arena_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::workspace"), total);
     sizes_ = segment_bytes;
   }
   /// Segment i as values of T (unmanaged: valid while the workspace holds it).
@@ -67,6 +68,6 @@ class Workspace {
   int buffers_ = 1;
 };
 
-}  // namespace kollective::kemeny
+}  // namespace kollective
 
 #endif

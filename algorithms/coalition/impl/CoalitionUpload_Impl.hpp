@@ -1,0 +1,53 @@
+#ifndef KOLLECTIVE_ALGORITHMS_COALITION_UPLOAD_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_COALITION_UPLOAD_IMPL_HPP
+
+/// \file CoalitionUpload_Impl.hpp
+/// The coalition values onto the device, in the solver's precision. Do not include directly:
+/// include algorithms/coalition/Coalition.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+
+namespace kollective::coalition::Impl {
+
+/// Entries of the device buffer through which upload_values converts the values.
+constexpr std::uint64_t upload_chunk = std::uint64_t{1} << 24;
+
+/// f = the values in Value, zero past them: copied as they are in chunks to the device and
+/// converted there (a host loop over 2^30 values with a zero-filled host mirror took about 4 s
+/// of the 41 s of n = 30 on an H200).
+template <class Value, class ExecSpace, class Memory>
+void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Value*, Memory>& f,
+                   Kokkos::View<double*, Memory> staging) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using HostValues = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  const std::uint64_t count = values.size();
+  Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
+  if constexpr (std::is_same_v<Value, double>) {
+    Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
+  } else {
+    if (staging.data() == nullptr) {
+      staging = Kokkos::View<double*, Memory>(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::upload"),
+          Kokkos::min(count, upload_chunk));
+    }
+    for (std::uint64_t first = 0; first < count; first += upload_chunk) {
+      const std::uint64_t length = Kokkos::min(upload_chunk, count - first);
+      const auto chunk = Kokkos::subview(staging, std::make_pair(std::uint64_t{0}, length));
+      Kokkos::deep_copy(space, chunk, HostValues(values.v + first, length));
+      Kokkos::parallel_for(
+          "Kollective::Coalition::convert_values", Range(space, 0, static_cast<std::int64_t>(length)),
+          KOKKOS_LAMBDA(const std::int64_t i) { f(first + i) = static_cast<Value>(chunk(i)); });
+    }
+  }
+  space.fence();  // the host values may go once this returns
+}
+
+}  // namespace kollective::coalition::Impl
+
+#endif
