@@ -196,10 +196,12 @@ class CoalitionJob : public Job {
                std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " +
                    std::to_string(n) + " agents");
     Timing times;
+    Workspace<Space::memory_space> workspace;  // the table and the trade buffers, reused by the repetitions
     const coalition::Result result = measure(space, measurement, times, [&] {
-      return settings.single_precision ? coalition::solve<float>(space, game, settings.options)
-                                       : coalition::solve<double>(space, game, settings.options);
+      return settings.single_precision ? coalition::solve<float>(space, game, settings.options, workspace)
+                                       : coalition::solve<double>(space, game, settings.options, workspace);
     });
+    workspace.release();  // before the checks
     std::string verified = "skipped";
     const bool brute_force_fits = n <= coalition::brute_force_max_agents;
     if (measurement.verify == Verify::always || (measurement.verify == Verify::automatic && brute_force_fits)) {

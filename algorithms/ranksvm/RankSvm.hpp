@@ -32,6 +32,18 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
                                 : Impl::train_with<ExecSpace, double>(space, data, x, options);
 }
 
+/// train(), with X's device copy and the per-document buffers taken from `workspace` and left
+/// there for the next training of the same shape (documents, features, feature precision, label
+/// levels; kollective::Workspace): for many trainings in a row, such as a sweep over C.
+template <class ExecSpace>
+TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options,
+                  Workspace<typename ExecSpace::memory_space>& workspace, const double* rows = nullptr) {
+  validate(options);
+  const double* x = rows ? rows : data.x.data();
+  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, x, options, &workspace)
+                                : Impl::train_with<ExecSpace, double>(space, data, x, options, &workspace);
+}
+
 /// Trains on the caller's documents, per document: X's row (x: docs x features, double or float),
 /// its label (y: integer grades 0..max_label, any arithmetic type) and its query id (qid:
 /// integers). Views of any layout and memory space, const allowed; X is read in place where it is

@@ -40,14 +40,17 @@ class FeatureMatrix {
   /// read it in contiguous runs. The row-major host matrix is copied as it is (not at all on a
   /// host backend) and transposed on the device (a host transpose took longer than the training).
   /// `rows`: data's X, row-major, where it lives (data.x, or a block of a larger set's X).
-  FeatureMatrix(const ExecSpace& space, const RankData& data, const double* rows)
+  /// `storage`: docs x features to hold X (a workspace's), or none: allocated here.
+  FeatureMatrix(const ExecSpace& space, const RankData& data, const double* rows, Matrix storage = {})
       : space_(space), docs_(data.docs), features_(data.features) {
-    upload(rows);
+    upload(rows, storage);
   }
 
   // Public only because CUDA's extended lambdas cannot live in constructors or private members.
-  void upload(const double* rows_on_host) {
-    x_ = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
+  void upload(const double* rows_on_host, const Matrix& storage) {
+    x_ = storage.data() != nullptr
+             ? storage
+             : Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
     Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
         rows_on_host, docs_, features_);
     auto rows = Kokkos::create_mirror_view_and_copy(Memory(), host);

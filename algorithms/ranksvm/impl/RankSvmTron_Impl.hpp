@@ -115,7 +115,8 @@ int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& resul
 }
 
 template <class ExecSpace, class Feature>
-TrainResult train_with(const ExecSpace& space, const RankData& data, const double* x, const TrainOptions& options) {
+TrainResult train_with(const ExecSpace& space, const RankData& data, const double* x, const TrainOptions& options,
+                       Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
   Kokkos::Profiling::ScopedRegion region("Kollective::RankSvm::train");
   WallTimer setup;
@@ -128,7 +129,7 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
   const RankData share = to_share ? rank_share(data, range, false) : RankData();
   const double* rows = x + (to_share ? data.query_begin[range.first] * data.features : 0);
   RankObjective<ExecSpace, Feature> device_objective(space, to_share ? share : data, rows, options.C,
-                                                     options.split_span);
+                                                     options.split_span, workspace);
   device_objective.set_regularized(communicator.rank() == 0);
   HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, communicator);
   using Vector = HostVector;

@@ -36,6 +36,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/core/Workspace.hpp"
 
 namespace kollective::ranksvm::Impl {
 
@@ -57,7 +58,10 @@ class RankObjective {
       : RankObjective(space, data, data.x.data(), C, split_span) {}
   /// `rows`: data's X, row-major, where it lives: a share of a larger set leaves data.x empty
   /// and passes its block of the set's X, read in place.
-  RankObjective(const ExecSpace& space, const RankData& data, const double* rows, double C, std::int64_t split_span = 0)
+  /// `buffers`: a workspace (kollective::Workspace) to take X and the per-document buffers from
+  /// and leave them in, or none: allocated for this objective alone.
+  RankObjective(const ExecSpace& space, const RankData& data, const double* rows, double C, std::int64_t split_span = 0,
+                kollective::Workspace<Memory>* buffers = nullptr)
       : space_(space), C_(C), span_(split_span > 0 ? split_span : default_split_span) {
     if (!(C > 0) || !std::isfinite(C)) fail("RankSVM: C must be a positive number (got ", C, ")");
     if (span_ < 2 || padded(span_) != span_)
@@ -73,12 +77,18 @@ class RankObjective {
     const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
     // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
     // (keys, prefixes, order, levels), its query and a range end per level.
-    require_memory(
-        memory_kind<Memory>(),
-        rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) +
-            docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
-        "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
-    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data, rows);
+    const std::vector<std::int64_t> shape = {docs_, features_, static_cast<std::int64_t>(sizeof(Feature)), levels_};
+    if (!buffers || !buffers->holds(shape)) {
+      if (buffers) buffers->release();  // before the memory check, which then sees its bytes free
+      require_memory(
+          memory_kind<Memory>(),
+          rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) +
+              docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
+          "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
+      if (buffers) buffers->adopt(shape);
+    }
+    if (buffers) take_buffers(*buffers);
+    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data, rows, held_x_);
     level_ = upload<int>("Kollective::RankSvm::level", labels.of_document);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
     std::vector<int> doc_query(docs_);
@@ -88,19 +98,21 @@ class RankObjective {
     }
     doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     make_units(data.query_begin);
-    z_ = Vector("Kollective::RankSvm::z", docs_);
-    v_ = Vector("Kollective::RankSvm::Xs", docs_);
-    r_ = Vector("Kollective::RankSvm::r", docs_);
-    u_ = Vector("Kollective::RankSvm::u", docs_);
-    count_ = Vector("Kollective::RankSvm::count", docs_);
-    balance_ = Vector("Kollective::RankSvm::balance", docs_);
-    sum_ = Vector("Kollective::RankSvm::sum", docs_);
-    // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
-    key_ = Vector("Kollective::RankSvm::sorted_z", 2 * docs_);
-    prefix_ = Vector("Kollective::RankSvm::prefix", 2 * docs_);
-    perm_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
-    sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
-    range_end_ = Positions("Kollective::RankSvm::range_end", docs_, levels_);
+    if (!buffers) {
+      z_ = Vector("Kollective::RankSvm::z", docs_);
+      v_ = Vector("Kollective::RankSvm::Xs", docs_);
+      r_ = Vector("Kollective::RankSvm::r", docs_);
+      u_ = Vector("Kollective::RankSvm::u", docs_);
+      count_ = Vector("Kollective::RankSvm::count", docs_);
+      balance_ = Vector("Kollective::RankSvm::balance", docs_);
+      sum_ = Vector("Kollective::RankSvm::sum", docs_);
+      // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
+      key_ = Vector("Kollective::RankSvm::sorted_z", 2 * docs_);
+      prefix_ = Vector("Kollective::RankSvm::prefix", 2 * docs_);
+      perm_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
+      sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
+      range_end_ = Positions("Kollective::RankSvm::range_end", docs_, levels_);
+    }
     level_start_ = Positions("Kollective::RankSvm::level_start", queries_, levels_ + 1);
   }
 
@@ -440,6 +452,31 @@ class RankObjective {
   };
 
  private:
+  /// X and the per-document buffers from `buffers` (which the constructor shaped), zeroed as newly
+  /// allocated Views are.
+  void take_buffers(kollective::Workspace<Memory>& buffers) {
+    const auto docs = static_cast<std::size_t>(docs_);
+    buffers.reserve({static_cast<std::size_t>(FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_)),
+                     7 * docs * sizeof(double), 4 * docs * sizeof(double), 4 * docs * sizeof(int),
+                     docs * levels_ * sizeof(int)});
+    held_x_ = typename FeatureMatrix<ExecSpace, Feature>::Matrix(buffers.template segment<Feature>(0).data(), docs_,
+                                                                 features_);
+    const auto vectors = buffers.template segment<double>(1), sorts = buffers.template segment<double>(2);
+    const auto ints = buffers.template segment<int>(3), ends = buffers.template segment<int>(4);
+    Kokkos::deep_copy(space_, vectors, 0.0);
+    Kokkos::deep_copy(space_, sorts, 0.0);
+    Kokkos::deep_copy(space_, ints, 0);
+    Kokkos::deep_copy(space_, ends, 0);
+    Vector* per_document[] = {&z_, &v_, &r_, &u_, &count_, &balance_, &sum_};
+    for (int k = 0; k < 7; ++k) *per_document[k] = Vector(vectors.data() + k * docs_, docs_);
+    // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
+    key_ = Vector(sorts.data(), 2 * docs_);
+    prefix_ = Vector(sorts.data() + 2 * docs_, 2 * docs_);
+    perm_ = Kokkos::View<int*, Memory>(ints.data(), 2 * docs_);
+    sorted_level_ = Kokkos::View<int*, Memory>(ints.data() + 2 * docs_, 2 * docs_);
+    range_end_ = Positions(ends.data(), docs_, levels_);
+  }
+
   /// The work units: a query whose padded size fits in span_ is one unit; a larger one is
   /// split into units of span_ positions (consecutive in the table). Teams take them in
   /// unit_order_: by span, largest first.
@@ -486,6 +523,7 @@ class RankObjective {
   std::int64_t docs_ = 0, queries_ = 0;
   int features_ = 0, levels_ = 0;
   FeatureMatrix<ExecSpace, Feature> x_;
+  typename FeatureMatrix<ExecSpace, Feature>::Matrix held_x_;  ///< X's storage in a workspace, if given one
   Kokkos::View<int*, Memory> level_, sorted_level_, perm_;
   Kokkos::View<std::int64_t*, Memory> begin_;
   Positions range_end_, level_start_;  ///< per (document, level) and per (query, level)
