@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A downstream project (install_test/) solves the four problems on its own Views, built twice:
 # against the package `cmake --install` makes of build/<preset>, and with Kollective's sources
-# added by add_subdirectory. Needs build/<preset> configured and built, as `scripts/kollective test`
+# added by add_subdirectory; then configured with them added by FetchContent (whose build is
+# add_subdirectory's). Needs build/<preset> configured and built, as `scripts/kollective test`
 # (or `build`) leaves it; the consumers use its Kokkos and compiler.
 # Usage: scripts/install_test.sh [PRESET] (default openmp). Work folder: build/install-test-PRESET.
 set -euo pipefail
@@ -32,4 +33,7 @@ cmake -S "$root/install_test" -B "$work/subdirectory" "${common[@]}" -DKOLLECTIV
   -DCMAKE_PREFIX_PATH="$prefixes" -DKOLLECTIVE_LP="$(cached KOLLECTIVE_LP)" >/dev/null
 cmake --build "$work/subdirectory" -j "$jobs" >/dev/null
 "$work/subdirectory/four_problems"
-echo "install_test: both consumers built and solved the four problems"
+echo "install_test: FetchContent (configured)"
+cmake -S "$root/install_test" -B "$work/fetch" "${common[@]}" -DKOLLECTIVE_SOURCE_DIR="$root" -DKOLLECTIVE_FETCH=ON \
+  -DCMAKE_PREFIX_PATH="$prefixes" -DKOLLECTIVE_LP="$(cached KOLLECTIVE_LP)" >/dev/null
+echo "install_test: both consumers built and solved the four problems; FetchContent configured them alike"

@@ -27,9 +27,11 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/algorithms/ranksvm/impl/RankSvmBuffers_Impl.hpp"
 #include "kollective/algorithms/ranksvm/impl/RankSvmFeatures_Impl.hpp"
 #include "kollective/algorithms/ranksvm/impl/RankSvmQueries_Impl.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
@@ -74,21 +76,9 @@ class RankObjective {
       fail("RankSVM supports up to ", std::numeric_limits<int>::max() / 2, " documents (got ", docs_, ")");
     const LabelLevels labels = label_levels(data.labels);
     levels_ = labels.count;
-    const std::int64_t rows_bytes = checked_mul(docs_, features_, "documents x features") * 8;  // X as read, in double
-    // X as read and as stored while it is transposed, and per document: 7 vectors, the level, a 2x workspace
-    // (keys, prefixes, order, levels), its query and a range end per level.
-    const std::vector<std::int64_t> shape = {docs_, features_, static_cast<std::int64_t>(sizeof(Feature)), levels_};
-    if (!buffers || !buffers->holds(shape)) {
-      if (buffers) buffers->release();  // before the memory check, which then sees its bytes free
-      require_memory(
-          memory_kind<Memory>(),
-          rows_bytes + FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_) +
-              docs_ * (8 * 7 + 4 + 2 * (8 + 8 + 4 + 4) + 4 + 4 * levels_),
-          "RankSVM data (" + std::to_string(docs_) + " documents x " + std::to_string(features_) + " features)");
-      if (buffers) buffers->adopt(shape);
-    }
-    if (buffers) take_buffers(*buffers);
-    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data, rows, held_x_);
+    typename FeatureMatrix<ExecSpace, Feature>::Matrix held_x;  // X's storage in the workspace, if given one
+    std::tie(held_x, d_) = training_buffers<Feature>(space_, buffers, docs_, features_, levels_);
+    x_ = FeatureMatrix<ExecSpace, Feature>(space_, data, rows, held_x);
     level_ = upload<int>("Kollective::RankSvm::level", labels.of_document);
     begin_ = upload<std::int64_t>("Kollective::RankSvm::query_begin", data.query_begin);
     std::vector<int> doc_query(docs_);
@@ -98,21 +88,6 @@ class RankObjective {
     }
     doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     make_units(data.query_begin);
-    if (!buffers) {
-      z_ = Vector("Kollective::RankSvm::z", docs_);
-      v_ = Vector("Kollective::RankSvm::Xs", docs_);
-      r_ = Vector("Kollective::RankSvm::r", docs_);
-      u_ = Vector("Kollective::RankSvm::u", docs_);
-      count_ = Vector("Kollective::RankSvm::count", docs_);
-      balance_ = Vector("Kollective::RankSvm::balance", docs_);
-      sum_ = Vector("Kollective::RankSvm::sum", docs_);
-      // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
-      key_ = Vector("Kollective::RankSvm::sorted_z", 2 * docs_);
-      prefix_ = Vector("Kollective::RankSvm::prefix", 2 * docs_);
-      perm_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::perm", 2 * docs_);
-      sorted_level_ = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs_);
-      range_end_ = Positions("Kollective::RankSvm::range_end", docs_, levels_);
-    }
     level_start_ = Positions("Kollective::RankSvm::level_start", queries_, levels_ + 1);
   }
 
@@ -126,10 +101,10 @@ class RankObjective {
   /// f(w); sorts z = Xw per query and keeps, for grad() and hv() at this w, the sorted order,
   /// every document's ranges and counts, and r (the gradient's per-document factor).
   double fun(const Vector& w) {
-    x_.times(w, z_);
+    x_.times(w, d_.z);
     sort_queries();
     find_ranges();
-    auto z = z_, r = r_, count = count_, balance = balance_, sum = sum_;
+    auto z = d_.z, r = d_.r, count = d_.count, balance = d_.balance, sum = d_.sum;
     double loss = 0;
     Kokkos::parallel_reduce(
         "Kollective::RankSvm::fun", Kokkos::RangePolicy<ExecSpace>(space_, 0, docs_),
@@ -144,7 +119,7 @@ class RankObjective {
 
   /// g = w + 2C X'r at the w of the last fun().
   void grad(const Vector& w, const Vector& g) {
-    x_.transpose_times(r_, g);
+    x_.transpose_times(d_.r, g);
     KokkosBlas::axpby(regularizer_, w, 2 * C_, g);
   }
 
@@ -175,9 +150,9 @@ class RankObjective {
         work();
       }
     };
-    part(part_totals_.x_times_s, [&] { x_.times(s, v_); });
-    part(part_totals_.sums, [&] { set_sums(v_, u_, true); });
-    part(part_totals_.x_transpose_times_u, [&] { x_.transpose_times(u_, hs); });
+    part(part_totals_.x_times_s, [&] { x_.times(s, d_.v); });
+    part(part_totals_.sums, [&] { set_sums(d_.v, d_.u, true); });
+    part(part_totals_.x_transpose_times_u, [&] { x_.transpose_times(d_.u, hs); });
     part_totals_.timed += timed;
     KokkosBlas::axpby(regularizer_, s, 2 * C_, hs);
   }
@@ -191,7 +166,7 @@ class RankObjective {
   const FeatureMatrix<ExecSpace, Feature>& matrix() const { return x_; }
 
   /// The scores z = Xw of the last fun().
-  Vector scores() const { return z_; }
+  Vector scores() const { return d_.z; }
 
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
@@ -266,9 +241,9 @@ class RankObjective {
   /// then each merge of a large query's blocks compares across units by device-wide steps down to
   /// the span and within each unit below it.
   void sort_queries() {
-    auto z = z_;
+    auto z = d_.z;
     auto level = level_;
-    const Workspace work{key_, sorted_level_, perm_};
+    const Workspace work{d_.key, d_.sorted_level, d_.perm};
     const UnitTable units = unit_table();
     const int levels = levels_;
     const double infinity = std::numeric_limits<double>::infinity();
@@ -336,10 +311,10 @@ class RankObjective {
   /// next level's start. count = l+ + l-, balance = l- - l+. Then the sums gamma over the ranges
   /// (set_sums of z).
   void find_ranges() {
-    auto z = z_, key = key_;
-    auto sorted_level = sorted_level_, level = level_;
-    auto range_end = range_end_, level_start = level_start_;
-    auto count = count_, balance = balance_;
+    auto z = d_.z, key = d_.key;
+    auto sorted_level = d_.sorted_level, level = level_;
+    auto range_end = d_.range_end, level_start = level_start_;
+    auto count = d_.count, balance = d_.balance;
     auto begin = begin_;
     const UnitTable units = unit_table();
     const int levels = levels_;
@@ -375,7 +350,7 @@ class RankObjective {
             balance(i) = difference;
           });
         });
-    set_sums(z_, sum_, false);
+    set_sums(d_.z, d_.sum, false);
   }
 
   /// Per query: an exclusive scan of `value` in sorted order into the workspace, then for every
@@ -387,7 +362,8 @@ class RankObjective {
   /// (latency-bound: a few documents per thread behind the team's scan). X.s computed by each
   /// query's team inside the scan kernel took 1.65 ms, against 0.32 ms for gemv.
   void set_sums(const Vector& value, const Vector& out, bool hessian_form) {
-    const SetSums sums{prefix_, perm_, level_, doc_query_, range_end_, level_start_, count_, unit_total_, levels_};
+    const SetSums sums{d_.prefix,    d_.perm,  level_,      doc_query_, d_.range_end,
+                       level_start_, d_.count, unit_total_, levels_};
     const UnitTable units = unit_table();
     Kokkos::parallel_for(
         "Kollective::RankSvm::set_sums_scan", per_unit(unit_query_.extent(0)), KOKKOS_LAMBDA(const Member& team) {
@@ -452,31 +428,6 @@ class RankObjective {
   };
 
  private:
-  /// X and the per-document buffers from `buffers` (which the constructor shaped), zeroed as newly
-  /// allocated Views are.
-  void take_buffers(kollective::Workspace<Memory>& buffers) {
-    const auto docs = static_cast<std::size_t>(docs_);
-    buffers.reserve({static_cast<std::size_t>(FeatureMatrix<ExecSpace, Feature>::bytes(docs_, features_)),
-                     7 * docs * sizeof(double), 4 * docs * sizeof(double), 4 * docs * sizeof(int),
-                     docs * levels_ * sizeof(int)});
-    held_x_ = typename FeatureMatrix<ExecSpace, Feature>::Matrix(buffers.template segment<Feature>(0).data(), docs_,
-                                                                 features_);
-    const auto vectors = buffers.template segment<double>(1), sorts = buffers.template segment<double>(2);
-    const auto ints = buffers.template segment<int>(3), ends = buffers.template segment<int>(4);
-    Kokkos::deep_copy(space_, vectors, 0.0);
-    Kokkos::deep_copy(space_, sorts, 0.0);
-    Kokkos::deep_copy(space_, ints, 0);
-    Kokkos::deep_copy(space_, ends, 0);
-    Vector* per_document[] = {&z_, &v_, &r_, &u_, &count_, &balance_, &sum_};
-    for (int k = 0; k < 7; ++k) *per_document[k] = Vector(vectors.data() + k * docs_, docs_);
-    // Query q's slice [2 begin_q, 2 begin_q + 2 n_q) holds its padded sort and its prefixes.
-    key_ = Vector(sorts.data(), 2 * docs_);
-    prefix_ = Vector(sorts.data() + 2 * docs_, 2 * docs_);
-    perm_ = Kokkos::View<int*, Memory>(ints.data(), 2 * docs_);
-    sorted_level_ = Kokkos::View<int*, Memory>(ints.data() + 2 * docs_, 2 * docs_);
-    range_end_ = Positions(ends.data(), docs_, levels_);
-  }
-
   /// The work units: a query whose padded size fits in span_ is one unit; a larger one is
   /// split into units of span_ positions (consecutive in the table). Teams take them in
   /// unit_order_: by span, largest first.
@@ -523,11 +474,10 @@ class RankObjective {
   std::int64_t docs_ = 0, queries_ = 0;
   int features_ = 0, levels_ = 0;
   FeatureMatrix<ExecSpace, Feature> x_;
-  typename FeatureMatrix<ExecSpace, Feature>::Matrix held_x_;  ///< X's storage in a workspace, if given one
-  Kokkos::View<int*, Memory> level_, sorted_level_, perm_;
+  Kokkos::View<int*, Memory> level_;
   Kokkos::View<std::int64_t*, Memory> begin_;
-  Positions range_end_, level_start_;  ///< per (document, level) and per (query, level)
-  Vector z_, v_, r_, u_, key_, prefix_, count_, balance_, sum_;
+  Positions level_start_;  ///< per (query, level)
+  DocumentBuffers<Memory> d_;
   HvParts part_totals_;
   std::int64_t hv_calls_ = 0;
 };
