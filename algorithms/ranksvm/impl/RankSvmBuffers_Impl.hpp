@@ -55,7 +55,8 @@ struct DocumentBuffers {
   template <class ExecSpace>
   static DocumentBuffers in(const ExecSpace& space, const Workspace<Memory>& workspace, std::size_t first,
                             std::int64_t docs, int levels) {
-    const auto vectors = workspace.template segment<double>(first), sorts = workspace.template segment<double>(first + 1);
+    const auto vectors = workspace.template segment<double>(first),
+               sorts = workspace.template segment<double>(first + 1);
     const auto ints = workspace.template segment<int>(first + 2), ends = workspace.template segment<int>(first + 3);
     Kokkos::deep_copy(space, vectors, 0.0);
     Kokkos::deep_copy(space, sorts, 0.0);
@@ -97,7 +98,7 @@ std::pair<Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>, DocumentBuffers<M
   segments.insert(segments.begin(), static_cast<std::size_t>(x_bytes));
   workspace->reserve(segments);
   return {Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>(workspace->template segment<Feature>(0).data(), docs,
-                                                               features),
+                                                              features),
           DocumentBuffers<Memory>::in(space, *workspace, 1, docs, levels)};
 }
 
