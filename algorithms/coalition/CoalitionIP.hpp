@@ -24,15 +24,21 @@ constexpr int ip_reference_max_agents = 30;
 
 struct IpResult {
   double value = 0;
-  Structure structure;              ///< an optimal structure, ascending masks
-  std::int64_t subspaces = 0;       ///< integer partitions of n
-  std::int64_t searched = 0;        ///< subspaces whose branch and bound ran (the one- and two-part ones are scanned with the statistics)
-  std::int64_t nodes = 0;           ///< coalitions the branch and bound placed
+  Structure structure;         ///< an optimal structure, ascending masks
+  std::int64_t subspaces = 0;  ///< integer partitions of n
+  std::int64_t searched =
+      0;  ///< subspaces whose branch and bound ran (the one- and two-part ones are scanned with the statistics)
+  std::int64_t nodes = 0;             ///< coalitions the branch and bound placed
   double lower_bound_by_average = 0;  ///< the largest AVG_I
 };
 
 /// The optimum by IP, serially (the reference for the device IP; n <= ip_reference_max_agents).
-IpResult ip_reference(const Game& game);
+/// With `dp_size` > 0, the IDP-IP hybrid (Rahwan & Jennings, "Coalition structure generation:
+/// dynamic programming meets anytime optimisation", AAAI 2008): the DP first finds the best
+/// partition f of every coalition of at most dp_size agents; a subspace's smallest parts that add
+/// up to at most dp_size become one tail, which takes f of the agents left, so subspaces that
+/// differ only there are searched once, with the tail bounded by the largest f of its size.
+IpResult ip_reference(const Game& game, int dp_size = 0);
 
 }  // namespace kollective::coalition
 

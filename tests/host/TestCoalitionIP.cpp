@@ -49,20 +49,29 @@ TEST(coalition_ip, matches_brute_force_on_every_distribution) {
       for (const std::uint64_t seed : {1, 2}) {
         const auto game = coalition::generate_game(model, n, seed);
         const std::string what = model + " n=" + std::to_string(n) + " seed=" + std::to_string(seed);
-        expect_optimal(game, coalition::ip_reference(game), coalition::brute_force(game).value, what);
+        const double optimum = coalition::brute_force(game).value;
+        for (const int dp_size : {0, n / 2, n}) {  // IP alone, the hybrid, the DP alone
+          expect_optimal(game, coalition::ip_reference(game, dp_size), optimum,
+                         what + " dp_size=" + std::to_string(dp_size));
+        }
       }
     }
   }
 }
 
 TEST(coalition_ip, matches_the_dp_on_larger_games_and_prunes) {
-  // n = 13 on every distribution (the agent-based ones search 93 of the 101 subspaces: plain IP's
-  // worst case, which ODP's bounds are for); n = 16 where pruning works.
+  // n = 13 on every distribution, IP alone and the hybrid; n = 16 by the hybrid (IP alone takes
+  // minutes on the agent-based ones: its worst case, which the DP's tail is for).
   for (const std::string& model : coalition::value_models()) {
     const auto game = coalition::generate_game(model, 13, 7);
-    const auto ip = coalition::ip_reference(game);
-    expect_optimal(game, ip, coalition::serial_dp(game), model + " n=13");
-    EXPECT_LE(ip.searched, ip.subspaces) << model;
+    const double optimum = coalition::serial_dp(game);
+    const auto alone = coalition::ip_reference(game);
+    const auto hybrid = coalition::ip_reference(game, 7);
+    expect_optimal(game, alone, optimum, model + " n=13");
+    expect_optimal(game, hybrid, optimum, model + " n=13 dp_size=7");
+    const auto larger = coalition::generate_game(model, 16, 7);
+    expect_optimal(larger, coalition::ip_reference(larger, 10), coalition::serial_dp(larger),
+                   model + " n=16 dp_size=10");
   }
   for (const std::string model : {"uniform", "beta", "idpg"}) {
     const auto game = coalition::generate_game(model, 16, 7);
