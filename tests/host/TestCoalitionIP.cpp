@@ -60,15 +60,16 @@ TEST(coalition_ip, matches_brute_force_on_every_distribution) {
 }
 
 TEST(coalition_ip, matches_the_dp_on_larger_games_and_prunes) {
-  // n = 13 on every distribution, IP alone and the hybrid; n = 16 by the hybrid (IP alone takes
-  // minutes on the agent-based ones: its worst case, which the DP's tail is for).
+  // n = 13 on every distribution, IP alone (but on the agent-based ones) and the hybrid; n = 16 by
+  // the hybrid (IP alone takes minutes on the agent-based ones: its worst case, which the DP's
+  // tail is for).
   for (const std::string& model : coalition::value_models()) {
     const auto game = coalition::generate_game(model, 13, 7);
     const double optimum = coalition::serial_dp(game);
-    const auto alone = coalition::ip_reference(game);
-    const auto hybrid = coalition::ip_reference(game, 7);
-    expect_optimal(game, alone, optimum, model + " n=13");
-    expect_optimal(game, hybrid, optimum, model + " n=13 dp_size=7");
+    if (model.rfind("agent_", 0) != 0) {  // IP alone searches 93 of 101 subspaces there (seconds)
+      expect_optimal(game, coalition::ip_reference(game), optimum, model + " n=13");
+    }
+    expect_optimal(game, coalition::ip_reference(game, 7), optimum, model + " n=13 dp_size=7");
     const auto larger = coalition::generate_game(model, 16, 7);
     expect_optimal(larger, coalition::ip_reference(larger, 10), coalition::serial_dp(larger),
                    model + " n=16 dp_size=10");
