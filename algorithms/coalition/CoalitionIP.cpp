@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -12,10 +13,30 @@ namespace kollective::coalition {
 
 namespace {
 
-/// Per coalition size s: the largest value, the mean value with a bound on its rounding error,
-/// and the largest |v|.
+/// Per coalition size s: the n / s largest values, descending (a structure has at most n / s
+/// coalitions of size s, and m of them are worth at most the m largest: a tighter bound than m
+/// times the largest, as ODP-IP bounds), the mean value with a bound on its rounding error, and
+/// the largest |v|.
 struct SizeStatistics {
-  std::vector<double> max, average, average_error, magnitude;
+  std::vector<std::vector<double>> largest;
+  std::vector<double> average, average_error, magnitude;
+
+  void offer(int size, double value, int agents) {
+    std::vector<double>& top = largest[size];
+    const std::size_t most = static_cast<std::size_t>(agents / size);
+    if (top.size() == most && value <= top.back()) return;
+    if (top.size() == most) top.pop_back();
+    top.insert(std::upper_bound(top.begin(), top.end(), value, std::greater<double>()), value);
+  }
+  /// The bound of parts[from..] (ascending): per size, the sum of as many largest values as parts.
+  double bound(const std::vector<int>& parts, std::size_t from) const {
+    double sum = 0;
+    for (std::size_t k = from, run = 0; k < parts.size(); ++k) {
+      run = k > from && parts[k - 1] == parts[k] ? run + 1 : 0;
+      sum += largest[parts[k]][run];
+    }
+    return sum;
+  }
 };
 
 /// Every integer partition of n, parts ascending.
@@ -110,7 +131,7 @@ class SubspaceSearch {
     remaining_magnitude_.assign(parts_.size() + 1, tail_magnitude(stats, tail_));
     const std::vector<int>& parts = parts_;
     for (int d = static_cast<int>(parts.size()) - 1; d >= 0; --d) {
-      remaining_max_[d] = remaining_max_[d + 1] + stats.max[parts[d]];
+      remaining_max_[d] = remaining_max_[parts_.size()] + stats.bound(parts, static_cast<std::size_t>(d));
       remaining_magnitude_[d] = remaining_magnitude_[d + 1] + stats.magnitude[parts[d]];
     }
   }
@@ -191,7 +212,7 @@ IpResult ip_reference(const Game& game, int dp_size) {
     fail("the serial IP takes 1 to ", ip_reference_max_agents, " agents (got ", n, ")");
   const std::uint64_t all = (std::uint64_t{1} << n) - 1;
   SizeStatistics stats;
-  stats.max.assign(n + 1, -INFINITY);
+  stats.largest.assign(n + 1, {});
   stats.average.assign(n + 1, 0.0);
   stats.magnitude.assign(n + 1, 0.0);
   stats.average_error.assign(n + 1, 0.0);
@@ -202,7 +223,7 @@ IpResult ip_reference(const Game& game, int dp_size) {
   for (std::uint64_t c = 1; c < all; ++c) {  // the statistics, and the two-part subspaces scanned
     const int s = __builtin_popcountll(c);
     const double value = game.values[c];
-    stats.max[s] = std::max(stats.max[s], value);
+    stats.offer(s, value, n);
     stats.average[s] += value;
     stats.magnitude[s] = std::max(stats.magnitude[s], std::fabs(value));
     absolute[s] += std::fabs(value);
@@ -212,7 +233,8 @@ IpResult ip_reference(const Game& game, int dp_size) {
       best.structure = {c, all ^ c};
     }
   }
-  stats.max[n] = stats.average[n] = game.values[all];
+  stats.largest[n] = {game.values[all]};
+  stats.average[n] = game.values[all];
   stats.magnitude[n] = std::fabs(game.values[all]);
   // A sum of N terms in order errs by at most (N - 1) eps/2 times the sum of their |v|, so the
   // mean by less than eps/2 times that sum (and its division by eps/2 of itself): eps times the
@@ -254,12 +276,9 @@ IpResult ip_reference(const Game& game, int dp_size) {
     std::vector<int> key = subspace.head;
     key.push_back(-subspace.tail);
     if (open.count(key)) continue;
-    subspace.upper = subspace.tail > 0 ? f_max[subspace.tail] : 0.0;
+    subspace.upper = (subspace.tail > 0 ? f_max[subspace.tail] : 0.0) + stats.bound(subspace.head, 0);
     subspace.magnitude = tail_magnitude(stats, subspace.tail);
-    for (const int part : subspace.head) {
-      subspace.upper += stats.max[part];
-      subspace.magnitude += stats.magnitude[part];
-    }
+    for (const int part : subspace.head) subspace.magnitude += stats.magnitude[part];
     open.emplace(key, std::move(subspace));
   }
   std::vector<const Subspace*> order;

@@ -5,9 +5,9 @@
 /// IP (Rahwan, Ramchurn, Jennings, Giovannucci, "An anytime algorithm for optimal coalition
 /// structure generation", JAIR 34, 2009), the serial reference: the coalition structures are split
 /// into subspaces by the integer partition of n their coalition sizes form; each subspace I has
-/// the upper bound UB_I = sum of Max_s over its parts (Max_s: the largest value of a coalition of
-/// size s) and the average AVG_I = sum of Avg_s (the mean value of its structures, so one of them
-/// reaches it). Subspaces whose bound cannot beat the best structure known, or the largest
+/// an upper bound UB_I, per size s the sum of the m largest values of size s where I has m parts
+/// of size s (m Max_s in the paper; the m largest, as ODP-IP bounds, are tighter), and the average
+/// AVG_I = sum of Avg_s (the mean value of its structures, so one of them reaches it). Subspaces whose bound cannot beat the best structure known, or the largest
 /// average, are pruned; the others are searched best bound first by a branch and bound that
 /// picks one coalition per part and stops where the value so far plus the remaining parts' Max
 /// cannot beat the incumbent. Pruning tests carry a rounding slack, so that a structure whose
