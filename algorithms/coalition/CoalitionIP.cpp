@@ -1,4 +1,5 @@
 #include "kollective/algorithms/coalition/CoalitionIP.hpp"
+#include "kollective/algorithms/coalition/CoalitionReference.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -63,24 +64,6 @@ std::vector<std::vector<int>> integer_partitions(int n) {
 std::uint64_t nth_bit(std::uint64_t set, int index) {
   for (int k = 0; k < index; ++k) set &= set - 1;
   return set & (~set + 1);
-}
-
-/// The best values f of every coalition of at most `largest` agents (the DP over subsets, every
-/// split); larger coalitions are left out (-inf).
-std::vector<double> small_coalition_dp(const Game& game, int largest) {
-  std::vector<double> f(game.values.size(), -INFINITY);
-  f[0] = 0;
-  for (std::uint64_t set = 1; set < f.size(); ++set) {
-    if (__builtin_popcountll(set) > largest) continue;
-    f[set] = game.values[set];
-    const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
-    for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
-      const std::uint64_t part = lowest | sub;
-      f[set] = std::max(f[set], f[part] + f[set ^ part]);
-      if (sub == 0) break;
-    }
-  }
-  return f;
 }
 
 /// Appends a partition of `set` worth f[set]: the split the DP took (its sums are exact replays).
@@ -245,7 +228,7 @@ IpResult ip_reference(const Game& game, int dp_size) {
   }
 
   // The DP's best values of the coalitions of at most dp_size agents, and their largest per size.
-  const std::vector<double> f = dp_size > 0 ? small_coalition_dp(game, dp_size) : std::vector<double>();
+  const std::vector<double> f = dp_size > 0 ? serial_dp_table(game, dp_size) : std::vector<double>();
   std::vector<double> f_max(n + 1, -INFINITY);
   for (std::uint64_t c = 1; c < f.size(); ++c) {
     const int s = __builtin_popcountll(c);

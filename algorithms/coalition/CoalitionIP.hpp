@@ -7,9 +7,9 @@
 /// into subspaces by the integer partition of n their coalition sizes form; each subspace I has
 /// an upper bound UB_I, per size s the sum of the m largest values of size s where I has m parts
 /// of size s (m Max_s in the paper; the m largest, as ODP-IP bounds, are tighter), and the average
-/// AVG_I = sum of Avg_s (the mean value of its structures, so one of them reaches it). Subspaces whose bound cannot beat the best structure known, or the largest
-/// average, are pruned; the others are searched best bound first by a branch and bound that
-/// picks one coalition per part and stops where the value so far plus the remaining parts' Max
+/// AVG_I = sum of Avg_s (the mean value of its structures, so one of them reaches it). Subspaces whose bound cannot
+/// beat the best structure known, or the largest average, are pruned; the others are searched best bound first by a
+/// branch and bound that picks one coalition per part and stops where the value so far plus the remaining parts' Max
 /// cannot beat the incumbent. Pruning tests carry a rounding slack, so that a structure whose
 /// computed value would beat the incumbent is never pruned.
 
@@ -33,11 +33,11 @@ struct IpResult {
 };
 
 /// The optimum by IP, serially (the reference for the device IP; n <= ip_reference_max_agents).
-/// With `dp_size` > 0, the IDP-IP hybrid (Rahwan & Jennings, "Coalition structure generation:
-/// dynamic programming meets anytime optimisation", AAAI 2008): the DP first finds the best
-/// partition f of every coalition of at most dp_size agents; a subspace's smallest parts that add
-/// up to at most dp_size become one tail, which takes f of the agents left, so subspaces that
-/// differ only there are searched once, with the tail bounded by the largest f of its size.
+/// With `dp_size` > 0 (n <= 24, as the serial DP), the IDP-IP hybrid (Rahwan & Jennings, "Coalition structure
+/// generation: dynamic programming meets anytime optimisation", AAAI 2008): the DP first finds the best partition f of
+/// every coalition of at most dp_size agents; a subspace's smallest parts that add up to at most dp_size become one
+/// tail, which takes f of the agents left, so subspaces that differ only there are searched once, with the tail bounded
+/// by the largest f of its size.
 IpResult ip_reference(const Game& game, int dp_size = 0);
 
 }  // namespace kollective::coalition

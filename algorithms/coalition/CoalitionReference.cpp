@@ -40,10 +40,13 @@ BruteForceResult brute_force(const Game& game) {
   return best;
 }
 
-double serial_dp(const Game& game) {
+std::vector<double> serial_dp_table(const Game& game, int largest) {
   if (game.agents > 24) fail("the serial coalition DP is limited to 24 agents (got ", game.agents, ")");
-  std::vector<double> f = game.values;
+  std::vector<double> f(game.values.size(), -INFINITY);
+  f[0] = 0;
   for (std::uint64_t set = 1; set < f.size(); ++set) {
+    if (__builtin_popcountll(set) > largest) continue;
+    f[set] = game.values[set];
     const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
     // Parts holding the lowest agent, other than the whole set: each unordered split once.
     for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
@@ -52,8 +55,10 @@ double serial_dp(const Game& game) {
       if (sub == 0) break;
     }
   }
-  return f.back();
+  return f;
 }
+
+double serial_dp(const Game& game) { return serial_dp_table(game, game.agents).back(); }
 
 void verify(const Game& game, const Result& result, bool single_precision) {
   const BruteForceResult brute = brute_force(game);

@@ -4,6 +4,8 @@
 /// \file CoalitionReference.hpp
 /// Serial references: brute force over every set partition, and the plain DP over subsets.
 
+#include <vector>
+
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 
 namespace kollective::coalition {
@@ -21,6 +23,9 @@ BruteForceResult brute_force(const Game& game);
 /// The plain serial DP over subsets, every split (the reference for the device solvers: same
 /// sums, same maxima, so the same double result bit for bit). Returns f(grand coalition).
 double serial_dp(const Game& game);
+/// The same DP's table: f[mask], the best partition value of every coalition of at most
+/// `largest` agents (larger ones -inf).
+std::vector<double> serial_dp_table(const Game& game, int largest);
 
 /// Fails unless the result's optimum equals brute force's within value_tolerance.
 void verify(const Game& game, const Result& result, bool single_precision);

@@ -35,10 +35,7 @@ constexpr int tile_width = Impl::tile;
 /// matrix, holds its share of the paths, and gets the whole result.
 template <class ExecSpace, class DoubledView>
 Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options = {}) {
-  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
-  preferences::check_square(doubled, "schulze::solve");
-  const Impl::RowLayout layout = Impl::whole_matrix_layout(doubled.extent(0), options.communicator);
-  return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options);
+  return Impl::solve_whole_matrix(space, doubled, options, Impl::NoPathsOut{}, nullptr);
 }
 
 /// solve(), with the path rows (and a shared solve's pivot rows) taken from `workspace` and left
@@ -47,10 +44,7 @@ Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& 
 template <class ExecSpace, class DoubledView>
 Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
-  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
-  preferences::check_square(doubled, "schulze::solve");
-  const Impl::RowLayout layout = Impl::whole_matrix_layout(doubled.extent(0), options.communicator);
-  return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options, Impl::NoPathsOut{}, &workspace);
+  return Impl::solve_whole_matrix(space, doubled, options, Impl::NoPathsOut{}, &workspace);
 }
 
 /// As solve(space, doubled, options), and the strongest paths (doubled strengths p[i][j]) into the
@@ -59,21 +53,17 @@ Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& 
 /// host first); result.paths holds them on the host too only with options.keep_paths.
 template <class ExecSpace, class DoubledView, class PathsView>
 Result solve(const ExecSpace& space, const DoubledView& doubled, const PathsView& paths, const Options& options = {}) {
-  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
   static_assert(Kokkos::is_view<PathsView>::value && PathsView::rank() == 2,
                 "schulze::solve: the paths must be a rank-2 Kokkos::View (n x n)");
   static_assert(std::is_same<typename PathsView::value_type, std::uint32_t>::value,
                 "schulze::solve: the paths must be a View of std::uint32_t (not const)");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename PathsView::memory_space>::accessible,
                 "schulze::solve: the paths must be in a memory space the execution space can write");
-  preferences::check_square(doubled, "schulze::solve");
-  const std::int64_t n = doubled.extent(0);
-  if (static_cast<std::int64_t>(paths.extent(0)) != n || static_cast<std::int64_t>(paths.extent(1)) != n) {
-    fail("schulze::solve: the paths View is ", paths.extent(0), " x ", paths.extent(1), "; the election has ", n,
-         " alternatives");
+  if (paths.extent(0) != doubled.extent(0) || paths.extent(1) != doubled.extent(0)) {
+    fail("schulze::solve: the paths View is ", paths.extent(0), " x ", paths.extent(1), "; the election has ",
+         doubled.extent(0), " alternatives");
   }
-  const Impl::RowLayout layout = Impl::whole_matrix_layout(n, options.communicator);
-  return Impl::solve(space, layout, Impl::WholeCounts<DoubledView>{doubled}, options, Impl::PathsOut<PathsView>{paths});
+  return Impl::solve_whole_matrix(space, doubled, options, Impl::PathsOut<PathsView>{paths}, nullptr);
 }
 
 /// The alternatives [first, first + count) whose rows of the pairwise matrix this rank of

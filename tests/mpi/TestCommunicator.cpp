@@ -7,11 +7,17 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/comm/Communicator.hpp"
-#include "kollective/tests/mpi/World.hpp"
+#include "kollective/drivers/Session.hpp"
+
+#ifdef KOLLECTIVE_HAVE_MPI
+#include <mpi.h>
+
+#include "kollective/core/comm/Mpi.hpp"
+#endif
 
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): every rank checks the same outcomes.
 namespace comm = kollective::comm;
-using kollective::test::world;
+using kollective::driver::world;
 
 TEST(communicator, ranks_are_numbered_in_order) {
   const std::vector<std::string> names = world().allgather(std::to_string(world().rank()));
@@ -114,7 +120,7 @@ TEST(communicator, a_split_communicator_reaches_its_group_only) {
 #endif
 
 int main(int argc, char** argv) {
-  kollective::test::MpiSession session(argc, argv);
+  kollective::driver::Session session(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

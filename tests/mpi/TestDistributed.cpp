@@ -26,7 +26,7 @@
 #include "kollective/algorithms/schulze/Schulze.hpp"
 #include "kollective/algorithms/schulze/SchulzeReference.hpp"
 #include "kollective/core/comm/Communicator.hpp"
-#include "kollective/tests/mpi/World.hpp"
+#include "kollective/drivers/Session.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 #include "kollective/core/comm/ViewCollectives.hpp"
@@ -35,7 +35,7 @@
 // Run under `mpirun -np P` (P = 1, 2, 3, ...): solves shared by every rank must equal the
 // single-rank solve bit for bit, and the serial references.
 namespace comm = kollective::comm;
-using kollective::test::world;
+using kollective::driver::world;
 namespace coalition = kollective::coalition;
 namespace kemeny = kollective::kemeny;
 namespace preferences = kollective::preferences;
@@ -474,7 +474,7 @@ TEST(distributed, ranksvm_training_on_file_parts_reaches_one_ranks_optimum) {
 }
 
 int main(int argc, char** argv) {
-  kollective::test::MpiSession session(argc, argv);
+  kollective::driver::Session session(argc, argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();

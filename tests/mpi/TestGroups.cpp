@@ -12,7 +12,13 @@
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
-#include "kollective/tests/mpi/World.hpp"
+#include "kollective/drivers/Session.hpp"
+
+#ifdef KOLLECTIVE_HAVE_MPI
+#include <mpi.h>
+
+#include "kollective/core/comm/Mpi.hpp"
+#endif
 
 // Solves shared by the groups of a communicator split from the caller's, at once (issue #38):
 // under `mpirun -np P`, part of kollective_tests_distributed.
@@ -21,7 +27,7 @@ namespace coalition = kollective::coalition;
 namespace kemeny = kollective::kemeny;
 namespace preferences = kollective::preferences;
 namespace schulze = kollective::schulze;
-using kollective::test::world;
+using kollective::driver::world;
 using Space = Kokkos::DefaultExecutionSpace;
 
 namespace {

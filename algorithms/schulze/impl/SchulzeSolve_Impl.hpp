@@ -366,6 +366,17 @@ Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& coun
                : solve_with<std::uint32_t>(space, layout, counts, options, out, workspace);
 }
 
+/// A solve of the caller's whole matrix (checked here), alone or shared by options.communicator's
+/// ranks; the paths to `out`, the buffers in `workspace` (or none).
+template <class ExecSpace, class DoubledView, class Out>
+Result solve_whole_matrix(const ExecSpace& space, const DoubledView& doubled, const Options& options, const Out& out,
+                          Workspace<typename ExecSpace::memory_space>* workspace) {
+  preferences::check_doubled_view_type<ExecSpace, DoubledView>();
+  preferences::check_square(doubled, "schulze::solve");
+  const RowLayout layout = whole_matrix_layout(doubled.extent(0), options.communicator);
+  return solve(space, layout, WholeCounts<DoubledView>{doubled}, options, out, workspace);
+}
+
 }  // namespace kollective::schulze::Impl
 
 #endif
