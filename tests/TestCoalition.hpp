@@ -1,8 +1,11 @@
-// Coalition structure generation: DP and IDP on the device against brute force over all set
-// partitions, and IDP^G's published optimum (included once per backend).
+// Coalition structure generation: DP, IDP and IP on the device against brute force over all set
+// partitions and the serial DP, and IDP^G's published optimum (included once per backend).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
@@ -18,7 +21,7 @@ void check_against_brute_force(const coalition::Game& game, const std::string& w
   const auto brute = coalition::brute_force(game);
   EXPECT_NEAR(coalition::structure_value(game, brute.structure), brute.value, 1e-9) << what;
   ExecSpace space;
-  for (auto method : {coalition::Method::dp, coalition::Method::idp}) {
+  for (auto method : {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip}) {
     coalition::Options options;
     options.method = method;
     const auto result = coalition::solve<double>(space, game, options);
@@ -74,6 +77,24 @@ TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
       EXPECT_LT(idp.splits, dp.splits);
       EXPECT_GE(idp.splits, coalition::split_count(n, coalition::Method::idp));
     }
+  }
+}
+
+TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
+  // Every distribution at n = 15, values of both signs, and IDP^G's: IP's optimum is the DP's up
+  // to rounding (other sums in another order), and its structure adds up to it.
+  TEST_EXECSPACE space;
+  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(14, 5)}};
+  for (const auto& model : coalition::value_models()) games.emplace_back(model, coalition::generate_game(model, 15, 7));
+  for (const auto& [what, game] : games) {
+    const double reference = coalition::serial_dp(game);
+    const auto ip = coalition::solve<double>(space, game, {coalition::Method::ip});
+    const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
+    EXPECT_NEAR(ip.value, reference, tolerance) << what;
+    coalition::check_partition(game.agents, ip.structure);
+    EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << what;
+    EXPECT_EQ(ip.method, "ip");
+    EXPECT_GT(ip.nodes, 0) << what;
   }
 }
 

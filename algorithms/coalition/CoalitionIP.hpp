@@ -3,15 +3,12 @@
 
 /// \file CoalitionIP.hpp
 /// IP (Rahwan, Ramchurn, Jennings, Giovannucci, "An anytime algorithm for optimal coalition
-/// structure generation", JAIR 34, 2009), the serial reference: the coalition structures are split
-/// into subspaces by the integer partition of n their coalition sizes form; each subspace I has
-/// an upper bound UB_I, per size s the sum of the m largest values of size s where I has m parts
-/// of size s (m Max_s in the paper; the m largest, as ODP-IP bounds, are tighter), and the average
-/// AVG_I = sum of Avg_s (the mean value of its structures, so one of them reaches it). Subspaces whose bound cannot
-/// beat the best structure known, or the largest average, are pruned; the others are searched best bound first by a
-/// branch and bound that picks one coalition per part and stops where the value so far plus the remaining parts' Max
-/// cannot beat the incumbent. Pruning tests carry a rounding slack, so that a structure whose
-/// computed value would beat the incumbent is never pruned.
+/// structure generation", JAIR 34, 2009), the serial reference. The subspaces, their bounds and the
+/// rounding slack are CoalitionSubspaces.hpp's plan; the subspaces left are searched best bound
+/// first by a branch and bound that picks one coalition per part, stops where the value so far plus
+/// the remaining parts' bound cannot beat the incumbent, and drops a partial structure when a
+/// better partition of the same agents is known (ODP-IP's local branch and bound, Michalak et al.,
+/// AIJ 2016). Every test carries the plan's slack: nothing better in exact arithmetic is pruned.
 
 #include <cstdint>
 

@@ -55,12 +55,24 @@ void validate_values(Values values, const std::string& source, bool single_preci
 Method parse_method(const std::string& name) {
   if (name == "dp") return Method::dp;
   if (name == "idp") return Method::idp;
-  fail("unknown coalition method '", name, "' (dp or idp)");
+  if (name == "ip") return Method::ip;
+  fail("unknown coalition method '", name, "' (dp, idp or ip)");
 }
 
-const char* to_string(Method method) { return method == Method::dp ? "dp" : "idp"; }
+const char* to_string(Method method) {
+  switch (method) {
+    case Method::dp:
+      return "dp";
+    case Method::idp:
+      return "idp";
+    case Method::ip:
+      return "ip";
+  }
+  return "?";
+}
 
 double split_count(int n, Method method) {
+  if (method == Method::ip) return 0;  // IP searches structures, no splits
   // Coalitions of size c number C(n, c); each has C(c, a) ordered splits with a part of size a.
   double total = 0, binomial_nc = 1;
   for (int c = 1; c <= n; ++c) {

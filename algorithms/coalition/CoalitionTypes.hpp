@@ -41,8 +41,8 @@ struct Values {
 
 using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascending
 
-enum class Method { dp, idp };
-Method parse_method(const std::string& name);  ///< "dp" | "idp"
+enum class Method { dp, idp, ip };
+Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip"
 const char* to_string(Method method);
 
 struct Options {
@@ -61,6 +61,7 @@ struct Result {
   double splits = 0;            ///< splits the solver evaluated (evaluated_splits(n, method))
   int ranks = 1;                ///< ranks that shared the solve
   double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
+  std::int64_t nodes = 0;       ///< IP: coalitions its branch and bound placed
 };
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).

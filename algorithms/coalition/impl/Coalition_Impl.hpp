@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionIP_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionShares_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
 #include "kollective/core/comm/ViewCollectives.hpp"
@@ -387,6 +388,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
   if (values.count != values.size())
     fail("coalition structure generation: ", values.count, " values for ", n, " agents");
+  if (options.method == Method::ip) return solve_ip(space, values, options);
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
   const std::uint64_t coalitions = std::uint64_t{1} << n;

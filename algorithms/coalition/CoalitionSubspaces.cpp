@@ -1,0 +1,141 @@
+#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace kollective::coalition {
+
+SizeStatistics::SizeStatistics(int n)
+    : agents(n), largest(n + 1), sum(n + 1, 0.0), absolute_sum(n + 1, 0.0), count(n + 1, 0.0), best_pair(-INFINITY) {}
+
+void SizeStatistics::scan(const Values& values, std::uint64_t begin, std::uint64_t end) {
+  const std::uint64_t all = (std::uint64_t{1} << agents) - 1;
+  for (std::uint64_t c = std::max<std::uint64_t>(begin, 1); c < end; ++c) {
+    const int s = __builtin_popcountll(c);
+    const double value = values.v[c];
+    std::vector<double>& top = largest[s];
+    const std::size_t most = static_cast<std::size_t>(agents / s);
+    if (top.size() < most || value > top.back()) {
+      if (top.size() == most) top.pop_back();
+      top.insert(std::upper_bound(top.begin(), top.end(), value, std::greater<double>()), value);
+    }
+    sum[s] += value;
+    absolute_sum[s] += std::fabs(value);
+    count[s] += 1;
+    magnitude = std::max(magnitude, std::fabs(value));
+    const double pair = c == all ? value : value + values.v[all ^ c];
+    if (c <= (all ^ c) || c == all) {  // each two-part structure once, and the grand coalition
+      if (pair > best_pair) {
+        best_pair = pair;
+        best_pair_half = c == all ? 0 : c;
+      }
+    }
+  }
+}
+
+void SizeStatistics::merge(const SizeStatistics& other) {
+  for (int s = 1; s <= agents; ++s) {
+    std::vector<double> both(largest[s]);
+    both.insert(both.end(), other.largest[s].begin(), other.largest[s].end());
+    std::sort(both.begin(), both.end(), std::greater<double>());
+    both.resize(std::min(both.size(), static_cast<std::size_t>(agents / s)));
+    largest[s] = both;
+    sum[s] += other.sum[s];
+    absolute_sum[s] += other.absolute_sum[s];
+    count[s] += other.count[s];
+  }
+  magnitude = std::max(magnitude, other.magnitude);
+  if (other.best_pair > best_pair) {
+    best_pair = other.best_pair;
+    best_pair_half = other.best_pair_half;
+  }
+}
+
+double SizeStatistics::bound(const std::vector<int>& parts, std::size_t from) const {
+  double total = 0;
+  for (std::size_t k = from, run = 0; k < parts.size(); ++k) {
+    run = k > from && parts[k - 1] == parts[k] ? run + 1 : 0;
+    total += largest[parts[k]][run];
+  }
+  return total;
+}
+
+SizeStatistics scan_all(const Values& values) {
+  SizeStatistics stats(values.agents);
+  stats.scan(values, 1, std::uint64_t{1} << values.agents);
+  return stats;
+}
+
+std::vector<std::vector<int>> integer_partitions(int n) {
+  std::vector<std::vector<int>> all;
+  std::vector<int> parts;
+  auto extend = [&](auto&& self, int left, int smallest) -> void {
+    if (left == 0) {
+      all.push_back(parts);
+      return;
+    }
+    for (int part = smallest; part <= left; ++part) {
+      if (left - part != 0 && left - part < part) continue;  // the rest must fit in parts >= part
+      parts.push_back(part);
+      self(self, left - part, part);
+      parts.pop_back();
+    }
+  };
+  extend(extend, n, 1);
+  return all;
+}
+
+IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats, const std::vector<double>& tail_max) {
+  const int n = values.agents;
+  const std::uint64_t all = (std::uint64_t{1} << n) - 1;
+  const int dp_size = static_cast<int>(tail_max.size()) - 1;
+  IpPlan plan;
+  plan.slack = 4.0 * n * DBL_EPSILON * (n * stats.magnitude);
+  plan.incumbent = stats.best_pair;
+  plan.incumbent_structure = stats.best_pair_half == 0 ? Structure{all}
+                                                       : Structure{stats.best_pair_half, all ^ stats.best_pair_half};
+  std::sort(plan.incumbent_structure.begin(), plan.incumbent_structure.end());
+  // The means, and bounds on their rounding: a sum of N terms in order errs by at most
+  // (N - 1) eps/2 times the sum of their |v|, so a mean by less than eps/2 times that sum (and
+  // the division by eps/2 of itself): eps times the sum of |v| covers both.
+  std::vector<double> mean(n + 1, 0.0), mean_error(n + 1, 0.0);
+  for (int s = 1; s <= n; ++s) {
+    mean[s] = stats.sum[s] / stats.count[s];
+    mean_error[s] = DBL_EPSILON * (stats.absolute_sum[s] + std::fabs(mean[s]));
+  }
+  const std::vector<std::vector<int>> partitions = integer_partitions(n);
+  plan.subspaces = static_cast<std::int64_t>(partitions.size());
+  plan.lower_bound_by_average = -INFINITY;
+  std::map<std::vector<int>, Subspace> open;  // by head and tail: hybrid subspaces may coincide
+  for (const std::vector<int>& parts : partitions) {
+    double average = 0, error = 0;
+    for (const int part : parts) {
+      average += mean[part];
+      error += mean_error[part] + static_cast<double>(parts.size()) * DBL_EPSILON * std::fabs(mean[part]);
+    }
+    plan.lower_bound_by_average = std::max(plan.lower_bound_by_average, average - error);
+    if (parts.size() < 3) continue;  // scanned with the statistics
+    Subspace subspace;               // the smallest parts into the tail while it holds them
+    std::size_t first = 0;
+    while (first < parts.size() && subspace.tail + parts[first] <= dp_size) subspace.tail += parts[first++];
+    subspace.head.assign(parts.begin() + static_cast<std::ptrdiff_t>(first), parts.end());
+    subspace.upper = (subspace.tail > 0 ? tail_max[subspace.tail] : 0.0) + stats.bound(subspace.head);
+    std::vector<int> key = subspace.head;
+    key.push_back(-subspace.tail);
+    open.emplace(key, std::move(subspace));
+  }
+  for (auto& entry : open) {
+    const Subspace& subspace = entry.second;
+    if (!may_beat(subspace.upper, plan.incumbent, plan.slack)) continue;
+    if (subspace.upper + plan.slack < plan.lower_bound_by_average) continue;  // cannot reach the average
+    plan.open.push_back(std::move(entry.second));
+  }
+  std::stable_sort(plan.open.begin(), plan.open.end(),
+                   [](const Subspace& a, const Subspace& b) { return a.upper > b.upper; });
+  return plan;
+}
+
+}  // namespace kollective::coalition

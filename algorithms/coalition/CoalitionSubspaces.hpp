@@ -1,0 +1,80 @@
+#ifndef KOLLECTIVE_ALGORITHMS_COALITION_SUBSPACES_HPP
+#define KOLLECTIVE_ALGORITHMS_COALITION_SUBSPACES_HPP
+
+/// \file CoalitionSubspaces.hpp
+/// IP's plan (Rahwan, Ramchurn, Jennings, Giovannucci, JAIR 34, 2009), shared by the serial
+/// reference and the Kokkos search: the statistics of each coalition size, the subspaces (the
+/// integer partitions of n) with their bounds, and the rounding slack every pruning test carries.
+///  - UB_I: per size s, the sum of the m largest values of size s where I has m parts of size s
+///    (ODP-IP's bound; m times the largest, the paper's, is looser).
+///  - AVG_I: the sum of the mean values of its sizes, the mean value of its structures: some
+///    structure of I reaches it, so the largest AVG_I is a lower bound on the optimum.
+///  - The one- and two-part subspaces are scanned with the statistics; the others are searched.
+///  - The slack: every bound and every structure value is a sum of at most n terms of magnitude at
+///    most n max|v| (with the DP's best partitions as terms too), so two of them computed in any
+///    order differ from their exact values by less than the slack in all; a test "a + slack <= b"
+///    only prunes what is worse in exact arithmetic.
+
+#include <cstdint>
+#include <vector>
+
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+
+namespace kollective::coalition {
+
+/// Per coalition size s (index s, 1..n): the n / s largest values, descending; the sums of the
+/// values and of their magnitudes, and the count, for the mean; and over every coalition the
+/// largest |v| and the best two-part structure.
+struct SizeStatistics {
+  int agents = 0;
+  std::vector<std::vector<double>> largest;
+  std::vector<double> sum, absolute_sum, count;
+  double magnitude = 0;
+  double best_pair = 0;            ///< v(C) + v(all \ C) of best_pair_half (or v(all) when n = 1)
+  std::uint64_t best_pair_half = 0;  ///< 0: the grand coalition alone was best
+
+  explicit SizeStatistics(int n = 0);
+  /// Adds the coalitions [begin, end) of `values`.
+  void scan(const Values& values, std::uint64_t begin, std::uint64_t end);
+  /// Adds another scan's statistics (of disjoint coalitions).
+  void merge(const SizeStatistics& other);
+  /// The bound of parts[from..] (ascending): per size, the sum of as many largest values as parts.
+  double bound(const std::vector<int>& parts, std::size_t from = 0) const;
+};
+
+/// The statistics of every coalition of `values`, serially.
+SizeStatistics scan_all(const Values& values);
+
+/// Every integer partition of n, parts ascending.
+std::vector<std::vector<int>> integer_partitions(int n);
+
+/// A subspace to search: parts ascending, the sizes of the coalitions the search places; with a
+/// `tail` > 0 (the IDP-IP hybrid), the agents left after them take the DP's best partition.
+struct Subspace {
+  std::vector<int> head;
+  int tail = 0;
+  double upper = 0;  ///< UB_I (with the tail, the largest best partition of its size)
+};
+
+/// What the search starts from: the subspaces left to search (best bound first), the best
+/// structure of the scanned ones, the AVG lower bound, and the slack.
+struct IpPlan {
+  std::vector<Subspace> open;
+  double incumbent = 0;
+  Structure incumbent_structure;
+  double lower_bound_by_average = 0;
+  double slack = 0;
+  std::int64_t subspaces = 0;  ///< integer partitions of n
+};
+
+/// The plan for `values` from their statistics. With `tail_max` (the largest DP best partition of
+/// each size up to dp_size, the hybrid), the smallest parts that add up to at most dp_size become
+/// one tail, so subspaces that differ only there are one; empty: IP alone.
+IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats, const std::vector<double>& tail_max = {});
+
+/// Whether `upper` (a bound) may beat `incumbent`: false only when it is worse in exact arithmetic.
+inline bool may_beat(double upper, double incumbent, double slack) { return upper + slack > incumbent; }
+
+}  // namespace kollective::coalition
+
+#endif
