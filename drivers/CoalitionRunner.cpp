@@ -99,7 +99,8 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     const ConfigNode options = run.required("options");
     options.expect_keys(keys_under("coalition", "options"));
     if (options.has("method"))
-      settings.options.method = coalition::parse_method(options.required("method").as_choice({"dp", "idp"}));
+      settings.options.method =
+          coalition::parse_method(options.required("method").as_choice({"dp", "idp", "ip", "auto"}));
     settings.single_precision =
         options.has("precision") && options.required("precision").as_choice({"double", "float"}) == "float";
   }
@@ -230,6 +231,7 @@ class CoalitionJob : public Job {
         .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
         .set("structure", structure_names(result.structure, game.names))
         .set("splits", result.splits)
+        .set("nodes", result.nodes)
         .set("repetitions", measurement.repetitions)
         .set("solve_s", seconds)
         .set("exchange_s", result.exchange_seconds);  // rank 0's, of the last repetition

@@ -113,7 +113,10 @@ const std::vector<ConfigKey>& config_keys() {
       {"coalition", "input.generator.seed", "integer", "1234", "0..2^32-1", "the generator's seed", ""},
       {"coalition", "input.names", "list", "1..n", "one per agent", "agents' names in the output", ""},
       {"coalition", "sweep.agents", "list of integers", "the generator's", "1..40", "one point per value", ""},
-      {"coalition", "options.method", "choice", "idp", "dp | idp", "the subset DP, or IDP (fewer splits)", ""},
+      {"coalition", "options.method", "choice", "idp", "dp | idp | ip | auto",
+       "the subset DP, IDP (fewer splits), IP (branch and bound over integer-partition subspaces, double), or auto "
+       "(on a CPU, IP for a tenth of IDP's time, then IDP; on a GPU, IDP)",
+       ""},
       {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},
       {"coalition", "write.values", "true/false", "false", "", "`<name>_values.txt`: the values, Rahwan's text", ""},
       {"coalition", "write.binary", "true/false", "false", "", "`<name>_values.kcsg`: the values, binary", ""},

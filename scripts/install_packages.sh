@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian packages Kollective builds with, if any is missing (Debian/Ubuntu only).
-#   scripts/install_packages.sh [fuzz|mpi|python|python-test]
+#   scripts/install_packages.sh [fuzz|mpi|odpip|python|python-test]
 #     fuzz: also clang with libFuzzer and the sanitizer runtimes, and llvm-symbolizer for readable
-#           stacks; mpi: also Open MPI (the openmp-mpi and cuda-mpi presets);
+#           stacks; mpi: also Open MPI (the openmp-mpi and cuda-mpi presets); odpip: also a JDK and
+#           Apache commons-math 2.2 (the ODP-IP peer in perf/odpip);
 #     python: also .deps/venv, a virtual environment with python/requirements.txt from PyPI (nanobind
 #           and numpy, to build the extension); python-test: that venv with
 #           python/requirements-test.txt too (pytest, matplotlib, pref_voting: tests and plots)
@@ -11,6 +12,7 @@ needed=(cmake g++ make git xz-utils patch curl libyaml-cpp-dev libgtest-dev libg
         clang-format pkg-config coinor-libclp-dev)
 if [ "${1:-}" = fuzz ]; then needed+=(clang libclang-rt-dev llvm); fi
 if [ "${1:-}" = mpi ]; then needed+=(libopenmpi-dev openmpi-bin); fi
+if [ "${1:-}" = odpip ]; then needed+=(openjdk-17-jdk-headless libcommons-math-java); fi
 case ${1:-} in python|python-test) needed+=(python3-dev python3-venv);; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${KOLLECTIVE_DEPS_DIR:-$root/.deps}/venv

@@ -12,6 +12,7 @@
 #include "kollective/algorithms/coalition/CoalitionIO.hpp"
 #include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
@@ -21,11 +22,12 @@ void check_against_brute_force(const coalition::Game& game, const std::string& w
   const auto brute = coalition::brute_force(game);
   EXPECT_NEAR(coalition::structure_value(game, brute.structure), brute.value, 1e-9) << what;
   ExecSpace space;
-  for (auto method : {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip}) {
+  for (auto method :
+       {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip, coalition::Method::automatic}) {
     coalition::Options options;
     options.method = method;
     const auto result = coalition::solve<double>(space, game, options);
-    const std::string label = what + " " + coalition::to_string(method);
+    const std::string label = what + " " + coalition::to_string(method) + " (" + result.method + ")";
     EXPECT_NEAR(result.value, brute.value, 1e-9 * std::max(1.0, std::fabs(brute.value))) << label;
     coalition::check_partition(game.agents, result.structure);
     EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value,
@@ -95,6 +97,37 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
     EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << what;
     EXPECT_EQ(ip.method, "ip");
     EXPECT_GT(ip.nodes, 0) << what;
+    // auto: IP, or IDP once IP has had a tenth of IDP's time; the same optimum either way.
+    const auto automatic = coalition::solve<double>(space, game, {coalition::Method::automatic});
+    EXPECT_NEAR(automatic.value, reference, tolerance) << what;
+    EXPECT_TRUE(automatic.method == "ip" || automatic.method == "idp") << automatic.method;
+    coalition::check_partition(game.agents, automatic.structure);
+    EXPECT_NEAR(coalition::structure_value(game, automatic.structure), automatic.value, tolerance) << what;
+  }
+}
+
+TEST(TEST_CATEGORY, coalition_ip_statistics_on_the_space_equal_the_serial_scan) {
+  // The device's statistics (reductions per size) against the serial scan, for IP's plan.
+  TEST_EXECSPACE space;
+  for (const auto& game : {mixed_sign_game(12, 3), coalition::generate_game("ndcs", 13, 4)}) {
+    const int n = game.agents;
+    const coalition::Values values(game);
+    const auto serial = coalition::scan_all(values);
+    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+        game.values.data(), game.values.size());
+    Kokkos::View<double*, typename TEST_EXECSPACE::memory_space> copied("values", game.values.size());
+    Kokkos::deep_copy(copied, host);
+    const Kokkos::View<const double*, typename TEST_EXECSPACE::memory_space> v = copied;
+    const auto binomial = subsets::binomial_table<typename TEST_EXECSPACE::memory_space>(space, n);
+    const auto device = coalition::Impl::statistics_on(space, v, n, binomial);
+    EXPECT_EQ(device.magnitude, serial.magnitude);
+    EXPECT_EQ(device.best_pair, serial.best_pair);
+    for (int size = 1; size <= n; ++size) {
+      EXPECT_EQ(device.largest[size], serial.largest[size]) << "size " << size;
+      EXPECT_EQ(device.count[size], serial.count[size]);
+      EXPECT_NEAR(device.sum[size], serial.sum[size], 1e-12 * serial.absolute_sum[size]);
+      EXPECT_NEAR(device.absolute_sum[size], serial.absolute_sum[size], 1e-12 * serial.absolute_sum[size]);
+    }
   }
 }
 

@@ -66,13 +66,14 @@ Result solve(const ExecSpace& space, const ValuesView& values, const Options& op
   return solve<Value>(space, game, options);
 }
 
-/// Splits the device solver evaluates (DP: split_count; IDP: IDP's splits and some more; IP none).
+/// Splits the device solver evaluates (DP: split_count; IDP: IDP's splits and some more; IP none;
+/// auto at most IDP's).
 inline double evaluated_splits(int n, Method method) {
-  return method == Method::ip ? 0.0 : Impl::evaluated_splits(n, method == Method::idp);
+  return method == Method::ip ? 0.0 : Impl::evaluated_splits(n, method != Method::dp);
 }
 /// Bytes the solver's high splits read as blocks (the traffic the caches and memory serve).
 inline double block_read_bytes(int n, Method method, int value_bytes) {
-  return Impl::block_read_bytes(n, method == Method::idp, value_bytes);
+  return method == Method::ip ? 0.0 : Impl::block_read_bytes(n, method != Method::dp, value_bytes);
 }
 
 }  // namespace kollective::coalition

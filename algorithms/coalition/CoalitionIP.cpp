@@ -18,46 +18,23 @@ std::uint64_t nth_bit(std::uint64_t set, int index) {
   return set & (~set + 1);
 }
 
-/// Appends a partition of `set` worth f[set]: the split the DP took (its sums are exact replays).
-void append_best_partition(const std::vector<double>& f, const std::vector<double>& v, std::uint64_t set,
-                           Structure& out) {
-  if (f[set] == v[set]) {
-    out.push_back(set);
-    return;
-  }
-  const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
-  for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
-    const std::uint64_t part = lowest | sub;
-    if (f[part] + f[set ^ part] == f[set]) {
-      append_best_partition(f, v, part, out);
-      append_best_partition(f, v, set ^ part, out);
-      return;
-    }
-    if (sub == 0) break;
-  }
-  fail("coalition IP: no split of ", set, " gives its DP value (internal error)");
-}
-
-/// The branch and bound inside one subspace: head[depth] is the size of the next coalition, taken
-/// from the agents `rest`; with a tail, the agents left take the DP's best partition. Besides the
-/// bound, a partial structure is dropped when a better partition of the same agents is known
-/// (ODP-IP's local branch and bound: `known`, the best value found for each set of agents, the
-/// DP's where it ran): swapping that partition in would beat every structure that continues it.
+/// The branch and bound inside one subspace: parts[depth] is the size of the next coalition, taken
+/// from the agents `rest`. Besides the bound, a partial structure is dropped when a better
+/// partition of the same agents is known (ODP-IP's local branch and bound: `known`, the best value
+/// found for each set of agents, the DP's where it ran): swapping that partition in would beat
+/// every structure that continues it.
 class SubspaceSearch {
  public:
-  SubspaceSearch(const Game& game, const SizeStatistics& stats, const Subspace& subspace, const std::vector<double>& f,
-                 const std::vector<double>& tail_max, double slack, std::vector<double>& known, IpResult& best)
+  SubspaceSearch(const Game& game, const SizeStatistics& stats, const Subspace& subspace, double slack,
+                 std::vector<double>& known, IpResult& best)
       : v_(game.values),
-        f_(f),
-        parts_(subspace.head),
-        tail_(subspace.tail),
+        parts_(subspace.parts),
         slack_(slack),
         known_(known),
         best_(best),
         chosen_(parts_.size()),
         remaining_max_(parts_.size() + 1) {
-    for (std::size_t d = 0; d <= parts_.size(); ++d)
-      remaining_max_[d] = (tail_ > 0 ? tail_max[tail_] : 0.0) + stats.bound(parts_, d);
+    for (std::size_t d = 0; d <= parts_.size(); ++d) remaining_max_[d] = stats.bound(parts_, d);
   }
 
   void run(std::uint64_t all) {
@@ -66,10 +43,9 @@ class SubspaceSearch {
   }
 
  private:
-  void improve(double value, std::size_t coalitions, std::uint64_t tail) {
+  void improve(double value) {
     best_.value = value;
-    best_.structure.assign(chosen_.begin(), chosen_.begin() + static_cast<std::ptrdiff_t>(coalitions));
-    if (tail != 0) append_best_partition(f_, v_, tail, best_.structure);
+    best_.structure = chosen_;
     std::sort(best_.structure.begin(), best_.structure.end());
   }
 
@@ -82,16 +58,11 @@ class SubspaceSearch {
   }
 
   void place(std::size_t depth, std::uint64_t rest, double value) {
-    if (depth == parts_.size()) {  // the tail: the DP's best partition of what is left
-      ++best_.nodes;
-      if (value + f_[rest] > best_.value) improve(value + f_[rest], depth, rest);
-      return;
-    }
     const int size = parts_[depth];
-    if (depth + 1 == parts_.size() && tail_ == 0) {  // the last coalition is what is left
+    if (depth + 1 == parts_.size()) {  // the last coalition is what is left
       ++best_.nodes;
       chosen_[depth] = rest;
-      if (value + v_[rest] > best_.value) improve(value + v_[rest], depth + 1, 0);
+      if (value + v_[rest] > best_.value) improve(value + v_[rest]);
       return;
     }
     // Equal sizes in a row: the lowest agents increase, so each structure is met once.
@@ -117,9 +88,7 @@ class SubspaceSearch {
   }
 
   const std::vector<double>& v_;
-  const std::vector<double>& f_;
   const std::vector<int>& parts_;
-  int tail_;
   double slack_;
   std::vector<double>& known_;
   IpResult& best_;
@@ -139,18 +108,14 @@ IpResult ip_reference(const Game& game, int dp_size) {
   const Values values(game);
   const SizeStatistics stats = scan_all(values);
 
-  // The DP's best values of the coalitions of at most dp_size agents, and their largest per size.
-  const std::vector<double> f = dp_size > 0 ? serial_dp_table(game, dp_size) : std::vector<double>();
-  std::vector<double> tail_max(dp_size > 0 ? dp_size + 1 : 0, -INFINITY);
+  // The DP's best values of the coalitions of at most dp_size agents start the known values.
   std::vector<double> known(game.values);
-  for (std::uint64_t c = 1; c < f.size(); ++c) {
-    const int s = __builtin_popcountll(c);
-    if (s > dp_size) continue;
-    tail_max[s] = std::max(tail_max[s], f[c]);
-    known[c] = f[c];
+  if (dp_size > 1) {
+    const std::vector<double> f = serial_dp_table(game, dp_size);
+    for (std::uint64_t c = 1; c <= all; ++c)
+      if (__builtin_popcountll(c) <= dp_size) known[c] = f[c];
   }
-
-  const IpPlan plan = plan_subspaces(values, stats, tail_max);
+  const IpPlan plan = plan_subspaces(values, stats);
   IpResult best;
   best.value = plan.incumbent;
   best.structure = plan.incumbent_structure;
@@ -159,7 +124,7 @@ IpResult ip_reference(const Game& game, int dp_size) {
   for (const Subspace& subspace : plan.open) {
     if (!may_beat(subspace.upper, best.value, plan.slack)) break;  // so are all after it: bounds descend
     ++best.searched;
-    SubspaceSearch(game, stats, subspace, f, tail_max, plan.slack, known, best).run(all);
+    SubspaceSearch(game, stats, subspace, plan.slack, known, best).run(all);
   }
   return best;
 }

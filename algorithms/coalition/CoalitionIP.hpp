@@ -30,11 +30,9 @@ struct IpResult {
 };
 
 /// The optimum by IP, serially (the reference for the device IP; n <= ip_reference_max_agents).
-/// With `dp_size` > 0 (n <= 24, as the serial DP), the IDP-IP hybrid (Rahwan & Jennings, "Coalition structure
-/// generation: dynamic programming meets anytime optimisation", AAAI 2008): the DP first finds the best partition f of
-/// every coalition of at most dp_size agents; a subspace's smallest parts that add up to at most dp_size become one
-/// tail, which takes f of the agents left, so subspaces that differ only there are searched once, with the tail bounded
-/// by the largest f of its size.
+/// With `dp_size` > 1 (n <= 24, as the serial DP), the DP's best partitions of the coalitions of at
+/// most dp_size agents start the known values of the local branch and bound (ODP-IP's hybrid), so
+/// a partial structure on those agents continues only if it is a best partition of them.
 IpResult ip_reference(const Game& game, int dp_size = 0);
 
 }  // namespace kollective::coalition

@@ -4,7 +4,6 @@
 #include <cfloat>
 #include <cmath>
 #include <functional>
-#include <map>
 
 namespace kollective::coalition {
 
@@ -88,15 +87,14 @@ std::vector<std::vector<int>> integer_partitions(int n) {
   return all;
 }
 
-IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats, const std::vector<double>& tail_max) {
+IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats) {
   const int n = values.agents;
   const std::uint64_t all = (std::uint64_t{1} << n) - 1;
-  const int dp_size = static_cast<int>(tail_max.size()) - 1;
   IpPlan plan;
   plan.slack = 4.0 * n * DBL_EPSILON * (n * stats.magnitude);
   plan.incumbent = stats.best_pair;
-  plan.incumbent_structure = stats.best_pair_half == 0 ? Structure{all}
-                                                       : Structure{stats.best_pair_half, all ^ stats.best_pair_half};
+  plan.incumbent_structure =
+      stats.best_pair_half == 0 ? Structure{all} : Structure{stats.best_pair_half, all ^ stats.best_pair_half};
   std::sort(plan.incumbent_structure.begin(), plan.incumbent_structure.end());
   // The means, and bounds on their rounding: a sum of N terms in order errs by at most
   // (N - 1) eps/2 times the sum of their |v|, so a mean by less than eps/2 times that sum (and
@@ -109,7 +107,6 @@ IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats, const s
   const std::vector<std::vector<int>> partitions = integer_partitions(n);
   plan.subspaces = static_cast<std::int64_t>(partitions.size());
   plan.lower_bound_by_average = -INFINITY;
-  std::map<std::vector<int>, Subspace> open;  // by head and tail: hybrid subspaces may coincide
   for (const std::vector<int>& parts : partitions) {
     double average = 0, error = 0;
     for (const int part : parts) {
@@ -117,21 +114,13 @@ IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats, const s
       error += mean_error[part] + static_cast<double>(parts.size()) * DBL_EPSILON * std::fabs(mean[part]);
     }
     plan.lower_bound_by_average = std::max(plan.lower_bound_by_average, average - error);
-    if (parts.size() < 3) continue;  // scanned with the statistics
-    Subspace subspace;               // the smallest parts into the tail while it holds them
-    std::size_t first = 0;
-    while (first < parts.size() && subspace.tail + parts[first] <= dp_size) subspace.tail += parts[first++];
-    subspace.head.assign(parts.begin() + static_cast<std::ptrdiff_t>(first), parts.end());
-    subspace.upper = (subspace.tail > 0 ? tail_max[subspace.tail] : 0.0) + stats.bound(subspace.head);
-    std::vector<int> key = subspace.head;
-    key.push_back(-subspace.tail);
-    open.emplace(key, std::move(subspace));
   }
-  for (auto& entry : open) {
-    const Subspace& subspace = entry.second;
-    if (!may_beat(subspace.upper, plan.incumbent, plan.slack)) continue;
-    if (subspace.upper + plan.slack < plan.lower_bound_by_average) continue;  // cannot reach the average
-    plan.open.push_back(std::move(entry.second));
+  for (const std::vector<int>& parts : partitions) {
+    if (parts.size() < 3) continue;  // scanned with the statistics
+    const double upper = stats.bound(parts);
+    if (!may_beat(upper, plan.incumbent, plan.slack)) continue;
+    if (upper + plan.slack < plan.lower_bound_by_average) continue;  // cannot reach the average
+    plan.open.push_back({parts, upper});
   }
   std::stable_sort(plan.open.begin(), plan.open.end(),
                    [](const Subspace& a, const Subspace& b) { return a.upper > b.upper; });

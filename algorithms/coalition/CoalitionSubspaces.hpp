@@ -30,7 +30,7 @@ struct SizeStatistics {
   std::vector<std::vector<double>> largest;
   std::vector<double> sum, absolute_sum, count;
   double magnitude = 0;
-  double best_pair = 0;            ///< v(C) + v(all \ C) of best_pair_half (or v(all) when n = 1)
+  double best_pair = 0;              ///< v(C) + v(all \ C) of best_pair_half (or v(all) when n = 1)
   std::uint64_t best_pair_half = 0;  ///< 0: the grand coalition alone was best
 
   explicit SizeStatistics(int n = 0);
@@ -48,12 +48,10 @@ SizeStatistics scan_all(const Values& values);
 /// Every integer partition of n, parts ascending.
 std::vector<std::vector<int>> integer_partitions(int n);
 
-/// A subspace to search: parts ascending, the sizes of the coalitions the search places; with a
-/// `tail` > 0 (the IDP-IP hybrid), the agents left after them take the DP's best partition.
+/// A subspace to search: parts ascending, the sizes of the coalitions the search places.
 struct Subspace {
-  std::vector<int> head;
-  int tail = 0;
-  double upper = 0;  ///< UB_I (with the tail, the largest best partition of its size)
+  std::vector<int> parts;
+  double upper = 0;  ///< UB_I
 };
 
 /// What the search starts from: the subspaces left to search (best bound first), the best
@@ -67,10 +65,8 @@ struct IpPlan {
   std::int64_t subspaces = 0;  ///< integer partitions of n
 };
 
-/// The plan for `values` from their statistics. With `tail_max` (the largest DP best partition of
-/// each size up to dp_size, the hybrid), the smallest parts that add up to at most dp_size become
-/// one tail, so subspaces that differ only there are one; empty: IP alone.
-IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats, const std::vector<double>& tail_max = {});
+/// The plan for `values` from their statistics.
+IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats);
 
 /// Whether `upper` (a bound) may beat `incumbent`: false only when it is worse in exact arithmetic.
 inline bool may_beat(double upper, double incumbent, double slack) { return upper + slack > incumbent; }

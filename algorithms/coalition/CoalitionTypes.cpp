@@ -56,7 +56,8 @@ Method parse_method(const std::string& name) {
   if (name == "dp") return Method::dp;
   if (name == "idp") return Method::idp;
   if (name == "ip") return Method::ip;
-  fail("unknown coalition method '", name, "' (dp, idp or ip)");
+  if (name == "auto") return Method::automatic;
+  fail("unknown coalition method '", name, "' (dp, idp, ip or auto)");
 }
 
 const char* to_string(Method method) {
@@ -67,12 +68,15 @@ const char* to_string(Method method) {
       return "idp";
     case Method::ip:
       return "ip";
+    case Method::automatic:
+      return "auto";
   }
   return "?";
 }
 
 double split_count(int n, Method method) {
-  if (method == Method::ip) return 0;  // IP searches structures, no splits
+  if (method == Method::ip) return 0;                     // IP searches structures, no splits
+  if (method == Method::automatic) method = Method::idp;  // at most
   // Coalitions of size c number C(n, c); each has C(c, a) ordered splits with a part of size a.
   double total = 0, binomial_nc = 1;
   for (int c = 1; c <= n; ++c) {

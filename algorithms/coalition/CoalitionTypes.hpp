@@ -41,8 +41,11 @@ struct Values {
 
 using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascending
 
-enum class Method { dp, idp, ip };
-Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip"
+/// dp: every split; idp: IDP's splits; ip: IP's branch and bound over the integer-partition
+/// subspaces (CoalitionIP.hpp); automatic ("auto"): IP for a tenth of IDP's time, then IDP, on the
+/// host; IDP on a GPU, where IP's search does not pay yet (Coalition_Impl.hpp).
+enum class Method { dp, idp, ip, automatic };
+Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip" | "auto"
 const char* to_string(Method method);
 
 struct Options {
@@ -55,13 +58,13 @@ struct Options {
 };
 
 struct Result {
-  double value = 0;     ///< f(grand coalition)
-  Structure structure;  ///< an optimal structure (its value equals `value`)
-  std::string method;
+  double value = 0;             ///< f(grand coalition)
+  Structure structure;          ///< an optimal structure (its value equals `value`)
+  std::string method;           ///< the method that proved the optimum (auto: ip or idp)
   double splits = 0;            ///< splits the solver evaluated (evaluated_splits(n, method))
   int ranks = 1;                ///< ranks that shared the solve
   double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
-  std::int64_t nodes = 0;       ///< IP: coalitions its branch and bound placed
+  std::int64_t nodes = 0;       ///< IP (and auto): coalitions its branch and bound placed
 };
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).

@@ -23,7 +23,7 @@ def brute_force(values, n):
 
 
 @pytest.mark.parametrize("seed", range(30))
-@pytest.mark.parametrize("method", ["idp", "dp"])
+@pytest.mark.parametrize("method", ["idp", "dp", "ip", "auto"])
 @pytest.mark.parametrize("precision", ["double", "float"])
 def test_optimum_matches_brute_force(seed, method, precision):
     rng = np.random.default_rng(seed)

@@ -388,7 +388,11 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
   if (values.count != values.size())
     fail("coalition structure generation: ", values.count, " values for ", n, " agents");
-  if (options.method == Method::ip) return solve_ip(space, values, options);
+  if (options.method == Method::ip) return solve_ip(space, values, options).result;
+  if (options.method == Method::automatic) {
+    return solve_automatic(space, values, options,
+                           [&](const Options& idp) { return solve<Value>(space, values, idp, workspace); });
+  }
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
   const std::uint64_t coalitions = std::uint64_t{1} << n;

@@ -1,0 +1,215 @@
+// Kollective's glue for measuring ODP-IP (Michalak, Rahwan et al., AIJ 2016; the Java release
+// "release_March_2014" of github.com/trahwan/ODP-IP). This file is ours; ODP-IP's classes are not part
+// of this repository: run.sh compiles this file against their sources (-sourcepath .../packages).
+//
+//   java -cp CLASSES:commons-math.jar OdpipRun VALUES.txt [--quiet]
+//
+// Reads a coalition value file in Rahwan's text format (2^n lines; line x holds v(mask x-1), bit i =
+// agent i+1, the first line v(empty) = 0), sets up ODP-IP's Input as their own experiment drivers do for
+// an exact solve (acceptable ratio 100%, integer partitions ordered descendingly, no interim files, no
+// value files), times one solve, and prints ONE line of JSON on stdout:
+//
+//   {"solver":"ODP-IP","n":..,"value":..,"structure":[[1,3],[2]],"seconds":..,"structure_value":..,
+//    "partition_ok":true,"idp_max_size":..,"idp_stop_size":..,"ended_by":"ip"|"idp",...}
+//
+// "value" is ODP-IP's reported optimum (Result.get_ipValueOfBestCSFound), "structure" its structure
+// (agents 1..n), "structure_value" the sum of v over that structure recomputed here from the file's
+// values, "partition_ok" whether the structure covers every agent exactly once. "idp_max_size" is the
+// largest coalition size whose splits ODP-IP's IDP thread had finished when the solve returned
+// (Result.get_dpMaxSizeThatWasComputedSoFar; 1 = none); ODP-IP stops IP once IDP reaches
+// floor(2n/3) ("idp_stop_size"), so ended_by = "idp" when idp_max_size >= idp_stop_size, else "ip"
+// (IP closed the search itself: no enabled subspace left, or the bound met).
+//
+// Everything their solver prints (IDP's per-size progress lines) goes to stderr (or nowhere with
+// --quiet), so that stdout holds only the JSON line.
+//
+// Why not mainSolver.MainSolver.solve(input): MainSolver imports cplexSolver.CplexSolver, which needs
+// IBM ILOG CPLEX's jar to compile. For solverName ODPIP and numOfRunningTimes = 1, MainSolver.solve does
+// exactly what solve() below does: new Result(input), new Output().initOutput(input),
+// new IPSolver().solve(input, output, result), and returns that result.
+
+import inputOutput.Input;
+import inputOutput.Output;
+import inputOutput.SolverNames;
+import inputOutput.ValueDistribution;
+import ipSolver.IPSolver;
+import mainSolver.Result;
+
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+public class OdpipRun {
+
+  private static void fail(String message) {
+    System.err.println("OdpipRun: " + message);
+    System.exit(2);
+  }
+
+  /** The 2^n values of Rahwan's text format; n from the line count. */
+  static double[] readValues(String path) throws Exception {
+    double[] values = new double[1 << 10];
+    int count = 0;
+    try (BufferedReader reader = new BufferedReader(
+             new InputStreamReader(new FileInputStream(path), StandardCharsets.US_ASCII), 1 << 20)) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        final long lineNumber = count + 1L;
+        final String text = line.trim();
+        if (text.isEmpty()) fail(path + ":" + lineNumber + ": empty line");
+        double value = 0;
+        try {
+          value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+          fail(path + ":" + lineNumber + ": not a number: '" + text + "'");
+        }
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+          fail(path + ":" + lineNumber + ": not a finite number: '" + text + "'");
+        }
+        if (count == (1 << 30)) fail(path + ": more than 2^30 lines: ODP-IP's int coalition masks hold at most 30 agents");
+        if (count == values.length) values = Arrays.copyOf(values, 2 * count);
+        values[count++] = value;
+      }
+    }
+    if (count < 2 || Integer.bitCount(count) != 1) {
+      fail(path + ": " + count + " lines; a value file has 2^n lines (n >= 1)");
+    }
+    if (values[0] != 0.0) fail(path + ":1: v(empty) must be 0, got " + values[0]);
+    return count == values.length ? values : Arrays.copyOf(values, count);
+  }
+
+  /** The Input ODP-IP's own experiment classes (predefinedExperiments.RunIPorODPIP) build for an exact solve. */
+  static Input makeInput(double[] values, int n) {
+    Input input = new Input();
+    input.initInput();  // feasibleCoalitions = null, numOfRunningTimes = 1, no value files, UNKNOWN distribution
+    input.solverName = SolverNames.ODPIP;
+    input.numOfAgents = n;
+    input.coalitionValues = values;
+    input.readCoalitionValuesFromFile = true;  // informational only: the values are already in place
+    input.storeCoalitionValuesInFile = false;
+    input.valueDistribution = ValueDistribution.UNKNOWN;
+    input.acceptableRatio = 100;  // stop only at the optimum
+    input.orderIntegerPartitionsAscendingly = false;  // their default (GUI box unchecked, RunIPorODPIP)
+    input.printDetailsOfSubspaces = false;
+    input.printNumOfIntegerPartitionsWithRepeatedParts = false;
+    input.printInterimResultsOfIPToFiles = false;  // no output folder, no files
+    input.printTimeTakenByIPForEachSubspace = false;
+    input.outputFolder = null;
+    input.problemID = "1";
+    return input;
+  }
+
+  static String jsonNumber(double x) {
+    if (Double.isNaN(x) || Double.isInfinite(x)) return "null";
+    return Double.toString(x);  // shortest text that reads back as the same double
+  }
+
+  public static void main(String[] args) throws Exception {
+    String path = null;
+    boolean quiet = false;
+    for (String arg : args) {
+      if (arg.equals("--quiet")) {
+        quiet = true;
+      } else if (arg.startsWith("-")) {
+        fail("unknown option " + arg + " (usage: OdpipRun VALUES.txt [--quiet])");
+      } else if (path == null) {
+        path = arg;
+      } else {
+        fail("one value file only (usage: OdpipRun VALUES.txt [--quiet])");
+      }
+    }
+    if (path == null) fail("usage: OdpipRun VALUES.txt [--quiet]");
+
+    final double[] values = readValues(path);
+    final int n = Integer.numberOfTrailingZeros(values.length);
+
+    // stdout is ours; everything else (their progress lines) goes to stderr or nowhere.
+    final PrintStream json = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "US-ASCII");
+    if (quiet) {
+      System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+    } else {
+      System.setOut(System.err);
+    }
+
+    final Input input = makeInput(values, n);
+
+    // The timed solve: what MainSolver.solve does for ODP-IP and one instance.
+    final long start = System.nanoTime();
+    final Result result = new Result(input);
+    final Output output = new Output();
+    output.initOutput(input);
+    new IPSolver().solve(input, output, result);
+    final long end = System.nanoTime();
+    final int idpMaxSize = result.get_dpMaxSizeThatWasComputedSoFar();  // read before anything else runs
+    final boolean idpStarted = result.idpSolver_whenRunning_ODPIP != null;
+
+    final double seconds = (end - start) * 1e-9;
+    final double value = result.get_ipValueOfBestCSFound();
+    final int[][] found = result.get_ipBestCSFound();
+
+    // Recompute the structure's value from the file's values; check that it partitions 1..n.
+    boolean partitionOk = found != null;
+    double structureValue = 0;
+    List<int[]> coalitions = new ArrayList<>();
+    if (found != null) {
+      int covered = 0;
+      for (int[] coalition : found) {
+        int[] members = coalition.clone();
+        Arrays.sort(members);
+        int mask = 0;
+        for (int agent : members) {
+          if (agent < 1 || agent > n || (mask >> (agent - 1) & 1) != 0 || (covered >> (agent - 1) & 1) != 0) {
+            partitionOk = false;
+          } else {
+            mask |= 1 << (agent - 1);
+          }
+        }
+        if (members.length == 0) partitionOk = false;
+        covered |= mask;
+        structureValue += values[mask];
+        coalitions.add(members);
+      }
+      if (covered != (int) ((1L << n) - 1)) partitionOk = false;
+    }
+    coalitions.sort(Comparator.comparingInt((int[] c) -> c.length == 0 ? Integer.MAX_VALUE : c[0]));
+
+    final int idpStopSize = (int) Math.floor(2 * n / (double) 3);
+    StringBuilder out = new StringBuilder(256);
+    out.append("{\"solver\":\"ODP-IP\",\"n\":").append(n);
+    out.append(",\"value\":").append(jsonNumber(value));
+    out.append(",\"structure\":[");
+    for (int c = 0; c < coalitions.size(); ++c) {
+      if (c > 0) out.append(',');
+      out.append('[');
+      int[] members = coalitions.get(c);
+      for (int m = 0; m < members.length; ++m) {
+        if (m > 0) out.append(',');
+        out.append(members[m]);
+      }
+      out.append(']');
+    }
+    out.append("],\"seconds\":").append(jsonNumber(seconds));
+    out.append(",\"structure_value\":").append(jsonNumber(structureValue));
+    out.append(",\"partition_ok\":").append(partitionOk);
+    out.append(",\"idp_max_size\":").append(idpMaxSize);
+    out.append(",\"idp_stop_size\":").append(idpStopSize);
+    out.append(",\"idp_started\":").append(idpStarted);
+    out.append(",\"ended_by\":\"").append(idpMaxSize >= idpStopSize ? "idp" : "ip").append('"');
+    out.append(",\"their_ip_ms\":").append(result.ipTime);
+    out.append(",\"their_scan_ms\":").append(result.ipTimeForScanningTheInput);
+    out.append(",\"ip_upper_bound\":").append(jsonNumber(result.ipUpperBoundOnOptimalValue));
+    out.append('}');
+    json.println(out);
+    json.flush();
+    // IPSolver asked the IDP thread to stop; it is not a daemon and its stop flag is not volatile:
+    // end the JVM rather than wait for it.
+    System.exit(0);
+  }
+}
