@@ -107,9 +107,10 @@ javac -nowarn -encoding ISO-8859-1 -d "$classes" -cp "$math_jar" -sourcepath "$p
 classpath="$classes:$math_jar"
 
 # --- the runs ----------------------------------------------------------------------------------
-rows="$build/runs/rows_$$.jsonl"
+# One JSON line per row as it is measured, kept (an interrupted run's rows stay there).
+rows="${csv%.csv}.jsonl"
+mkdir -p "$(dirname "$rows")"
 : > "$rows"
-trap 'rm -f "$rows"' EXIT
 
 for n in $sizes; do
   for model in $models; do
