@@ -115,7 +115,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"coalition", "sweep.agents", "list of integers", "the generator's", "1..40", "one point per value", ""},
       {"coalition", "options.method", "choice", "idp", "dp | idp | ip | auto",
        "the subset DP, IDP (fewer splits), IP (branch and bound over integer-partition subspaces, double), or auto "
-       "(on a CPU, IP for a tenth of IDP's time, then IDP; on a GPU, IDP)",
+       "(IP for a tenth of IDP's time, then IDP; IDP alone over several ranks)",
        ""},
       {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},
       {"coalition", "write.values", "true/false", "false", "", "`<name>_values.txt`: the values, Rahwan's text", ""},

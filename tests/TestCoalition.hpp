@@ -106,6 +106,27 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
   }
 }
 
+TEST(TEST_CATEGORY, coalition_ip_with_tiny_frames_matches_the_serial_dp) {
+  // Budgets of a few coalitions per thread and few frames per launch: every branch is pushed back
+  // and split many times over, and nothing may be lost on the way.
+  TEST_EXECSPACE space;
+  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(11, 8)}};
+  for (const auto& model : coalition::value_models()) games.emplace_back(model, coalition::generate_game(model, 11, 3));
+  for (const auto& [what, game] : games) {
+    const double reference = coalition::serial_dp(game);
+    const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
+    for (const coalition::Impl::IpLaunch launch :
+         {coalition::Impl::IpLaunch{1, 1}, coalition::Impl::IpLaunch{2, 3}, coalition::Impl::IpLaunch{40, 64}}) {
+      const std::string label = what + ", budget " + std::to_string(launch.budget);
+      const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), {coalition::Method::ip}, 0, launch);
+      EXPECT_TRUE(ip.finished) << label;
+      EXPECT_NEAR(ip.result.value, reference, tolerance) << label;
+      coalition::check_partition(game.agents, ip.result.structure);
+      EXPECT_NEAR(coalition::structure_value(game, ip.result.structure), ip.result.value, tolerance) << label;
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, coalition_ip_statistics_on_the_space_equal_the_serial_scan) {
   // The device's statistics (reductions per size) against the serial scan, for IP's plan.
   TEST_EXECSPACE space;

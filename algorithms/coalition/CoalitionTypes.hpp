@@ -42,8 +42,8 @@ struct Values {
 using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascending
 
 /// dp: every split; idp: IDP's splits; ip: IP's branch and bound over the integer-partition
-/// subspaces (CoalitionIP.hpp); automatic ("auto"): IP for a tenth of IDP's time, then IDP, on the
-/// host; IDP on a GPU, where IP's search does not pay yet (Coalition_Impl.hpp).
+/// subspaces (CoalitionIP.hpp); automatic ("auto"): IP for a tenth of IDP's time, then IDP (IDP
+/// alone where the solve is shared over ranks).
 enum class Method { dp, idp, ip, automatic };
 Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip" | "auto"
 const char* to_string(Method method);

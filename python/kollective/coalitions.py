@@ -20,8 +20,8 @@ class CoalitionResult:
 def coalition(values, method="idp", precision="double") -> CoalitionResult:
     """The optimal coalition structure of the game values[mask] (2^n entries, values[0] = 0;
     bit a of mask is agent a). method: "idp" (Rahwan and Jennings), "dp", "ip" (Rahwan et al.'s
-    branch and bound over integer-partition subspaces, in double) or "auto" (on a CPU, IP for a
-    tenth of IDP's time, then IDP; on a GPU, IDP; result.method says which finished); precision:
+    branch and bound over integer-partition subspaces, in double) or "auto" (IP for a tenth of
+    IDP's time, then IDP; result.method says which finished); precision:
     "double" or "float" (the type the DP computes in)."""
     values = _arrays.numeric(values, "values", 1, np.float64, finite=False)  # the extension checks
     raw = _kollective.coalition(values, method, precision)

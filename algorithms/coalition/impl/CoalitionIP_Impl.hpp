@@ -3,22 +3,21 @@
 
 /// \file CoalitionIP_Impl.hpp
 /// IP on an execution space, the same search as the serial reference (CoalitionIP.hpp) spread
-/// over threads, started from the best partitions of the small coalitions (ip_dp_size): the host plans (statistics,
-/// subspaces, bounds: CoalitionSubspaces.hpp); each subspace's structures are split into items by their first
-/// coalitions (enough levels for `target_items` per subspace), and one thread searches an item's branch depth first.
-/// Threads share the incumbent and the table of the best value known for each set of agents (the local branch and
-/// bound) through atomic max: a stale read only prunes less. Items run in chunks, best bound first; after each the best
-/// item is found by a max-loc reduction, and the search stops at the first subspace whose bound cannot beat the
-/// incumbent (the bounds descend). The winning item is searched again on the host, alone, to write its structure (the
-/// same sums in the same order give the same value). Do not include directly: include
-/// algorithms/coalition/Coalition.hpp.
+/// over threads, started from the best partitions of the small coalitions (ip_dp_size). The host
+/// plans (statistics, subspaces, bounds: CoalitionSubspaces.hpp); the search is a stack of frames,
+/// branches left to search (one per open subspace at first, best bound on top). Each launch gives
+/// the top frames one thread each; a thread searches depth first for a budget of coalitions and
+/// pushes back what it has not searched, so that the frames multiply until they fill the space
+/// and no thread holds a launch for long. Threads share the incumbent and the best value known
+/// for each set of agents (the local branch and bound) through atomic max. A frame's best
+/// structure is written where it beats the incumbent, and the launch's best is read back.
+/// Do not include directly: include algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <cfloat>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -37,107 +36,82 @@ namespace kollective::coalition::Impl {
 /// The most coalitions in a structure the search holds (one per agent).
 constexpr int ip_max_depth = max_agents;
 
-/// The open subspaces as the kernel reads them: parts ascending, the bound of parts d.. (with
-/// remaining(k, parts) = 0), the levels that make its items, and the first item of each.
+/// The open subspaces as the kernel reads them: parts ascending, and the bound of parts d..
+/// (remaining(k, parts) = 0).
 template <class Memory>
 struct SubspaceTable {
   Kokkos::View<int**, Kokkos::LayoutRight, Memory> parts;
-  Kokkos::View<int*, Memory> part_count, levels;
+  Kokkos::View<int*, Memory> part_count;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> remaining;
-  Kokkos::View<std::uint64_t*, Memory> first_item;  ///< open + 1 entries, the last the total
 };
 
-/// The host table of `plan.open`: each subspace's first levels until it has `target_items` items.
-inline SubspaceTable<Kokkos::HostSpace> subspace_table(const IpPlan& plan, const SizeStatistics& stats, int n,
-                                                       double target_items) {
+template <class Memory>
+SubspaceTable<Memory> subspace_table(const IpPlan& plan, const SizeStatistics& stats) {
   const std::size_t count = plan.open.size();
   SubspaceTable<Kokkos::HostSpace> table{
       Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::parts", count, ip_max_depth),
       Kokkos::View<int*, Kokkos::HostSpace>("Kollective::IP::part_count", count),
-      Kokkos::View<int*, Kokkos::HostSpace>("Kollective::IP::levels", count),
       Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::remaining", count,
-                                                                     ip_max_depth + 1),
-      Kokkos::View<std::uint64_t*, Kokkos::HostSpace>("Kollective::IP::first_item", count + 1)};
+                                                                     ip_max_depth + 1)};
   for (std::size_t k = 0; k < count; ++k) {
     const std::vector<int>& parts = plan.open[k].parts;
-    const int last = static_cast<int>(parts.size()) - 1;
     table.part_count(k) = static_cast<int>(parts.size());
-    for (int d = 0; d <= last; ++d) {
+    for (std::size_t d = 0; d < parts.size(); ++d) {
       table.parts(k, d) = parts[d];
-      table.remaining(k, d) = stats.bound(parts, static_cast<std::size_t>(d));
+      table.remaining(k, d) = stats.bound(parts, d);
     }
-    table.remaining(k, last + 1) = 0;
-    double items = 1;
-    int levels = 0, left = n;
-    while (levels < last && (levels == 0 || items < target_items)) {
-      items *= subsets::choose(left, parts[levels]);
-      left -= parts[levels++];
-    }
-    table.levels(k) = levels;
-    table.first_item(k + 1) = table.first_item(k) + static_cast<std::uint64_t>(items);
+    table.remaining(k, parts.size()) = 0;
   }
-  return table;
+  return {Kokkos::create_mirror_view_and_copy(Memory(), table.parts),
+          Kokkos::create_mirror_view_and_copy(Memory(), table.part_count),
+          Kokkos::create_mirror_view_and_copy(Memory(), table.remaining)};
 }
 
-template <class Memory>
-SubspaceTable<Memory> copy_to(const SubspaceTable<Kokkos::HostSpace>& host) {
-  return {Kokkos::create_mirror_view_and_copy(Memory(), host.parts),
-          Kokkos::create_mirror_view_and_copy(Memory(), host.part_count),
-          Kokkos::create_mirror_view_and_copy(Memory(), host.levels),
-          Kokkos::create_mirror_view_and_copy(Memory(), host.remaining),
-          Kokkos::create_mirror_view_and_copy(Memory(), host.first_item)};
-}
+/// A branch left to search: at level `depth` of subspace `subspace`, the coalitions of `rest`
+/// with colex ranks [begin, end) among its subsets of that level's size, after placed coalitions
+/// worth `value`. Frames are disjoint, so the search needs no other record of what is done.
+struct IpFrame {
+  std::uint64_t rest, begin, end;
+  double value;
+  std::uint64_t previous;  ///< the lowest agent of the newest placed coalition (0 at depth 0)
+  int subspace, depth;
+  std::uint8_t level_of[ip_max_depth];  ///< per placed agent, the level of its coalition
+};
 
-/// One thread per item: the item's first coalitions from its index, then its branch depth first.
-/// With `record`, the first structure worth at least `target` is written to `structure`.
+/// One thread per frame searches its branch depth first until it has placed `budget` coalitions,
+/// then pushes what it has not searched back as frames (levels with siblings left; halves of each
+/// when `split`), so that no thread runs much longer than the others and the frames multiply
+/// until they fill the space. Threads share the incumbent and ODP-IP's local branch and bound
+/// (the best value known per set of agents) through atomic max: a stale read only prunes less.
+/// Each frame's best structure that beat the incumbent is written to its row of `structures`.
 template <class Memory>
 struct IpSearch {
   Kokkos::View<const double*, Memory> v;
   Kokkos::View<double*, Memory> known;  ///< empty: no local branch and bound
   Kokkos::View<double, Memory> incumbent;
-  Kokkos::View<double*, Memory> item_best;  ///< per item of the chunk
+  Kokkos::View<const IpFrame*, Memory> frames;
+  Kokkos::View<IpFrame*, Memory> pushed;
+  Kokkos::View<std::uint64_t, Memory> pushed_count;
+  Kokkos::View<double*, Memory> frame_best;
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> structures;
   Kokkos::View<std::uint64_t, Memory> nodes;
-  Kokkos::View<int, Memory> stopped;  ///< set once `nodes` passes node_limit: every item gives up
+  Kokkos::View<int, Memory> stopped;  ///< 1: `nodes` passed node_limit, every thread gives up; 2: `pushed` overflowed
   std::uint64_t node_limit = 0;       ///< 0: none
+  std::uint64_t budget = 0;
+  bool split = false;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial;
   SubspaceTable<Memory> table;
-  int subspaces = 0;
-  std::uint64_t all = 0, chunk_begin = 0;
+  std::uint64_t all = 0;
   double slack = 0;
-  bool record = false;
-  double target = 0;
-  Kokkos::View<std::uint64_t*, Memory> structure;  ///< record: the coalitions, then 0
 
-  /// The `pick`-th members of `set` (bit deposit of an index mask).
-  KOKKOS_INLINE_FUNCTION static std::uint64_t deposit(std::uint64_t pick, std::uint64_t set) {
-    std::uint64_t result = 0;
-    for (; pick != 0 && set != 0; set &= set - 1, pick >>= 1) {
-      if (pick & 1) result |= set & (~set + 1);
-    }
-    return result;
-  }
+  /// The search's state: the level's coalition, the agents and value before it.
+  struct Path {
+    std::uint64_t rest[ip_max_depth + 1], coalition[ip_max_depth];
+    double value[ip_max_depth + 1];
+    std::uint64_t rank;  ///< of coalition[frame depth]
+  };
 
-  /// The `size` lowest members of `set` (0 when it has fewer).
-  KOKKOS_INLINE_FUNCTION static std::uint64_t first_subset(std::uint64_t set, int size) {
-    std::uint64_t result = 0;
-    for (; size > 0 && set != 0; --size, set &= set - 1) result |= set & (~set + 1);
-    return size == 0 ? result : 0;
-  }
-
-  /// The next subset of `set` after `subset` with as many members, in increasing order (0 after
-  /// the last): Gosper's hack on the members of `set`. Adding the lowest member carries through
-  /// the run of members above it (the bits outside `set` are ones, so the carry skips them); all
-  /// but one of the run go back to the lowest members of `set`.
-  KOKKOS_INLINE_FUNCTION static std::uint64_t next_subset(std::uint64_t subset, std::uint64_t set) {
-    const std::uint64_t raised = ((subset | ~set) + (subset & (~subset + 1))) & set;
-    if (raised == 0) return 0;
-    std::uint64_t result = raised, free = set;
-    for (std::uint64_t run = (subset & ~raised) & ((subset & ~raised) - 1); run != 0; run &= run - 1) {
-      result |= free & (~free + 1);
-      free &= free - 1;
-    }
-    return result;
-  }
+  static KOKKOS_FORCEINLINE_FUNCTION std::uint64_t lowest(std::uint64_t set) { return set & (~set + 1); }
 
   KOKKOS_INLINE_FUNCTION bool may_beat(double upper) const {
     return upper + slack > kollective::relaxed_load(incumbent.data());
@@ -154,15 +128,6 @@ struct IpSearch {
     return false;
   }
 
-  KOKKOS_INLINE_FUNCTION void leaf(double total, double& best, const std::uint64_t* chosen, int count) const {
-    if (total <= best) return;
-    best = total;
-    kollective::atomic_extremum<true>(incumbent.data(), total);
-    if (record && total >= target && structure(0) == 0) {
-      for (int d = 0; d < count; ++d) structure(d) = chosen[d];
-    }
-  }
-
   /// Adds this thread's nodes to the count every 4096; true when the node limit has been passed.
   KOKKOS_INLINE_FUNCTION bool spend(std::uint64_t& pending, bool now = false) const {
     if (pending < 4096 && !now) return false;
@@ -170,134 +135,261 @@ struct IpSearch {
     pending = 0;
     if (node_limit == 0) return false;
     if (after >= node_limit) Kokkos::atomic_store(&stopped(), 1);
-    return kollective::relaxed_load(stopped.data()) != 0;
+    return kollective::relaxed_load(stopped.data()) == 1;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t i) const {
-    item_best(i) = -DBL_MAX;
-    if (node_limit != 0 && kollective::relaxed_load(stopped.data()) != 0) return;
-    const std::uint64_t item = chunk_begin + i;
-    int k = 0;
-    for (int high = subspaces; high - k > 1;) {  // the subspace holding the item
-      const int middle = (k + high) / 2;
-      if (table.first_item(middle) <= item)
-        k = middle;
-      else
-        high = middle;
-    }
-    double best = -DBL_MAX;
-    std::uint64_t placed_nodes = 0;
-    search(k, item - table.first_item(k), best, placed_nodes);
-    item_best(i) = best;
-    spend(placed_nodes, true);
+    frame_best(i) = -DBL_MAX;
+    if (node_limit != 0 && kollective::relaxed_load(stopped.data()) == 1) return;
+    std::uint64_t pending = 0;
+    search(frames(i), i, pending);
+    spend(pending, true);
   }
 
-  /// Places coalition `coalition` at `depth` if the ordering, the bound and the local branch and
-  /// bound allow it; returns whether the branch continues.
-  KOKKOS_FORCEINLINE_FUNCTION bool admit(int k, int depth, std::uint64_t coalition, const std::uint64_t* rest,
-                                         const double* value, std::uint64_t* chosen,
-                                         std::uint64_t& placed_nodes) const {
+  /// A leaf worth `total`: the incumbent rises, and the frame's row records it if it beat it.
+  KOKKOS_INLINE_FUNCTION void leaf(const IpFrame& frame, std::uint64_t row, double total, const Path& path,
+                                   int last) const {
+    if (total <= frame_best(row) || total <= kollective::relaxed_load(incumbent.data())) return;
+    frame_best(row) = total;
+    kollective::atomic_extremum<true>(incumbent.data(), total);
+    for (int d = 0; d < frame.depth; ++d) structures(row, d) = 0;
+    for (std::uint64_t placed = all ^ frame.rest; placed != 0; placed &= placed - 1) {
+      const std::uint64_t agent = lowest(placed);
+      structures(row, frame.level_of[Kokkos::countr_zero(agent)]) |= agent;
+    }
+    for (int d = frame.depth; d < last; ++d) structures(row, d) = path.coalition[d];
+    structures(row, last) = path.rest[last];
+    if (last + 1 < static_cast<int>(structures.extent(1))) structures(row, last + 1) = 0;
+  }
+
+  /// Places `path.coalition[depth]` if the ordering, the bound and the local branch and bound
+  /// allow it; returns whether the branch continues.
+  KOKKOS_FORCEINLINE_FUNCTION bool admit(int k, int depth, std::uint64_t previous, Path& path) const {
+    const std::uint64_t coalition = path.coalition[depth];
     // Equal sizes in a row: the lowest agents increase, so each structure is met once.
-    if (depth > 0 && table.parts(k, depth - 1) == table.parts(k, depth) &&
-        (coalition & (~coalition + 1)) <= (chosen[depth - 1] & (~chosen[depth - 1] + 1)))
+    if (previous != 0 && table.parts(k, depth - 1) == table.parts(k, depth) && lowest(coalition) <= previous)
       return false;
-    ++placed_nodes;
-    const double with = value[depth] + v(coalition);
+    const double with = path.value[depth] + v(coalition);
     if (!may_beat(with + table.remaining(k, depth + 1))) return false;
-    if (dominated((all ^ rest[depth]) | coalition, with, coalition)) return false;
-    chosen[depth] = coalition;
+    if (dominated((all ^ path.rest[depth]) | coalition, with, coalition)) return false;
+    path.value[depth + 1] = with;
+    path.rest[depth + 1] = path.rest[depth] ^ coalition;
     return true;
   }
 
-  KOKKOS_INLINE_FUNCTION void search(int k, std::uint64_t index, double& best, std::uint64_t& placed_nodes) const {
-    if (!may_beat(table.remaining(k, 0))) return;
-    const int last = table.part_count(k) - 1, levels = table.levels(k);
-    std::uint64_t rest[ip_max_depth + 1], coalition[ip_max_depth], chosen[ip_max_depth];
-    double value[ip_max_depth + 1];
-    rest[0] = all;
-    value[0] = 0;
-    for (int d = 0; d < levels; ++d) {  // the item's first coalitions
-      const int size = table.parts(k, d), available = Kokkos::popcount(rest[d]);
-      const std::uint64_t combinations = binomial(available, size);
-      coalition[d] = deposit(subsets::unrank_colex(index % combinations, size, available, binomial), rest[d]);
-      index /= combinations;
-      if (!admit(k, d, coalition[d], rest, value, chosen, placed_nodes)) return;
-      value[d + 1] = value[d] + v(coalition[d]);
-      rest[d + 1] = rest[d] ^ coalition[d];
-    }
-    int depth = levels;
-    if (depth == last) {
-      chosen[last] = rest[last];
-      ++placed_nodes;
-      leaf(value[last] + v(rest[last]), best, chosen, last + 1);
-      return;
-    }
-    coalition[depth] = first_subset(rest[depth], table.parts(k, depth));
+  KOKKOS_INLINE_FUNCTION void search(const IpFrame& frame, std::uint64_t row, std::uint64_t& pending) const {
+    const int k = frame.subspace, first = frame.depth, last = table.part_count(k) - 1;
+    if (frame.begin >= frame.end || !may_beat(frame.value + table.remaining(k, first))) return;
+    Path path;
+    path.rest[first] = frame.rest;
+    path.value[first] = frame.value;
+    path.rank = frame.begin;
+    path.coalition[first] = subsets::submask(
+        subsets::unrank_colex(frame.begin, table.parts(k, first), Kokkos::popcount(frame.rest), binomial), frame.rest);
+    std::uint64_t placed = 0;
+    int depth = first;
     while (true) {
-      if (spend(placed_nodes)) return;
-      if (coalition[depth] == 0) {  // every coalition tried: back up
-        if (depth == levels) return;
+      if (path.coalition[depth] == 0 || (depth == first && path.rank >= frame.end)) {  // level done: back up
+        if (depth == first) return;
         --depth;
-      } else if (admit(k, depth, coalition[depth], rest, value, chosen, placed_nodes)) {
-        value[depth + 1] = value[depth] + v(coalition[depth]);
-        rest[depth + 1] = rest[depth] ^ coalition[depth];
-        if (depth + 1 == last) {  // the last coalition is what is left
-          chosen[last] = rest[last];
-          ++placed_nodes;
-          leaf(value[last] + v(rest[last]), best, chosen, last + 1);
-        } else {
-          ++depth;
-          coalition[depth] = first_subset(rest[depth], table.parts(k, depth));
-          continue;
+      } else if (placed >= budget) {
+        push_back(frame, depth, path);
+        return;
+      } else {
+        ++placed;
+        if (spend(++pending)) return;
+        const std::uint64_t previous = depth == first ? frame.previous : lowest(path.coalition[depth - 1]);
+        if (admit(k, depth, previous, path)) {
+          if (depth + 1 == last) {  // the last coalition is what is left
+            leaf(frame, row, path.value[last] + v(path.rest[last]), path, last);
+          } else {
+            ++depth;
+            path.coalition[depth] = subsets::lowest_members(path.rest[depth], table.parts(k, depth));
+            continue;
+          }
         }
       }
-      coalition[depth] = next_subset(coalition[depth], rest[depth]);
+      path.coalition[depth] = subsets::next_same_size(path.coalition[depth], path.rest[depth]);
+      if (depth == first) ++path.rank;
+    }
+  }
+
+  /// Pushes the frames of what the search from `frame` has not searched: at each level up to
+  /// `depth`, the coalitions after the current one (from the current one at `depth`).
+  KOKKOS_INLINE_FUNCTION void push_back(const IpFrame& frame, int depth, const Path& path) const {
+    const int k = frame.subspace;
+    std::uint64_t begin[ip_max_depth], end[ip_max_depth];
+    int count = 0;
+    for (int d = frame.depth; d <= depth; ++d) {
+      const std::uint64_t current =
+          d == frame.depth ? path.rank : subsets::rank_colex(path.coalition[d], path.rest[d], binomial);
+      begin[d] = current + (d < depth ? 1 : 0);
+      end[d] = d == frame.depth ? frame.end : binomial(Kokkos::popcount(path.rest[d]), table.parts(k, d));
+      if (begin[d] < end[d]) count += split && end[d] - begin[d] > 1 ? 2 : 1;
+    }
+    const std::uint64_t base = Kokkos::atomic_fetch_add(&pushed_count(), static_cast<std::uint64_t>(count));
+    if (base + count > pushed.extent(0)) {  // the host sizes `pushed` for the most a launch can push
+      Kokkos::atomic_store(&stopped(), 2);
+      return;
+    }
+    std::uint64_t slot = base;
+    for (int d = frame.depth; d <= depth; ++d) {
+      if (begin[d] >= end[d]) continue;
+      IpFrame& out = pushed(slot++);
+      out.rest = path.rest[d];
+      out.value = path.value[d];
+      out.previous = d == frame.depth ? frame.previous : lowest(path.coalition[d - 1]);
+      out.subspace = k;
+      out.depth = d;
+      for (int a = 0; a < ip_max_depth; ++a) out.level_of[a] = frame.level_of[a];
+      for (int l = frame.depth; l < d; ++l) {
+        for (std::uint64_t members = path.coalition[l]; members != 0; members &= members - 1)
+          out.level_of[Kokkos::countr_zero(members)] = static_cast<std::uint8_t>(l);
+      }
+      out.begin = begin[d];
+      out.end = end[d];
+      if (split && end[d] - begin[d] > 1) {
+        IpFrame& half = pushed(slot++);
+        half = out;
+        out.end = half.begin = begin[d] + (end[d] - begin[d]) / 2;
+      }
     }
   }
 };
 
-/// The structure of item `item`, worth `value`: its branch searched again on the host, alone and
-/// without the local branch and bound (a known value may have risen to the winner's since).
-template <class Memory>
-Structure record_item(const IpSearch<Memory>& device, const SubspaceTable<Kokkos::HostSpace>& table,
-                      const Kokkos::View<const double*, Kokkos::HostSpace> v, std::uint64_t item, double value) {
-  IpSearch<Kokkos::HostSpace> search;
-  search.v = v;
-  search.incumbent = Kokkos::View<double, Kokkos::HostSpace>("Kollective::IP::incumbent");
-  search.incumbent() = value;
-  search.item_best = Kokkos::View<double*, Kokkos::HostSpace>("Kollective::IP::item_best", 1);
-  search.nodes = Kokkos::View<std::uint64_t, Kokkos::HostSpace>("Kollective::IP::nodes");
-  search.stopped = Kokkos::View<int, Kokkos::HostSpace>("Kollective::IP::stopped");
-  search.binomial = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), device.binomial);
-  search.table = table;
-  search.subspaces = device.subspaces;
-  search.all = device.all;
-  search.slack = device.slack;
-  search.record = true;
-  search.target = value;
-  search.structure = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>("Kollective::IP::structure", ip_max_depth + 1);
-  search.chunk_begin = item;
-  search(0);
-  Structure structure;
-  for (int d = 0; search.structure(d) != 0; ++d) structure.push_back(search.structure(d));
-  if (structure.empty()) fail("coalition IP: the best item's structure was not found again (internal error)");
-  std::sort(structure.begin(), structure.end());
-  return structure;
+/// IDP splits one IP node (a coalition tried) costs as much time as: on the host 18 (the 2-core
+/// CPU: about 30 ns a node on one thread, 2.0 ns an IDP split); on a GPU 400 (one H200 at n = 28:
+/// 1.1 G nodes/s on uniform values, IDP 4.1e11 splits/s). `auto` gives IP a tenth of IDP's time by it.
+template <class ExecSpace>
+constexpr double ip_node_cost_in_splits() {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 18.0 : 400.0;
 }
-
-/// IDP splits one IP node costs as much time as on the host: 18 (on the 2-core CPU, one thread:
-/// 37 ns a node at n = 22, 2.0 ns an IDP split). `auto` gives IP a tenth of IDP's time by it.
-constexpr double ip_node_cost_in_splits = 18.0;
 
 struct IpOutcome {
   Result result;
   bool finished = true;  ///< false: stopped at the node limit, `result` the best structure found
 };
 
+/// How the search is spread: the coalitions a thread places before it pushes the rest of its
+/// branch back, and the frames one launch takes (0: the space's defaults; tests set them small).
+struct IpLaunch {
+  std::uint64_t budget = 0, frames = 0;
+};
+
+/// A GPU needs many short frames to stay busy; host threads fewer, longer ones.
+template <class ExecSpace>
+IpLaunch default_launch(const ExecSpace& space, IpLaunch launch) {
+  constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  const std::uint64_t threads = static_cast<std::uint64_t>(space.concurrency());
+  if (launch.budget == 0) launch.budget = host ? 1 << 16 : 1 << 12;
+  if (launch.frames == 0) launch.frames = host ? 16 * threads : threads;
+  return launch;
+}
+
+/// The first frames: one per open subspace, the best bound last (on top of the stack).
+inline std::vector<IpFrame> subspace_frames(const IpPlan& plan, int n) {
+  std::vector<IpFrame> frames(plan.open.size());
+  for (std::size_t k = 0; k < plan.open.size(); ++k) {
+    IpFrame& frame = frames[plan.open.size() - 1 - k];
+    frame = IpFrame{};
+    frame.rest = (std::uint64_t{1} << n) - 1;
+    frame.end = static_cast<std::uint64_t>(subsets::choose(n, plan.open[k].parts[0]));
+    frame.subspace = static_cast<int>(k);
+  }
+  return frames;
+}
+
+struct IpBest {
+  double value = -DBL_MAX;
+  Structure structure;  ///< empty: no structure beat the plan's incumbent
+  std::uint64_t nodes = 0;
+  bool finished = true;
+};
+
+/// Takes the launch's best frame if it beat `best`, with the structure its row recorded.
+template <class ExecSpace, class Memory>
+void record_best(const ExecSpace& space, const IpSearch<Memory>& search, std::uint64_t take, IpBest& best) {
+  Kokkos::MaxLoc<double, std::uint64_t>::value_type launch_best;
+  const auto frame_best = search.frame_best;
+  Kokkos::parallel_reduce(
+      "Kollective::IP::best_frame", Kokkos::RangePolicy<ExecSpace>(space, 0, take),
+      KOKKOS_LAMBDA(const std::uint64_t i, Kokkos::MaxLoc<double, std::uint64_t>::value_type& into) {
+        if (frame_best(i) > into.val) {
+          into.val = frame_best(i);
+          into.loc = i;
+        }
+      },
+      Kokkos::MaxLoc<double, std::uint64_t>(launch_best));
+  space.fence();
+  if (!(launch_best.val > best.value)) return;
+  best.value = launch_best.val;
+  const auto row = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(search.structures, launch_best.loc, Kokkos::ALL));
+  best.structure.clear();
+  for (std::size_t d = 0; d < row.extent(0) && row(d) != 0; ++d) best.structure.push_back(row(d));
+  std::sort(best.structure.begin(), best.structure.end());
+}
+
+/// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
+/// until none is left (or the node limit stops every thread).
+template <class ExecSpace, class Memory>
+IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan& plan, const IpLaunch& launch) {
+  const int n = Kokkos::popcount(search.all);
+  std::size_t most_parts = 0;
+  for (const Subspace& subspace : plan.open) most_parts = std::max(most_parts, subspace.parts.size());
+  const std::uint64_t per_launch = launch.frames;
+  search.budget = launch.budget;
+  // A thread pushes at most two frames per level it stands on below its last part.
+  search.pushed = Kokkos::View<IpFrame*, Memory>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::pushed"), per_launch * 2 * most_parts);
+  search.pushed_count = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::pushed_count");
+  search.frame_best = Kokkos::View<double*, Memory>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::frame_best"), per_launch);
+  search.structures = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::structures"), per_launch, most_parts + 1);
+  const std::vector<IpFrame> first = subspace_frames(plan, n);
+  Kokkos::View<IpFrame*, Memory> stack(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::stack"),
+                                       std::max<std::size_t>(first.size(), 2 * per_launch));
+  Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(std::size_t{0}, first.size())),
+                    Kokkos::View<const IpFrame*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                        first.data(), first.size()));
+  IpBest best;
+  best.value = plan.incumbent;
+  std::uint64_t count = first.size();
+  while (count > 0) {
+    const std::uint64_t take = std::min(per_launch, count);
+    search.frames = Kokkos::subview(stack, std::make_pair(count - take, count));
+    search.split = count < per_launch;
+    Kokkos::deep_copy(space, search.pushed_count, std::uint64_t{0});
+    Kokkos::parallel_for("Kollective::IP::search",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, take), search);
+    record_best(space, search, take, best);
+    std::uint64_t pushed = 0;
+    int stopped = 0;
+    Kokkos::deep_copy(space, pushed, search.pushed_count);
+    Kokkos::deep_copy(space, stopped, search.stopped);
+    space.fence();
+    if (stopped == 2) fail("coalition IP: a launch pushed more frames than room was made for (internal error)");
+    if (stopped == 1) {
+      best.finished = false;
+      break;
+    }
+    count -= take;
+    if (count + pushed > stack.extent(0)) Kokkos::resize(stack, 2 * (count + pushed));
+    Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(count, count + pushed)),
+                      Kokkos::subview(search.pushed, std::make_pair(std::uint64_t{0}, pushed)));
+    count += pushed;
+  }
+  Kokkos::deep_copy(space, best.nodes, search.nodes);
+  space.fence();
+  return best;
+}
+
 /// The optimum by IP on `space` (double values whatever the solver's precision), or with
 /// `node_limit` > 0 the best structure found when every thread gave up, about that many nodes on.
 template <class ExecSpace>
-IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& options, double node_limit = 0) {
+IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& options, double node_limit = 0,
+                   IpLaunch launch = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::IP");
   using Memory = typename ExecSpace::memory_space;
   if (options.communicator.size() > 1) fail("coalition method ip runs on one rank (a shared solve is dp or idp)");
@@ -322,8 +414,6 @@ IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& 
   result.structure = plan.incumbent_structure;
   if (plan.open.empty()) return outcome;
 
-  const double target_items = 64.0 * ExecSpace().concurrency();
-  const SubspaceTable<Kokkos::HostSpace> host_table = subspace_table(plan, stats, n, target_items);
   search.known = Kokkos::View<double*, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::known"), coalitions);
   Kokkos::deep_copy(space, search.known, search.v);
@@ -333,77 +423,28 @@ IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& 
   search.stopped = Kokkos::View<int, Memory>("Kollective::IP::stopped");
   search.node_limit = static_cast<std::uint64_t>(node_limit);
   best_partitions_up_to(space, search.known, n, ip_dp_size(n), search.binomial);
-  search.table = copy_to<Memory>(host_table);
-  search.subspaces = static_cast<int>(plan.open.size());
+  search.table = subspace_table<Memory>(plan, stats);
   search.all = all;
   search.slack = plan.slack;
-
-  // Chunks of items, best bound first, growing while a chunk takes under a tenth of a second.
-  const std::uint64_t items = host_table.first_item(plan.open.size());
-  std::uint64_t chunk = std::max<std::uint64_t>(1024, 4 * static_cast<std::uint64_t>(ExecSpace().concurrency()));
-  std::uint64_t next = 0, winner = 0, nodes = 0;
-  double best = plan.incumbent;
-  bool found = false;
-  std::size_t subspace = 0;
-  while (next < items) {
-    while (subspace < plan.open.size() && host_table.first_item(subspace + 1) <= next) ++subspace;
-    if (!may_beat(plan.open[subspace].upper, best, plan.slack)) break;  // nor can any after it
-    const std::uint64_t count = std::min(chunk, items - next);
-    if (search.item_best.extent(0) < count)
-      search.item_best = Kokkos::View<double*, Memory>(
-          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::item_best"), count);
-    search.chunk_begin = next;
-    const auto started = std::chrono::steady_clock::now();
-    Kokkos::parallel_for("Kollective::IP::search",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, count), search);
-    Kokkos::MaxLoc<double, std::uint64_t>::value_type chunk_best;
-    const auto item_best = search.item_best;
-    Kokkos::parallel_reduce(
-        "Kollective::IP::best_item", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
-        KOKKOS_LAMBDA(const std::uint64_t i, Kokkos::MaxLoc<double, std::uint64_t>::value_type& into) {
-          if (item_best(i) > into.val) {
-            into.val = item_best(i);
-            into.loc = i;
-          }
-        },
-        Kokkos::MaxLoc<double, std::uint64_t>(chunk_best));
-    space.fence();
-    if (chunk_best.val > best) {
-      best = chunk_best.val;
-      winner = next + chunk_best.loc;
-      found = true;
-    }
-    next += count;
-    Kokkos::deep_copy(nodes, search.nodes);
-    int stopped = 0;
-    Kokkos::deep_copy(stopped, search.stopped);
-    if (stopped) {
-      outcome.finished = false;
-      break;
-    }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() < 0.1)
-      chunk = std::min<std::uint64_t>(chunk * 2, std::uint64_t{1} << 24);
-  }
-  result.nodes = static_cast<std::int64_t>(nodes);
-  if (found && outcome.finished) {  // else the plan's incumbent stands for the unfinished search
-    result.value = best;
-    result.structure = record_item(search, host_table, host_v, winner, best);
+  const IpBest best = run_frames(space, search, plan, default_launch(space, launch));
+  result.nodes = static_cast<std::int64_t>(best.nodes);
+  outcome.finished = best.finished;
+  if (best.finished && !best.structure.empty()) {  // else the plan's incumbent stands
+    result.value = best.value;
+    result.structure = best.structure;
   }
   return outcome;
 }
 
 /// auto: IP for a tenth of IDP's time, then IDP (`solve_idp`, given IDP's options); IDP alone
-/// where shared (IP runs on one rank) and on a GPU, where IP does not pay yet (one H200, n = 28:
-/// IDP 10.3 s, auto 17.2 s on uniform, 280 s on modified uniform, whose items, most pruned at once,
-/// take thousands of launches).
+/// where the solve is shared (IP runs on one rank).
 template <class ExecSpace, class SolveIdp>
 Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp) {
   Options idp = options;
   idp.method = Method::idp;
-  if (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible || options.communicator.size() > 1)
-    return solve_idp(idp);
-  const IpOutcome ip =
-      solve_ip(space, values, options, split_count(values.agents, Method::idp) / 10 / ip_node_cost_in_splits);
+  if (options.communicator.size() > 1) return solve_idp(idp);
+  const double node_limit = split_count(values.agents, Method::idp) / 10 / ip_node_cost_in_splits<ExecSpace>();
+  const IpOutcome ip = solve_ip(space, values, options, node_limit);
   if (ip.finished) return ip.result;
   Result result = solve_idp(idp);
   result.nodes = ip.result.nodes;

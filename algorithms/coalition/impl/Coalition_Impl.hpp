@@ -48,15 +48,6 @@ namespace kollective::coalition::Impl {
 constexpr int low_agents = 5;
 constexpr int block_size = 1 << low_agents;
 
-/// The i-th submask of `mask` in increasing order (bit deposit of i into the bits of mask).
-KOKKOS_INLINE_FUNCTION std::uint64_t submask(std::uint64_t i, std::uint64_t mask) {
-  std::uint64_t result = 0;
-  for (std::uint64_t rest = mask; rest != 0 && i != 0; rest &= rest - 1, i >>= 1) {
-    if (i & 1) result |= rest & (~rest + 1);
-  }
-  return result;
-}
-
 /// Reads the 32 entries of a block (16-byte vector loads on the GPU: one warp instruction then
 /// touches 32 half-sectors instead of 32 sectors for 4 useful bytes each).
 template <class Value>
@@ -201,17 +192,6 @@ inline double evaluated_splits(int n, bool idp) {
   return total;
 }
 
-/// The next submask of `mask` with the same number k of bits, in colex order of the compact
-/// form (Gosper's hack carried out in deposited form).
-KOKKOS_INLINE_FUNCTION std::uint64_t next_same_size(std::uint64_t sub, std::uint64_t mask, int k) {
-  const std::uint64_t filled = sub | ((sub - 1) & mask);  // t = x | (x - 1)
-  std::uint64_t next = (filled - mask) & mask;            // t + 1
-  std::uint64_t rest = mask;
-  for (int missing = k - Kokkos::Experimental::popcount_builtin(next); missing > 0; --missing, rest &= rest - 1)
-    next |= rest & (~rest + 1);
-  return next;
-}
-
 /// Bytes of the block reads of the high splits (two blocks each), the engine's main traffic.
 inline double block_read_bytes(int n, bool idp, int value_bytes) {
   const int high_agents = n > low_agents ? n - low_agents : 0;
@@ -249,10 +229,10 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
         const std::uint64_t groups = layer.groups[p];
         Value acc[block_size];
         for (int k = 0; k < block_size; ++k) acc[k] = Kokkos::reduction_identity<Value>::max();
-        std::uint64_t sub = submask(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
+        std::uint64_t sub = subsets::submask(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
         for (std::uint64_t i = begin; i < end; ++i) {
           const std::uint64_t part = lowest | sub;
-          sub = next_same_size(sub, others, p - 1);
+          sub = subsets::next_same_size(sub, others);
           Value a[block_size], b[block_size];
           load_block(table + (part << low_agents), a);
           load_block(table + ((high ^ part) << low_agents), b);
@@ -360,13 +340,13 @@ std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, 
       "Kollective::Coalition::recover",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
       KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::uint64_t part = lowest | submask(static_cast<std::uint64_t>(i), others);
+        const std::uint64_t part = lowest | subsets::submask(static_cast<std::uint64_t>(i), others);
         if (table[part] + table[set ^ part] == table[set]) kollective::atomic_extremum<false>(found, i);
       });
   std::int64_t result = splits;
   Kokkos::deep_copy(space, result, first);
   space.fence();
-  return result < splits ? lowest | submask(static_cast<std::uint64_t>(result), others) : 0;
+  return result < splits ? lowest | subsets::submask(static_cast<std::uint64_t>(result), others) : 0;
 }
 
 /// n, for `count` = 2^n values with n in 1..max_agents; else fails, `caller` first.
