@@ -2,6 +2,7 @@
 /// `algorithm: coalition`: optimal coalition structures by DP or IDP on the device.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -103,6 +104,14 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
           coalition::parse_method(options.required("method").as_choice({"dp", "idp", "ip", "auto"}));
     settings.single_precision =
         options.has("precision") && options.required("precision").as_choice({"double", "float"}) == "float";
+    if (options.has("time_limit")) {
+      const ConfigNode limit = options.required("time_limit");
+      settings.options.time_limit = limit.as_double();
+      if (!(settings.options.time_limit > 0) || !std::isfinite(settings.options.time_limit))
+        limit.error("must be a positive number of seconds");
+      if (settings.options.method != coalition::Method::ip)
+        limit.error("applies to method ip only (the other methods cannot stop early with a bound)");
+    }
   }
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
@@ -228,6 +237,9 @@ class CoalitionJob : public Job {
         .set("method", result.method)
         .set("precision", settings.single_precision ? "float" : "double")
         .set("optimum", result.value)
+        .set("exact", result.exact)
+        .set("upper_bound", result.upper_bound)
+        .set("gap", result.upper_bound - result.value)
         .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
         .set("structure", structure_names(result.structure, game.names))
         .set("splits", result.splits)
@@ -241,11 +253,14 @@ class CoalitionJob : public Job {
              coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)
         .set("verified", verified);
     table.add(row);
-    std::printf(
-        "%s: coalition structure (%s, %s) for %d agents\n  optimum %.6f: %s\n  %.4f s, %.3g splits/s; verified: %s\n",
-        context.run_name.c_str(), result.method.c_str(), settings.single_precision ? "float" : "double", n,
-        result.value, text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str(), seconds,
-        result.splits / seconds, verified.c_str());
+    std::printf("%s: coalition structure (%s, %s) for %d agents\n  %s %.6f: %s\n", context.run_name.c_str(),
+                result.method.c_str(), settings.single_precision ? "float" : "double", n,
+                result.exact ? "optimum" : "best found", result.value,
+                text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str());
+    if (!result.exact)
+      std::printf("  not proven at the time limit: the optimum is at most %.6f (gap %.6g)\n", result.upper_bound,
+                  result.upper_bound - result.value);
+    std::printf("  %.4f s, %.3g splits/s; verified: %s\n", seconds, result.splits / seconds, verified.c_str());
   }
 
   CoalitionRun settings_;

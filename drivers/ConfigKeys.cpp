@@ -118,6 +118,8 @@ const std::vector<ConfigKey>& config_keys() {
        "(IP for a tenth of IDP's time, then IDP; IDP alone over several ranks)",
        ""},
       {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},
+      {"coalition", "options.time_limit", "number", "none", "> 0",
+       "ip: seconds, then the best structure found with a proven bound and its gap (exact: false)", ""},
       {"coalition", "write.values", "true/false", "false", "", "`<name>_values.txt`: the values, Rahwan's text", ""},
       {"coalition", "write.binary", "true/false", "false", "", "`<name>_values.kcsg`: the values, binary", ""},
 

@@ -118,13 +118,39 @@ TEST(TEST_CATEGORY, coalition_ip_with_tiny_frames_matches_the_serial_dp) {
     for (const coalition::Impl::IpLaunch launch :
          {coalition::Impl::IpLaunch{1, 1}, coalition::Impl::IpLaunch{2, 3}, coalition::Impl::IpLaunch{40, 64}}) {
       const std::string label = what + ", budget " + std::to_string(launch.budget);
-      const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), {coalition::Method::ip}, 0, launch);
-      EXPECT_TRUE(ip.finished) << label;
-      EXPECT_NEAR(ip.result.value, reference, tolerance) << label;
-      coalition::check_partition(game.agents, ip.result.structure);
-      EXPECT_NEAR(coalition::structure_value(game, ip.result.structure), ip.result.value, tolerance) << label;
+      const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), {coalition::Method::ip}, launch);
+      EXPECT_TRUE(ip.exact) << label;
+      EXPECT_NEAR(ip.value, reference, tolerance) << label;
+      coalition::check_partition(game.agents, ip.structure);
+      EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << label;
     }
   }
+}
+
+TEST(TEST_CATEGORY, coalition_ip_stopped_by_its_time_limit_bounds_the_optimum) {
+  // A time limit passed at the first launch: the best structure found and the bound of the
+  // branches left enclose the serial DP's optimum (small launches leave branches).
+  TEST_EXECSPACE space;
+  coalition::Options options;
+  options.method = coalition::Method::ip;
+  options.time_limit = 1e-9;
+  int stopped = 0;
+  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(12, 4)}};
+  for (const auto& model : coalition::value_models()) games.emplace_back(model, coalition::generate_game(model, 12, 5));
+  for (const auto& [what, game] : games) {
+    const double reference = coalition::serial_dp(game);
+    const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
+    const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), options, {4, 2});
+    stopped += !ip.exact;
+    coalition::check_partition(game.agents, ip.structure);
+    EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << what;
+    EXPECT_LE(ip.value, reference + tolerance) << what;
+    EXPECT_GE(ip.upper_bound, reference - tolerance) << what;
+    if (ip.exact) EXPECT_EQ(ip.upper_bound, ip.value) << what;
+  }
+  EXPECT_GT(stopped, 0) << "no game was stopped by the time limit";
+  options.method = coalition::Method::idp;  // the other methods cannot stop early
+  EXPECT_ANY_THROW(coalition::solve<double>(space, games.front().second, options));
 }
 
 TEST(TEST_CATEGORY, coalition_ip_statistics_on_the_space_equal_the_serial_scan) {

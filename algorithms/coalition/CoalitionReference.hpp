@@ -27,7 +27,8 @@ double serial_dp(const Game& game);
 /// `largest` agents (larger ones -inf).
 std::vector<double> serial_dp_table(const Game& game, int largest);
 
-/// Fails unless the result's optimum equals brute force's within value_tolerance.
+/// Fails unless the result's optimum equals brute force's within value_tolerance (not exact: unless brute
+/// force's lies between the value and the upper bound).
 void verify(const Game& game, const Result& result, bool single_precision);
 
 }  // namespace kollective::coalition

@@ -55,6 +55,9 @@ struct Options {
   /// on every rank. The default, this process alone.
   comm::Communicator communicator;
   Reporter reporter;  ///< progress of the layers (none: silent)
+  /// ip: seconds after which the search stops and returns the best structure found with a proven
+  /// bound on the optimum (Result.exact false); 0: none. Other methods take none.
+  double time_limit = 0;
 };
 
 struct Result {
@@ -64,7 +67,9 @@ struct Result {
   double splits = 0;            ///< splits the solver evaluated (evaluated_splits(n, method))
   int ranks = 1;                ///< ranks that shared the solve
   double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
-  std::int64_t nodes = 0;       ///< IP (and auto): coalitions its branch and bound placed
+  std::int64_t nodes = 0;       ///< IP (and auto): coalitions its branch and bound tried
+  bool exact = true;            ///< false: ip stopped at its time_limit, `value` that of the best structure found
+  double upper_bound = 0;       ///< the optimum is at most this (equal to `value` when exact)
 };
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).

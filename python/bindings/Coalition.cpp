@@ -32,13 +32,15 @@ coalition::Values game_values(const HostArray<double, 1>& values, bool single_pr
   return game;
 }
 
-nb::dict solve(const HostArray<double, 1>& values, const std::string& method, const std::string& precision) {
+nb::dict solve(const HostArray<double, 1>& values, const std::string& method, const std::string& precision,
+               double time_limit) {
   if (precision != "double" && precision != "float")
     fail("precision must be 'double' or 'float', got '", precision, "'");
   const bool single = precision == "float";
   const coalition::Values game = game_values(values, single);
   coalition::Options options;
   options.method = coalition::parse_method(method);
+  options.time_limit = time_limit;
   const auto [result, seconds] = solve_timed([&] {
     return single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
   });
@@ -47,13 +49,15 @@ nb::dict solve(const HostArray<double, 1>& values, const std::string& method, co
   out["value"] = result.value;
   out["masks"] = result.structure;
   out["method"] = result.method;
+  out["exact"] = result.exact;
+  out["upper_bound"] = result.upper_bound;
   return out;
 }
 
 }  // namespace
 
 void bind_coalition(nb::module_& m) {
-  m.def("coalition", &solve, nb::arg("values"), nb::arg("method"), nb::arg("precision"));
+  m.def("coalition", &solve, nb::arg("values"), nb::arg("method"), nb::arg("precision"), nb::arg("time_limit"));
   m.def(
       "generate_game",
       [](const std::string& model, int agents, std::uint64_t seed) {

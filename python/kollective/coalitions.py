@@ -15,18 +15,23 @@ class CoalitionResult:
     masks: List[int]             # the same coalitions as bit masks, ascending
     method: str
     seconds: float = 0.0         # the solve in C++, without the Python layer
+    exact: bool = True           # False: "ip" stopped at its time_limit; value is the best found
+    upper_bound: float = 0.0     # the optimum is at most this (value when exact)
 
 
-def coalition(values, method="idp", precision="double") -> CoalitionResult:
+def coalition(values, method="idp", precision="double", time_limit=None) -> CoalitionResult:
     """The optimal coalition structure of the game values[mask] (2^n entries, values[0] = 0;
     bit a of mask is agent a). method: "idp" (Rahwan and Jennings), "dp", "ip" (Rahwan et al.'s
     branch and bound over integer-partition subspaces, in double) or "auto" (IP for a tenth of
     IDP's time, then IDP; result.method says which finished); precision:
-    "double" or "float" (the type the DP computes in)."""
+    "double" or "float" (the type the DP computes in). time_limit: seconds for "ip", after which
+    it returns the best structure found, exact False and a proven upper_bound (the gap is
+    upper_bound - value)."""
     values = _arrays.numeric(values, "values", 1, np.float64, finite=False)  # the extension checks
-    raw = _kollective.coalition(values, method, precision)
+    raw = _kollective.coalition(values, method, precision, 0.0 if time_limit is None else float(time_limit))
     structure = [[a for a in range(mask.bit_length()) if mask >> a & 1] for mask in raw["masks"]]
-    return CoalitionResult(raw["value"], structure, raw["masks"], raw["method"], raw["seconds"])
+    return CoalitionResult(raw["value"], structure, raw["masks"], raw["method"], raw["seconds"], raw["exact"],
+                           raw["upper_bound"])
 
 
 def generate_game(model, agents, seed=1):

@@ -58,3 +58,16 @@ def test_bad_values_raise():
         kollective.coalition(np.array([1.0, 2.0]))  # v(empty) must be 0
     with pytest.raises(kollective.Error, match="precision"):
         kollective.coalition(np.zeros(4), precision="half")
+
+
+def test_ip_time_limit_returns_a_bounded_structure():
+    values = kollective.generate_game("agent_uniform", 17, seed=2)
+    optimum = kollective.coalition(values, method="idp").value
+    exact = kollective.coalition(values, method="ip")
+    assert exact.exact and exact.upper_bound == exact.value == pytest.approx(optimum, rel=1e-12)
+    stopped = kollective.coalition(values, method="ip", time_limit=1e-6)
+    assert not stopped.exact  # the first launch leaves branches on this game
+    assert stopped.value <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
+    assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.value, rel=1e-12)
+    with pytest.raises(kollective.Error, match="time_limit"):
+        kollective.coalition(values, method="idp", time_limit=1.0)

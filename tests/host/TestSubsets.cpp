@@ -49,14 +49,16 @@ TEST(subsets, rank_colex_inverts_unrank_colex) {
   const auto binomial = [](int a, int b) -> std::uint64_t {
     std::uint64_t result = 1;
     if (b < 0 || b > a) return 0;
-    for (int k = 1; k <= b; ++k) result = result * static_cast<std::uint64_t>(a - b + k) / static_cast<std::uint64_t>(k);
+    for (int k = 1; k <= b; ++k)
+      result = result * static_cast<std::uint64_t>(a - b + k) / static_cast<std::uint64_t>(k);
     return result;
   };
   for (const std::uint64_t mask : masks) {
     const int members = __builtin_popcountll(mask);
     for (int size = 1; size <= members; ++size) {
       std::uint64_t rank = 0;
-      for (std::uint64_t s = subsets::lowest_members(mask, size); s != 0; s = subsets::next_same_size(s, mask), ++rank) {
+      for (std::uint64_t s = subsets::lowest_members(mask, size); s != 0;
+           s = subsets::next_same_size(s, mask), ++rank) {
         EXPECT_EQ(subsets::rank_colex(s, mask, binomial), rank) << "mask " << mask << ", size " << size;
         EXPECT_EQ(subsets::submask(subsets::unrank_colex(rank, size, members, binomial), mask), s);
       }

@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,8 +97,7 @@ struct IpSearch {
   Kokkos::View<double*, Memory> frame_best;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> structures;
   Kokkos::View<std::uint64_t, Memory> nodes;
-  Kokkos::View<int, Memory> stopped;  ///< 1: `nodes` passed node_limit, every thread gives up; 2: `pushed` overflowed
-  std::uint64_t node_limit = 0;       ///< 0: none
+  Kokkos::View<int, Memory> overflowed;  ///< a thread found no room in `pushed`
   std::uint64_t budget = 0;
   bool split = false;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory> binomial;
@@ -128,22 +129,11 @@ struct IpSearch {
     return false;
   }
 
-  /// Adds this thread's nodes to the count every 4096; true when the node limit has been passed.
-  KOKKOS_INLINE_FUNCTION bool spend(std::uint64_t& pending, bool now = false) const {
-    if (pending < 4096 && !now) return false;
-    const std::uint64_t after = Kokkos::atomic_fetch_add(&nodes(), pending) + pending;
-    pending = 0;
-    if (node_limit == 0) return false;
-    if (after >= node_limit) Kokkos::atomic_store(&stopped(), 1);
-    return kollective::relaxed_load(stopped.data()) == 1;
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t i) const {
     frame_best(i) = -DBL_MAX;
-    if (node_limit != 0 && kollective::relaxed_load(stopped.data()) == 1) return;
-    std::uint64_t pending = 0;
-    search(frames(i), i, pending);
-    spend(pending, true);
+    std::uint64_t tried = 0;
+    search(frames(i), i, tried);
+    Kokkos::atomic_add(&nodes(), tried);
   }
 
   /// A leaf worth `total`: the incumbent rises, and the frame's row records it if it beat it.
@@ -177,7 +167,7 @@ struct IpSearch {
     return true;
   }
 
-  KOKKOS_INLINE_FUNCTION void search(const IpFrame& frame, std::uint64_t row, std::uint64_t& pending) const {
+  KOKKOS_INLINE_FUNCTION void search(const IpFrame& frame, std::uint64_t row, std::uint64_t& placed) const {
     const int k = frame.subspace, first = frame.depth, last = table.part_count(k) - 1;
     if (frame.begin >= frame.end || !may_beat(frame.value + table.remaining(k, first))) return;
     Path path;
@@ -186,7 +176,6 @@ struct IpSearch {
     path.rank = frame.begin;
     path.coalition[first] = subsets::submask(
         subsets::unrank_colex(frame.begin, table.parts(k, first), Kokkos::popcount(frame.rest), binomial), frame.rest);
-    std::uint64_t placed = 0;
     int depth = first;
     while (true) {
       if (path.coalition[depth] == 0 || (depth == first && path.rank >= frame.end)) {  // level done: back up
@@ -197,7 +186,6 @@ struct IpSearch {
         return;
       } else {
         ++placed;
-        if (spend(++pending)) return;
         const std::uint64_t previous = depth == first ? frame.previous : lowest(path.coalition[depth - 1]);
         if (admit(k, depth, previous, path)) {
           if (depth + 1 == last) {  // the last coalition is what is left
@@ -229,7 +217,7 @@ struct IpSearch {
     }
     const std::uint64_t base = Kokkos::atomic_fetch_add(&pushed_count(), static_cast<std::uint64_t>(count));
     if (base + count > pushed.extent(0)) {  // the host sizes `pushed` for the most a launch can push
-      Kokkos::atomic_store(&stopped(), 2);
+      Kokkos::atomic_store(&overflowed(), 1);
       return;
     }
     std::uint64_t slot = base;
@@ -257,18 +245,13 @@ struct IpSearch {
   }
 };
 
-/// IDP splits one IP node (a coalition tried) costs as much time as: on the host 18 (the 2-core
-/// CPU: about 30 ns a node on one thread, 2.0 ns an IDP split); on a GPU 400 (one H200 at n = 28:
-/// 1.1 G nodes/s on uniform values, IDP 4.1e11 splits/s). `auto` gives IP a tenth of IDP's time by it.
+/// IDP's splits per second on `space`, to give auto's IP a tenth of IDP's time: on the host 4e8 a
+/// thread (the 2-core CPU, double, n = 22-24: 2.4 ns a split on one thread); on a GPU 4e11 (one
+/// H200, double: 4.1e11 at n = 28, 4.9e11 at 29).
 template <class ExecSpace>
-constexpr double ip_node_cost_in_splits() {
-  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 18.0 : 400.0;
+double idp_splits_per_second(const ExecSpace& space) {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 4e11;
 }
-
-struct IpOutcome {
-  Result result;
-  bool finished = true;  ///< false: stopped at the node limit, `result` the best structure found
-};
 
 /// How the search is spread: the coalitions a thread places before it pushes the rest of its
 /// branch back, and the frames one launch takes (0: the space's defaults; tests set them small).
@@ -304,7 +287,24 @@ struct IpBest {
   Structure structure;  ///< empty: no structure beat the plan's incumbent
   std::uint64_t nodes = 0;
   bool finished = true;
+  double stack_bound = -DBL_MAX;  ///< not finished: the best bound of a branch left (before the slack)
 };
+
+/// The best bound of the frames [0, count) of `stack`: no structure they hold is worth more, up
+/// to the slack.
+template <class ExecSpace, class Memory>
+double stack_bound(const ExecSpace& space, const Kokkos::View<IpFrame*, Memory>& stack, std::uint64_t count,
+                   const SubspaceTable<Memory>& table) {
+  double bound = -DBL_MAX;
+  Kokkos::parallel_reduce(
+      "Kollective::IP::stack_bound", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const std::uint64_t i, double& into) {
+        into = Kokkos::max(into, stack(i).value + table.remaining(stack(i).subspace, stack(i).depth));
+      },
+      Kokkos::Max<double>(bound));
+  space.fence();
+  return bound;
+}
 
 /// Takes the launch's best frame if it beat `best`, with the structure its row recorded.
 template <class ExecSpace, class Memory>
@@ -330,10 +330,13 @@ void record_best(const ExecSpace& space, const IpSearch<Memory>& search, std::ui
   std::sort(best.structure.begin(), best.structure.end());
 }
 
+using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+
 /// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
-/// until none is left (or the node limit stops every thread).
+/// until none is left or the deadline has passed after a launch (every branch left then in the stack).
 template <class ExecSpace, class Memory>
-IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan& plan, const IpLaunch& launch) {
+IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan& plan, const IpLaunch& launch,
+                  const Deadline& deadline) {
   const int n = Kokkos::popcount(search.all);
   std::size_t most_parts = 0;
   for (const Subspace& subspace : plan.open) most_parts = std::max(most_parts, subspace.parts.size());
@@ -365,32 +368,37 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan
                          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, take), search);
     record_best(space, search, take, best);
     std::uint64_t pushed = 0;
-    int stopped = 0;
+    int overflowed = 0;
     Kokkos::deep_copy(space, pushed, search.pushed_count);
-    Kokkos::deep_copy(space, stopped, search.stopped);
+    Kokkos::deep_copy(space, overflowed, search.overflowed);
     space.fence();
-    if (stopped == 2) fail("coalition IP: a launch pushed more frames than room was made for (internal error)");
-    if (stopped == 1) {
-      best.finished = false;
-      break;
-    }
+    if (overflowed) fail("coalition IP: a launch pushed more frames than room was made for (internal error)");
     count -= take;
     if (count + pushed > stack.extent(0)) Kokkos::resize(stack, 2 * (count + pushed));
     Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(count, count + pushed)),
                       Kokkos::subview(search.pushed, std::make_pair(std::uint64_t{0}, pushed)));
     count += pushed;
+    if (deadline && count > 0 && std::chrono::steady_clock::now() > *deadline) {
+      best.finished = false;
+      best.stack_bound = stack_bound(space, stack, count, search.table);
+      break;
+    }
   }
   Kokkos::deep_copy(space, best.nodes, search.nodes);
   space.fence();
   return best;
 }
 
-/// The optimum by IP on `space` (double values whatever the solver's precision), or with
-/// `node_limit` > 0 the best structure found when every thread gave up, about that many nodes on.
+/// The optimum by IP on `space` (double values whatever the solver's precision), or, once
+/// options.time_limit has passed, the best structure found with a bound on the optimum.
 template <class ExecSpace>
-IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& options, double node_limit = 0,
-                   IpLaunch launch = {}) {
+Result solve_ip(const ExecSpace& space, const Values& values, const Options& options, IpLaunch launch = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::IP");
+  const auto started = std::chrono::steady_clock::now();
+  const Deadline deadline = options.time_limit > 0
+                                ? Deadline(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                         std::chrono::duration<double>(options.time_limit)))
+                                : std::nullopt;
   using Memory = typename ExecSpace::memory_space;
   if (options.communicator.size() > 1) fail("coalition method ip runs on one rank (a shared solve is dp or idp)");
   const int n = values.agents;
@@ -407,12 +415,12 @@ IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& 
   const SizeStatistics stats =
       host_values ? scan_in_parallel(values) : statistics_on(space, search.v, n, search.binomial);
   const IpPlan plan = plan_subspaces(values, stats);
-  IpOutcome outcome;
-  Result& result = outcome.result;
+  Result result;
   result.method = to_string(Method::ip);
   result.value = plan.incumbent;
   result.structure = plan.incumbent_structure;
-  if (plan.open.empty()) return outcome;
+  result.upper_bound = plan.incumbent;
+  if (plan.open.empty()) return result;
 
   search.known = Kokkos::View<double*, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::known"), coalitions);
@@ -420,34 +428,35 @@ IpOutcome solve_ip(const ExecSpace& space, const Values& values, const Options& 
   search.incumbent = Kokkos::View<double, Memory>("Kollective::IP::incumbent");
   Kokkos::deep_copy(space, search.incumbent, plan.incumbent);
   search.nodes = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::nodes");
-  search.stopped = Kokkos::View<int, Memory>("Kollective::IP::stopped");
-  search.node_limit = static_cast<std::uint64_t>(node_limit);
+  search.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
   best_partitions_up_to(space, search.known, n, ip_dp_size(n), search.binomial);
   search.table = subspace_table<Memory>(plan, stats);
   search.all = all;
   search.slack = plan.slack;
-  const IpBest best = run_frames(space, search, plan, default_launch(space, launch));
+  const IpBest best = run_frames(space, search, plan, default_launch(space, launch), deadline);
   result.nodes = static_cast<std::int64_t>(best.nodes);
-  outcome.finished = best.finished;
-  if (best.finished && !best.structure.empty()) {  // else the plan's incumbent stands
+  if (!best.structure.empty()) {  // else the plan's incumbent stands
     result.value = best.value;
     result.structure = best.structure;
   }
-  return outcome;
+  result.exact = best.finished;
+  result.upper_bound = best.finished ? result.value : Kokkos::max(result.value, best.stack_bound + plan.slack);
+  return result;
 }
 
-/// auto: IP for a tenth of IDP's time, then IDP (`solve_idp`, given IDP's options); IDP alone
-/// where the solve is shared (IP runs on one rank).
+/// auto: IP for a tenth of IDP's estimated time, then IDP (`solve_idp`, given IDP's options);
+/// IDP alone where the solve is shared (IP runs on one rank).
 template <class ExecSpace, class SolveIdp>
 Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp) {
   Options idp = options;
   idp.method = Method::idp;
   if (options.communicator.size() > 1) return solve_idp(idp);
-  const double node_limit = split_count(values.agents, Method::idp) / 10 / ip_node_cost_in_splits<ExecSpace>();
-  const IpOutcome ip = solve_ip(space, values, options, node_limit);
-  if (ip.finished) return ip.result;
+  Options ip = options;
+  ip.time_limit = split_count(values.agents, Method::idp) / idp_splits_per_second(space) / 10;
+  const Result first = solve_ip(space, values, ip);
+  if (first.exact) return first;
   Result result = solve_idp(idp);
-  result.nodes = ip.result.nodes;
+  result.nodes = first.nodes;
   return result;
 }
 
