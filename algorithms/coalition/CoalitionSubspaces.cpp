@@ -5,6 +5,9 @@
 #include <cmath>
 #include <functional>
 
+#include "kollective/core/Error.hpp"
+#include "kollective/core/subsets/Subsets.hpp"
+
 namespace kollective::coalition {
 
 SizeStatistics::SizeStatistics(int n)
@@ -125,6 +128,44 @@ IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats) {
   std::stable_sort(plan.open.begin(), plan.open.end(),
                    [](const Subspace& a, const Subspace& b) { return a.upper > b.upper; });
   return plan;
+}
+
+}  // namespace kollective::coalition
+
+namespace kollective::coalition {
+
+Structure best_partition(const Values& values, std::uint64_t set) {
+  const int members = __builtin_popcountll(set);
+  if (members > 24) fail("best_partition: ", members, " agents; the subset DP is for small coalitions");
+  // f[i]: the best partition of the i-th submask of `set` (i ranges over the compact subsets).
+  const std::uint64_t subsets_count = std::uint64_t{1} << members;
+  std::vector<double> f(subsets_count, 0);
+  std::vector<std::uint64_t> part(subsets_count, 0);  // a part of f[i]'s first split (0: i is whole)
+  for (std::uint64_t i = 1; i < subsets_count; ++i) {
+    f[i] = values.v[subsets::submask(i, set)];
+    const std::uint64_t lowest = i & (~i + 1), others = i ^ lowest;
+    for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
+      const double split = f[lowest | sub] + f[i ^ (lowest | sub)];
+      if (split > f[i]) {
+        f[i] = split;
+        part[i] = lowest | sub;
+      }
+      if (sub == 0) break;
+    }
+  }
+  Structure structure;
+  std::vector<std::uint64_t> pending = {subsets_count - 1};
+  while (!pending.empty()) {
+    const std::uint64_t i = pending.back();
+    pending.pop_back();
+    if (part[i] == 0) {
+      structure.push_back(subsets::submask(i, set));
+    } else {
+      pending.push_back(part[i]);
+      pending.push_back(i ^ part[i]);
+    }
+  }
+  return structure;
 }
 
 }  // namespace kollective::coalition

@@ -38,7 +38,7 @@ struct SizeStatistics {
   void scan(const Values& values, std::uint64_t begin, std::uint64_t end);
   /// Adds another scan's statistics (of disjoint coalitions).
   void merge(const SizeStatistics& other);
-  /// The bound of parts[from..] (ascending): per size, the sum of as many largest values as parts.
+  /// The bound of parts[from..] (equal sizes adjacent): per size, the sum of as many largest values as parts.
   double bound(const std::vector<int>& parts, std::size_t from = 0) const;
 };
 
@@ -48,7 +48,7 @@ SizeStatistics scan_all(const Values& values);
 /// Every integer partition of n, parts ascending.
 std::vector<std::vector<int>> integer_partitions(int n);
 
-/// A subspace to search: parts ascending, the sizes of the coalitions the search places.
+/// A subspace to search: parts ascending, the sizes of its coalitions.
 struct Subspace {
   std::vector<int> parts;
   double upper = 0;  ///< UB_I
@@ -67,6 +67,10 @@ struct IpPlan {
 
 /// The plan for `values` from their statistics.
 IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats);
+
+/// A best partition of the coalition `set` (at most 24 agents), by the subset DP over its members:
+/// the structures IP closes early, by the best partition of the agents left, are written out by it.
+Structure best_partition(const Values& values, std::uint64_t set);
 
 /// Whether `upper` (a bound) may beat `incumbent`: false only when it is worse in exact arithmetic.
 inline bool may_beat(double upper, double incumbent, double slack) { return upper + slack > incumbent; }

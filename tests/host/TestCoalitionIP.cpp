@@ -8,6 +8,7 @@
 #include "kollective/algorithms/coalition/CoalitionIP.hpp"
 #include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionReference.hpp"
+#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
 namespace coalition = kollective::coalition;
@@ -92,4 +93,26 @@ TEST(coalition_ip, ties_and_negative_values) {
   coalition::Game negative = coalition::uniform_game(9, 3);
   for (std::size_t c = 1; c < negative.values.size(); ++c) negative.values[c] = -negative.values[c];
   expect_optimal(negative, coalition::ip_reference(negative), coalition::brute_force(negative).value, "negative");
+}
+
+TEST(coalition_ip, best_partition_of_a_coalition_is_the_dps) {
+  // The partition IP writes out for the agents left of a closed branch: a partition of exactly
+  // those agents worth the serial DP's best value of them.
+  for (const auto& model : {"normal", "modified_uniform", "ndcs"}) {
+    const auto game = coalition::generate_game(model, 12, 9);
+    const std::vector<double> f = coalition::serial_dp_table(game, 12);
+    for (const std::uint64_t set :
+         {std::uint64_t{0b1}, std::uint64_t{0b101101}, std::uint64_t{0b110011110110}, std::uint64_t{0xfff}}) {
+      const coalition::Structure parts = coalition::best_partition(game, set);
+      std::uint64_t covered = 0;
+      double sum = 0;
+      for (const std::uint64_t part : parts) {
+        EXPECT_EQ(covered & part, 0u) << model;
+        covered |= part;
+        sum += game.values[part];
+      }
+      EXPECT_EQ(covered, set) << model;
+      EXPECT_NEAR(sum, f[set], 1e-12 * std::max(1.0, std::fabs(f[set]))) << model << ", set " << set;
+    }
+  }
 }
