@@ -103,7 +103,7 @@ struct IpFrame {
 template <class Memory>
 struct IpSearch {
   Kokkos::View<const double*, Memory> v;
-  Kokkos::View<double*, Memory> known;  ///< empty: no local branch and bound
+  Kokkos::View<double*, Memory> known;  ///< the best value known per set of agents (2^n entries)
   Kokkos::View<double, Memory> incumbent;
   Kokkos::View<const IpFrame*, Memory> frames;
   Kokkos::View<IpFrame*, Memory> pushed;
@@ -139,7 +139,6 @@ struct IpSearch {
   /// Whether the partial structure on `placed` worth `value`, newest coalition `coalition`, is
   /// beaten by a known partition of the same agents; if not, its value becomes known.
   KOKKOS_INLINE_FUNCTION bool dominated(std::uint64_t placed, double value, std::uint64_t coalition) const {
-    if (known.extent(0) == 0) return false;
     if (kollective::relaxed_load(&known(coalition)) > v(coalition) + slack ||
         kollective::relaxed_load(&known(placed)) > value + slack)
       return true;
