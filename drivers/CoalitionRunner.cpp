@@ -2,7 +2,6 @@
 /// `algorithm: coalition`: optimal coalition structures by DP or IDP on the device.
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -107,11 +106,10 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     if (options.has("time_limit")) {
       const ConfigNode limit = options.required("time_limit");
       settings.options.time_limit = limit.as_double();
-      if (!(settings.options.time_limit > 0) || !std::isfinite(settings.options.time_limit))
-        limit.error("must be a positive number of seconds");
-      if (settings.options.method != coalition::Method::ip)
-        limit.error("applies to method ip only (the other methods cannot stop early with a bound)");
+      if (!(settings.options.time_limit > 0)) limit.error("must be a positive number of seconds");
     }
+    if (const auto problem = coalition::check(settings.options))
+      options.required(problem->option).error(problem->problem);
   }
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);

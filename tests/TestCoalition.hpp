@@ -58,6 +58,14 @@ inline coalition::Game mixed_sign_game(int n, std::uint64_t seed) {
   return game;
 }
 
+/// The mixed-sign game of n - 1 agents and every distribution at n, labelled: IP's test games.
+inline std::vector<std::pair<std::string, coalition::Game>> every_distribution(int n, std::uint64_t seed) {
+  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(n - 1, seed)}};
+  for (const auto& model : coalition::value_models())
+    games.emplace_back(model, coalition::generate_game(model, n, seed));
+  return games;
+}
+
 TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
   // The blocked device DP evaluates the same splits as the plain serial DP, so the double optimum
   // is identical; IDP finds the same optimum through fewer splits (equal up to rounding).
@@ -86,8 +94,7 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
   // Every distribution at n = 15, values of both signs, and IDP^G's: IP's optimum is the DP's up
   // to rounding (other sums in another order), and its structure adds up to it.
   TEST_EXECSPACE space;
-  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(14, 5)}};
-  for (const auto& model : coalition::value_models()) games.emplace_back(model, coalition::generate_game(model, 15, 7));
+  const auto games = every_distribution(15, 7);
   for (const auto& [what, game] : games) {
     const double reference = coalition::serial_dp(game);
     const auto ip = coalition::solve<double>(space, game, {coalition::Method::ip});
@@ -110,8 +117,7 @@ TEST(TEST_CATEGORY, coalition_ip_with_tiny_frames_matches_the_serial_dp) {
   // Budgets of a few coalitions per thread and few frames per launch: every branch is pushed back
   // and split many times over, and nothing may be lost on the way.
   TEST_EXECSPACE space;
-  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(11, 8)}};
-  for (const auto& model : coalition::value_models()) games.emplace_back(model, coalition::generate_game(model, 11, 3));
+  const auto games = every_distribution(11, 3);
   for (const auto& [what, game] : games) {
     const double reference = coalition::serial_dp(game);
     const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
@@ -135,8 +141,7 @@ TEST(TEST_CATEGORY, coalition_ip_stopped_by_its_time_limit_bounds_the_optimum) {
   options.method = coalition::Method::ip;
   options.time_limit = 1e-9;
   int stopped = 0;
-  std::vector<std::pair<std::string, coalition::Game>> games = {{"mixed sign", mixed_sign_game(12, 4)}};
-  for (const auto& model : coalition::value_models()) games.emplace_back(model, coalition::generate_game(model, 12, 5));
+  const auto games = every_distribution(12, 5);
   for (const auto& [what, game] : games) {
     const double reference = coalition::serial_dp(game);
     const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));

@@ -91,4 +91,12 @@ double split_count(int n, Method method) {
   return total;
 }
 
+std::optional<OptionProblem> check(const Options& options) {
+  if (!(options.time_limit >= 0) || !std::isfinite(options.time_limit))
+    return OptionProblem{"time_limit", "must be a positive number of seconds"};
+  if (options.time_limit > 0 && options.method != Method::ip)
+    return OptionProblem{"time_limit", "applies to method ip only (the other methods cannot stop early with a bound)"};
+  return std::nullopt;
+}
+
 }  // namespace kollective::coalition

@@ -9,9 +9,11 @@
 #include <Kokkos_Macros.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "kollective/core/Error.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
@@ -71,6 +73,10 @@ struct Result {
   bool exact = true;            ///< false: ip stopped at its time_limit, `value` that of the best structure found
   double upper_bound = 0;       ///< the optimum is at most this (equal to `value` when exact)
 };
+
+/// The first problem of `options` (the option and what is wrong), or none: time_limit must be a
+/// finite number of seconds >= 0, and positive only with method ip.
+std::optional<OptionProblem> check(const Options& options);
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).
 constexpr int max_agents = 40;

@@ -347,7 +347,6 @@ void record_best(const ExecSpace& space, const IpSearch<Memory>& search, std::ui
       Kokkos::HostSpace(), Kokkos::subview(search.structures, launch_best.loc, Kokkos::ALL));
   best.structure.clear();
   for (std::size_t d = 0; d < row.extent(0) && row(d) != 0; ++d) best.structure.push_back(row(d));
-  std::sort(best.structure.begin(), best.structure.end());
 }
 
 using Deadline = std::optional<std::chrono::steady_clock::time_point>;

@@ -368,10 +368,8 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   if (n < 1 || n > max_agents) fail("coalition structure generation: ", n, " agents outside 1..", max_agents);
   if (values.count != values.size())
     fail("coalition structure generation: ", values.count, " values for ", n, " agents");
-  if (!(options.time_limit >= 0) || !std::isfinite(options.time_limit))
-    fail("coalition structure generation: time_limit ", options.time_limit, " is not a number of seconds >= 0");
-  if (options.time_limit > 0 && options.method != Method::ip)
-    fail("coalition structure generation: a time_limit applies to method ip only, not ", to_string(options.method));
+  if (const auto problem = check(options))
+    fail("coalition structure generation: ", problem->option, " ", problem->problem);
   if (options.method == Method::ip) return solve_ip(space, values, options);
   if (options.method == Method::automatic) {
     return solve_automatic(space, values, options,
