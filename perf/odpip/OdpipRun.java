@@ -2,10 +2,12 @@
 // "release_March_2014" of github.com/trahwan/ODP-IP). This file is ours; ODP-IP's classes are not part
 // of this repository: run.sh compiles this file against their sources (-sourcepath .../packages).
 //
-//   java -cp CLASSES:commons-math.jar OdpipRun VALUES.txt [--quiet]
+//   java -cp CLASSES:commons-math.jar OdpipRun VALUES.txt|VALUES.kcsg [--quiet]
 //
 // Reads a coalition value file in Rahwan's text format (2^n lines; line x holds v(mask x-1), bit i =
-// agent i+1, the first line v(empty) = 0), sets up ODP-IP's Input as their own experiment drivers do for
+// agent i+1, the first line v(empty) = 0) or, for a name ending in .kcsg, Kollective's binary format
+// (docs/config-reference.md: "KLCSG\0v1", uint32 n, uint32 value bytes, the 2^n values in mask
+// order, an FNV-1a checksum of the value bytes; little-endian), sets up ODP-IP's Input as their own experiment drivers do for
 // an exact solve (acceptable ratio 100%, integer partitions ordered descendingly, no interim files, no
 // value files), times one solve, and prints ONE line of JSON on stdout:
 //
@@ -40,6 +42,11 @@ import java.io.FileInputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,6 +92,45 @@ public class OdpipRun {
     return count == values.length ? values : Arrays.copyOf(values, count);
   }
 
+  /** The 2^n values of Kollective's binary format, its header, size and checksum checked. */
+  static double[] readBinary(String path) throws Exception {
+    try (FileChannel channel = FileChannel.open(Paths.get(path), StandardOpenOption.READ)) {
+      final long size = channel.size();
+      final ByteBuffer header = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+      while (header.hasRemaining() && channel.read(header) >= 0) {}
+      header.flip();
+      final byte[] magic = new byte[8];
+      if (header.remaining() < 16) fail(path + ": shorter than the 16-byte header");
+      header.get(magic);
+      if (!new String(magic, StandardCharsets.ISO_8859_1).equals("KLCSG\0v1")) fail(path + ": not a Kollective binary coalition file");
+      final int n = header.getInt(), width = header.getInt();
+      if (n < 1 || n > 30) fail(path + ": " + n + " agents; ODP-IP's int coalition masks hold 1..30");
+      if (width != 4 && width != 8) fail(path + ": " + width + "-byte values; 4 or 8 are supported");
+      final int count = 1 << n;
+      if (size != 16L + (long) count * width + 8) fail(path + ": " + size + " bytes do not match the header");
+      final double[] values = new double[count];
+      final ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+      long hash = 0xcbf29ce484222325L;
+      int done = 0;
+      while (done < count) {
+        chunk.clear();
+        chunk.limit((int) Math.min(chunk.capacity(), (long) (count - done) * width));
+        while (chunk.hasRemaining()) if (channel.read(chunk) < 0) fail(path + ": read error");
+        chunk.flip();
+        for (int k = 0; k < chunk.limit(); ++k) hash = (hash ^ (chunk.get(k) & 0xff)) * 0x100000001b3L;
+        while (chunk.hasRemaining()) values[done++] = width == 8 ? chunk.getDouble() : chunk.getFloat();
+      }
+      final ByteBuffer tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+      while (tail.hasRemaining()) if (channel.read(tail) < 0) fail(path + ": read error");
+      if (tail.flip().getLong() != hash) fail(path + ": checksum mismatch");
+      for (int mask = 0; mask < count; ++mask) {
+        if (Double.isNaN(values[mask]) || Double.isInfinite(values[mask])) fail(path + ": value " + mask + " is not finite");
+      }
+      if (values[0] != 0.0) fail(path + ": v(empty) must be 0, got " + values[0]);
+      return values;
+    }
+  }
+
   /** The Input ODP-IP's own experiment classes (predefinedExperiments.RunIPorODPIP) build for an exact solve. */
   static Input makeInput(double[] values, int n) {
     Input input = new Input();
@@ -118,16 +164,16 @@ public class OdpipRun {
       if (arg.equals("--quiet")) {
         quiet = true;
       } else if (arg.startsWith("-")) {
-        fail("unknown option " + arg + " (usage: OdpipRun VALUES.txt [--quiet])");
+        fail("unknown option " + arg + " (usage: OdpipRun VALUES.txt|VALUES.kcsg [--quiet])");
       } else if (path == null) {
         path = arg;
       } else {
-        fail("one value file only (usage: OdpipRun VALUES.txt [--quiet])");
+        fail("one value file only (usage: OdpipRun VALUES.txt|VALUES.kcsg [--quiet])");
       }
     }
-    if (path == null) fail("usage: OdpipRun VALUES.txt [--quiet]");
+    if (path == null) fail("usage: OdpipRun VALUES.txt|VALUES.kcsg [--quiet]");
 
-    final double[] values = readValues(path);
+    final double[] values = path.endsWith(".kcsg") ? readBinary(path) : readValues(path);
     final int n = Integer.numberOfTrailingZeros(values.length);
 
     // stdout is ours; everything else (their progress lines) goes to stderr or nowhere.

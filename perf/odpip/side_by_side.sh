@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# ODP-IP on the CPU cores of a GPU machine against Kollective on its GPU, the same instances in one
+# call (issue #39). For each n and model: Kollective generates the instance, solves it with each
+# of --methods in turn (the first run writes the values in the binary format; the others read
+# that file) and then ODP-IP solves the file on a core of its own, in the background, while
+# Kollective goes on with the next instance. ODP-IP runs as many instances at a time as --cores
+# lists, one pinned to each core, as its authors' experiments ran one instance per core.
+#
+#   perf/odpip/side_by_side.sh [--models "uniform ..."] [--n "25 26"] [--seed 7] [--timeout 120]
+#                              [--methods "auto idp"] [--cores 2-15] [--csv FILE]
+#
+# Environment: KOLLECTIVE (the driver; default build/cuda/drivers/kollective), KOLLECTIVE_CPUS
+# (taskset list for the driver; default 0,1), ODPIP_XMX (java -Xmx; default 4 arrays of 2^n doubles).
+# Java: the runtime and classes of .deps/src/odpip.tar.xz (bundle.sh) when it is there, else
+# compile.sh and the java on PATH. A run past --timeout is recorded as timeout: at least that long.
+# Writes build/odpip/side/ (runs, instances, rows) and the CSV (default build/odpip/side_by_side.csv);
+# prints the table last (table.py).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+work="$root/build/odpip/side"
+models="uniform normal modified_uniform modified_normal exponential beta gamma ndcs agent_uniform agent_normal"
+sizes=25
+seed=7
+limit=120
+methods=auto
+cores=2-15
+csv="$root/build/odpip/side_by_side.csv"
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --models) models="$2"; shift 2 ;;
+    --n) sizes="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --timeout) limit="$2"; shift 2 ;;
+    --methods) methods="$2"; shift 2 ;;
+    --cores) cores="$2"; shift 2 ;;
+    --csv) csv="$2"; shift 2 ;;
+    -h|--help) usage 0 ;;
+    *) echo "side_by_side.sh: unknown argument '$1'" >&2; usage 2 ;;
+  esac
+done
+die() { echo "side_by_side.sh: $*" >&2; exit 1; }
+kollective="${KOLLECTIVE:-$root/build/cuda/drivers/kollective}"
+[[ -x "$kollective" ]] || die "no driver at $kollective (set KOLLECTIVE)"
+driver_cpus="${KOLLECTIVE_CPUS:-0,1}"
+
+# Java: the carried bundle, or a local JDK.
+if [[ -f "$root/.deps/src/odpip.tar.xz" ]]; then
+  rm -rf "$work/bundle" && mkdir -p "$work/bundle"
+  tar -xJf "$root/.deps/src/odpip.tar.xz" -C "$work/bundle"
+  java="$work/bundle/odpip/jre/bin/java"
+  classpath="$work/bundle/odpip/classes:$work/bundle/odpip/commons-math.jar"
+else
+  java=java
+  classpath="$("$here/compile.sh" | tail -n 1)"
+fi
+"$java" -version 2>&1 | head -n 1 >&2
+
+# The cores ODP-IP may use, one instance each: "2-15" or "2,3,5".
+core_list=()
+for part in ${cores//,/ }; do
+  if [[ "$part" == *-* ]]; then for ((c = ${part%-*}; c <= ${part#*-}; ++c)); do core_list+=("$c"); done
+  else core_list+=("$part"); fi
+done
+declare -A busy  # core -> pid of the ODP-IP run on it
+free_core() {  # prints a core with no ODP-IP run on it, waiting for one
+  while true; do
+    for core in "${core_list[@]}"; do
+      local pid="${busy[$core]:-}"
+      if [[ -z "$pid" ]] || ! kill -0 "$pid" 2>/dev/null; then echo "$core"; return; fi
+    done
+    sleep 1
+  done
+}
+
+rm -rf "$work/runs" && mkdir -p "$work/runs"
+jobs_file="$work/jobs.txt"  # model n core load1 run_dir, one line per ODP-IP run
+: > "$jobs_file"
+for n in $sizes; do
+  xmx="${ODPIP_XMX:-$(( ((1 << n) * 8 * 4 >> 20) > 1024 ? ((1 << n) * 8 * 4 >> 20) : 1024 ))m}"
+  for model in $models; do
+    name="${model}_n${n}_s${seed}"
+    run_dir="$work/runs/$name"
+    mkdir -p "$run_dir"
+    values=""
+    for method in $methods; do
+      if [[ -z "$values" ]]; then
+        input="generator: {model: $model, agents: $n, seed: $seed}"
+        write="write: {binary: true}"
+      else
+        input="file: $values"
+        write=""
+      fi
+      cat > "$run_dir/kollective_$method.yaml" <<YAML
+title: Kollective on $name
+output: $run_dir/kollective_$method
+runs:
+  - name: $name
+    algorithm: coalition
+    input: {$input}
+    options: {method: $method, precision: double}
+    verify: false
+    $write
+YAML
+      echo "== $name: Kollective $method" >&2
+      set +e
+      timeout --kill-after=10 600 taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
+        > "$run_dir/kollective_$method.log" 2>&1
+      echo $? > "$run_dir/kollective_$method.rc"
+      set -e
+      [[ -z "$values" ]] && values="$run_dir/kollective_$method/${name}_values.kcsg"
+    done
+    [[ -s "$values" ]] || { echo "   no instance written (log: $run_dir/kollective_${methods%% *}.log)" >&2; continue; }
+    core="$(free_core)"
+    load1="$(cut -d' ' -f1 /proc/loadavg)"
+    echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${limit}s, load $load1)" >&2
+    (
+      set +e
+      timeout --kill-after=10 "$limit" taskset -c "$core" "$java" -Xmx"$xmx" -cp "$classpath" OdpipRun "$values" --quiet \
+        > "$run_dir/odpip.json" 2> "$run_dir/odpip.log"
+      echo $? > "$run_dir/odpip.rc"
+      rm -f "$values"  # disk: 2^n doubles per instance
+    ) &
+    busy[$core]=$!
+    echo "$model $n $core $load1 $run_dir" >> "$jobs_file"
+  done
+done
+echo "== waiting for ODP-IP" >&2
+wait
+
+rows="${csv%.csv}.jsonl"
+mkdir -p "$(dirname "$rows")"
+: > "$rows"
+while read -r model n core load1 run_dir; do
+  name="${model}_n${n}_s${seed}"
+  for method in $methods; do
+    python3 "$here/row.py" "$model" "$n" "$seed" "$(cat "$run_dir/odpip.rc")" "$run_dir/odpip.json" \
+      "$(cat "$run_dir/kollective_$method.rc")" "$run_dir/kollective_$method/$name.json" "$core" gpu "$load1" \
+      "$limit" "$method" >> "$rows"
+  done
+done < "$jobs_file"
+python3 "$here/table.py" "$rows" "$csv" 0
