@@ -10,15 +10,16 @@
 #                              [--methods "auto idp"] [--cores 2-15] [--csv FILE]
 #
 # Environment: KOLLECTIVE (the driver; default build/cuda/drivers/kollective), KOLLECTIVE_CPUS
-# (taskset list for the driver; default 0,1), ODPIP_XMX (java -Xmx; default 4 arrays of 2^n doubles).
+# (taskset list for the driver; default 0,1), ODPIP_XMX (java -Xmx; default 4 arrays of 2^n doubles),
+# ODPIP_SIDE_DIR (the work folder; default build/odpip/side).
 # Java: the runtime and classes of .deps/src/odpip.tar.xz (bundle.sh) when it is there, else
 # compile.sh and the java on PATH. A run past --timeout is recorded as timeout: at least that long.
-# Writes build/odpip/side/ (runs, instances, rows) and the CSV (default build/odpip/side_by_side.csv);
+# Writes the work folder (runs, instances, rows) and the CSV (default build/odpip/side_by_side.csv);
 # prints the table last (table.py).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-work="$root/build/odpip/side"
+work="${ODPIP_SIDE_DIR:-$root/build/odpip/side}"
 models="uniform normal modified_uniform modified_normal exponential beta gamma ndcs agent_uniform agent_normal"
 sizes=25
 seed=7

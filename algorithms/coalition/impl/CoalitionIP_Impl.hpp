@@ -266,12 +266,12 @@ struct IpSearch {
 };
 
 /// IDP's splits per second on `space`, to give auto's IP a tenth of IDP's time: on the host 4e8 a
-/// thread (the 2-core CPU, double, n = 22-24: 2.4 ns a split on one thread); on a GPU 6e11, above
-/// what one H200 reaches in double (4.1e11 at n = 28, 4.9e11 at 29), so that IP and its start stay
-/// within a tenth of IDP's real time there.
+/// thread (the 2-core CPU, double, n = 22-24: 2.4 ns a split on one thread); on a GPU 5e11, what
+/// one H200 reaches in double at n = 29 (3.4e11 at 25, 4.1e11 at 28), so that IP and its start stay
+/// within about a tenth of IDP's real time there.
 template <class ExecSpace>
 double idp_splits_per_second(const ExecSpace& space) {
-  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 6e11;
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 5e11;
 }
 
 /// How the search is spread: the coalitions a thread places before it pushes the rest of its
