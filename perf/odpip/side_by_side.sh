@@ -8,6 +8,7 @@
 #
 #   perf/odpip/side_by_side.sh [--models "uniform ..."] [--n "25 26"] [--seed 7] [--timeout 120]
 #                              [--methods "auto idp"] [--cores 2-15] [--csv FILE]
+#                              [--instances "normal:28 gamma:26 ..."]  (instead of models x n)
 #
 # Environment: KOLLECTIVE (the driver; default build/cuda/drivers/kollective), KOLLECTIVE_CPUS
 # (taskset list for the driver; default 0,1), ODPIP_XMX (java -Xmx; default 4 arrays of 2^n doubles),
@@ -27,7 +28,8 @@ limit=120
 methods=auto
 cores=2-15
 csv="$root/build/odpip/side_by_side.csv"
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+instances=""
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --models) models="$2"; shift 2 ;;
@@ -37,6 +39,7 @@ while [[ $# -gt 0 ]]; do
     --methods) methods="$2"; shift 2 ;;
     --cores) cores="$2"; shift 2 ;;
     --csv) csv="$2"; shift 2 ;;
+    --instances) instances="$2"; shift 2 ;;
     -h|--help) usage 0 ;;
     *) echo "side_by_side.sh: unknown argument '$1'" >&2; usage 2 ;;
   esac
@@ -78,54 +81,56 @@ free_core() {  # prints a core with no ODP-IP run on it, waiting for one
 rm -rf "$work/runs" && mkdir -p "$work/runs"
 jobs_file="$work/jobs.txt"  # model n core load1 run_dir, one line per ODP-IP run
 : > "$jobs_file"
-for n in $sizes; do
+if [[ -z "$instances" ]]; then
+  for n in $sizes; do for model in $models; do instances+=" $model:$n"; done; done
+fi
+for instance in $instances; do
+  model="${instance%:*}" n="${instance#*:}"
   xmx="${ODPIP_XMX:-$(( ((1 << n) * 8 * 4 >> 20) > 1024 ? ((1 << n) * 8 * 4 >> 20) : 1024 ))m}"
-  for model in $models; do
-    name="${model}_n${n}_s${seed}"
-    run_dir="$work/runs/$name"
-    mkdir -p "$run_dir"
-    values=""
-    for method in $methods; do
-      if [[ -z "$values" ]]; then
-        input="generator: {model: $model, agents: $n, seed: $seed}"
-        write="write: {binary: true}"
-      else
-        input="file: $values"
-        write=""
-      fi
-      cat > "$run_dir/kollective_$method.yaml" <<YAML
+  name="${model}_n${n}_s${seed}"
+  run_dir="$work/runs/$name"
+  mkdir -p "$run_dir"
+  values=""
+  for method in $methods; do
+    if [[ -z "$values" ]]; then
+      input="generator: {model: $model, agents: $n, seed: $seed}"
+      write="write: {binary: true}"
+    else
+      input="file: $values"
+      write=""
+    fi
+    cat > "$run_dir/kollective_$method.yaml" <<YAML
 title: Kollective on $name
 output: $run_dir/kollective_$method
 runs:
-  - name: $name
-    algorithm: coalition
-    input: {$input}
-    options: {method: $method, precision: double}
-    verify: false
-    $write
+- name: $name
+  algorithm: coalition
+  input: {$input}
+  options: {method: $method, precision: double}
+  verify: false
+  $write
 YAML
-      echo "== $name: Kollective $method" >&2
-      set +e
-      timeout --kill-after=10 600 taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
-        > "$run_dir/kollective_$method.log" 2>&1
-      echo $? > "$run_dir/kollective_$method.rc"
-      set -e
-      [[ -z "$values" ]] && values="$run_dir/kollective_$method/${name}_values.kcsg"
-    done
-    [[ -s "$values" ]] || { echo "   no instance written (log: $run_dir/kollective_${methods%% *}.log)" >&2; continue; }
-    core="$(free_core)"
-    load1="$(cut -d' ' -f1 /proc/loadavg)"
-    echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${limit}s, load $load1)" >&2
-    (
-      set +e
-      timeout --kill-after=10 "$limit" taskset -c "$core" "$java" -Xmx"$xmx" -cp "$classpath" OdpipRun "$values" --quiet \
-        > "$run_dir/odpip.json" 2> "$run_dir/odpip.log"
-      echo $? > "$run_dir/odpip.rc"
-      rm -f "$values"  # disk: 2^n doubles per instance
-    ) &
-    busy[$core]=$!
-    echo "$model $n $core $load1 $run_dir" >> "$jobs_file"
+    echo "== $name: Kollective $method" >&2
+    set +e
+    timeout --kill-after=10 600 taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
+      > "$run_dir/kollective_$method.log" 2>&1
+    echo $? > "$run_dir/kollective_$method.rc"
+    set -e
+    [[ -z "$values" ]] && values="$run_dir/kollective_$method/${name}_values.kcsg"
   done
+  [[ -s "$values" ]] || { echo "   no instance written (log: $run_dir/kollective_${methods%% *}.log)" >&2; continue; }
+  core="$(free_core)"
+  load1="$(cut -d' ' -f1 /proc/loadavg)"
+  echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${limit}s, load $load1)" >&2
+  (
+    set +e
+    timeout --kill-after=10 "$limit" taskset -c "$core" "$java" -Xmx"$xmx" -cp "$classpath" OdpipRun "$values" --quiet \
+      > "$run_dir/odpip.json" 2> "$run_dir/odpip.log"
+    echo $? > "$run_dir/odpip.rc"
+    rm -f "$values"  # disk: 2^n doubles per instance
+  ) &
+  busy[$core]=$!
+  echo "$model $n $core $load1 $run_dir" >> "$jobs_file"
 done
 echo "== waiting for ODP-IP" >&2
 wait
