@@ -1,6 +1,8 @@
 """One row of the ODP-IP comparison as a JSON line, from both solvers' outputs.
 
 row.py MODEL N SEED ODPIP_RC ODPIP_JSON KOLLECTIVE_RC KOLLECTIVE_JSON CPUS THREADS LOAD1 LIMIT METHOD
+
+An empty ODPIP_RC: ODP-IP had not finished when its run was ended from outside (status unfinished).
 """
 import json, sys
 model, n, seed, odpip_rc, odpip_json, k_rc, k_json, cpus, threads, load1, limit, method = sys.argv[1:]
@@ -11,8 +13,10 @@ def close(a, b):
     scale = max(abs(a), abs(b))
     return abs(a - b) <= 1e-9 * scale if scale > 0 else a == b
 o = None
-rc = int(odpip_rc)
-if rc in (124, 137):
+rc = int(odpip_rc) if odpip_rc.strip() else None
+if rc is None:
+    status = "unfinished"
+elif rc in (124, 137):
     status = "timeout"
 elif rc != 0:
     status = "error(rc=%d)" % rc
@@ -24,7 +28,9 @@ else:
     except Exception as e:  # no or broken JSON
         status = "error(no json)"
 k = None
-if int(k_rc) == 0:
+if not k_rc.strip():
+    k_status = "unfinished"
+elif int(k_rc) == 0:
     try:
         with open(k_json) as f:
             k = json.load(f)["rows"][0]
