@@ -244,7 +244,9 @@ class CoalitionJob : public Job {
         .set("nodes", result.nodes)
         .set("repetitions", measurement.repetitions)
         .set("solve_s", seconds)
-        .set("exchange_s", result.exchange_seconds);  // rank 0's, of the last repetition
+        .set("exchange_s", result.exchange_seconds)  // rank 0's, of the last repetition
+        .set("ip_s", result.ip_seconds)
+        .set("ip_start_s", result.ip_start_seconds);
     if (settings.measurement.shared) set_rank_range(row, "exchange_s", result.exchange_seconds);
     row.set("splits_per_s", result.splits / seconds)
         .set("block_bytes_per_s",

@@ -104,10 +104,13 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
     EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << what;
     EXPECT_EQ(ip.method, "ip");
     EXPECT_GT(ip.nodes, 0) << what;
+    EXPECT_GT(ip.ip_start_seconds, 0) << what;
+    EXPECT_GE(ip.ip_seconds, ip.ip_start_seconds) << what;
     // auto: IP, or IDP once IP has had a tenth of IDP's time; the same optimum either way.
     const auto automatic = coalition::solve<double>(space, game, {coalition::Method::automatic});
     EXPECT_NEAR(automatic.value, reference, tolerance) << what;
     EXPECT_TRUE(automatic.method == "ip" || automatic.method == "idp") << automatic.method;
+    EXPECT_GT(automatic.ip_seconds, 0) << what;  // IP ran first, whichever method ended the solve
     coalition::check_partition(game.agents, automatic.structure);
     EXPECT_NEAR(coalition::structure_value(game, automatic.structure), automatic.value, tolerance) << what;
   }
@@ -181,6 +184,32 @@ TEST(TEST_CATEGORY, coalition_ip_statistics_on_the_space_equal_the_serial_scan) 
       EXPECT_NEAR(device.absolute_sum[size], serial.absolute_sum[size], 1e-12 * serial.absolute_sum[size]);
     }
   }
+}
+
+template <class Value>
+void check_shared_values_upload_alike(const coalition::Game& game) {
+  // auto's one copy of the values on the device fills IDP's table as the host upload does.
+  using Memory = typename TEST_EXECSPACE::memory_space;
+  TEST_EXECSPACE space;
+  const std::size_t entries = game.values.size() + 5;  // past the values: zeros
+  Kokkos::View<Value*, Memory> uploaded("uploaded", entries), shared("shared", entries);
+  Kokkos::deep_copy(uploaded, Value(7));
+  Kokkos::deep_copy(shared, Value(7));
+  coalition::Impl::upload_values(space, coalition::Values(game), uploaded, Kokkos::View<double*, Memory>());
+  coalition::Impl::upload_values(space, coalition::Values(game), shared, Kokkos::View<double*, Memory>(),
+                                 coalition::Impl::values_on(space, coalition::Values(game)));
+  const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), uploaded);
+  const auto found = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shared);
+  for (std::size_t i = 0; i < entries; ++i) {
+    ASSERT_EQ(found(i), expected(i)) << i;
+    ASSERT_EQ(found(i), i < game.values.size() ? static_cast<Value>(game.values[i]) : Value(0)) << i;
+  }
+}
+
+TEST(TEST_CATEGORY, coalition_values_shared_on_the_device_fill_the_table_alike) {
+  const auto game = coalition::generate_game("modified_normal", 13, 5);
+  check_shared_values_upload_alike<double>(game);
+  check_shared_values_upload_alike<float>(game);
 }
 
 TEST(TEST_CATEGORY, coalition_idpg_published_optimum_n20) {

@@ -72,6 +72,8 @@ struct Result {
   std::int64_t nodes = 0;       ///< IP (and auto): coalitions its branch and bound tried
   bool exact = true;            ///< false: ip stopped at its time_limit, `value` that of the best structure found
   double upper_bound = 0;       ///< the optimum is at most this (equal to `value` when exact)
+  double ip_seconds = 0;        ///< ip and auto: IP's time (auto: also when IDP then proved the optimum)
+  double ip_start_seconds = 0;  ///< of it, the start: values on the device, statistics, plan, DP start
 };
 
 /// The first problem of `options` (the option and what is wrong), or none: time_limit must be a

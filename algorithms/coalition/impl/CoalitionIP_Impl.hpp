@@ -29,6 +29,7 @@
 #include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionIPStart_Impl.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/kokkos_ext/Atomics.hpp"
@@ -265,15 +266,6 @@ struct IpSearch {
   }
 };
 
-/// IDP's splits per second on `space`, to give auto's IP a tenth of IDP's time: on the host 4e8 a
-/// thread (the 2-core CPU, double, n = 22-24: 2.4 ns a split on one thread); on a GPU 5e11, what
-/// one H200 reaches in double at n = 29 (3.4e11 at 25, 4.1e11 at 28), so that IP and its start stay
-/// within about a tenth of IDP's real time there.
-template <class ExecSpace>
-double idp_splits_per_second(const ExecSpace& space) {
-  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 5e11;
-}
-
 /// How the search is spread: the coalitions a thread places before it pushes the rest of its
 /// branch back, and the frames one launch takes (0: the space's defaults; tests set them small).
 struct IpLaunch {
@@ -410,11 +402,17 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan
 }
 
 /// The optimum by IP on `space` (double values whatever the solver's precision), or, once
-/// options.time_limit has passed, the best structure found with a bound on the optimum.
+/// options.time_limit has passed, the best structure found with a bound on the optimum. The
+/// values are read from `on_device` (values_on) where given, else copied there first.
 template <class ExecSpace>
-Result solve_ip(const ExecSpace& space, const Values& values, const Options& options, IpLaunch launch = {}) {
+Result solve_ip(const ExecSpace& space, const Values& values, const Options& options, IpLaunch launch = {},
+                const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::IP");
   const auto started = std::chrono::steady_clock::now();
+  const auto seconds_since_start = [&] {
+    space.fence();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   const Deadline deadline = options.time_limit > 0
                                 ? Deadline(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                          std::chrono::duration<double>(options.time_limit)))
@@ -424,13 +422,12 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
   const int n = values.agents;
   const std::uint64_t coalitions = std::uint64_t{1} << n, all = coalitions - 1;
   constexpr bool host_values = Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible;
-  require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(coalitions * 8 * (host_values ? 1 : 2)),
+  const bool copy_values = !host_values && on_device.data() == nullptr;
+  require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(coalitions * 8 * (copy_values ? 2 : 1)),
                  "the IP's values and best known partitions of " + std::to_string(n) + " agents");
 
-  const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host_v(values.v,
-                                                                                                       coalitions);
   IpSearch<Memory> search;
-  search.v = Kokkos::create_mirror_view_and_copy(Memory(), host_v);
+  search.v = on_device.data() != nullptr ? on_device : values_on(space, values);
   search.binomial = subsets::binomial_table<Memory>(space, n);
   const SizeStatistics stats =
       host_values ? scan_in_parallel(values) : statistics_on(space, search.v, n, search.binomial);
@@ -440,7 +437,10 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
   result.value = plan.incumbent;
   result.structure = plan.incumbent_structure;
   result.upper_bound = plan.incumbent;
-  if (plan.open.empty()) return result;
+  if (plan.open.empty()) {
+    result.ip_seconds = result.ip_start_seconds = seconds_since_start();
+    return result;
+  }
 
   search.known = Kokkos::View<double*, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::known"), coalitions);
@@ -454,6 +454,7 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
   search.table = subspace_table<Memory>(plan, stats);
   search.all = all;
   search.slack = plan.slack;
+  result.ip_start_seconds = seconds_since_start();
   const IpBest best = run_frames(space, search, plan, default_launch(space, launch), deadline);
   result.nodes = static_cast<std::int64_t>(best.nodes);
   if (!best.structure.empty()) {  // else the plan's incumbent stands
@@ -468,22 +469,7 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
   }
   result.exact = best.finished;
   result.upper_bound = best.finished ? result.value : Kokkos::max(result.value, best.stack_bound + plan.slack);
-  return result;
-}
-
-/// auto: IP for a tenth of IDP's estimated time, then IDP (`solve_idp`, given IDP's options);
-/// IDP alone where the solve is shared (IP runs on one rank).
-template <class ExecSpace, class SolveIdp>
-Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp) {
-  Options idp = options;
-  idp.method = Method::idp;
-  if (options.communicator.size() > 1) return solve_idp(idp);
-  Options ip = options;
-  ip.time_limit = split_count(values.agents, Method::idp) / idp_splits_per_second(space) / 10;
-  const Result first = solve_ip(space, values, ip);
-  if (first.exact) return first;
-  Result result = solve_idp(idp);
-  result.nodes = first.nodes;
+  result.ip_seconds = seconds_since_start();
   return result;
 }
 

@@ -18,17 +18,28 @@ namespace kollective::coalition::Impl {
 /// Entries of the device buffer through which upload_values converts the values.
 constexpr std::uint64_t upload_chunk = std::uint64_t{1} << 24;
 
-/// f = the values in Value, zero past them: copied as they are in chunks to the device and
-/// converted there (a host loop over 2^30 values with a zero-filled host mirror took about 4 s
-/// of the 41 s of n = 30 on an H200).
+/// The values in the memory of `space`, copied once (read in place where that is the host's).
+template <class ExecSpace>
+Kokkos::View<const double*, typename ExecSpace::memory_space> values_on(const ExecSpace&, const Values& values) {
+  using HostValues = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  return Kokkos::create_mirror_view_and_copy(typename ExecSpace::memory_space(), HostValues(values.v, values.size()));
+}
+
+/// f = the values in Value, zero past them: from `on_device` (values_on, already there) where
+/// given, else copied as they are in chunks to the device and converted there (a host loop over
+/// 2^30 values with a zero-filled host mirror took about 4 s of the 41 s of n = 30 on an H200).
 template <class Value, class ExecSpace, class Memory>
 void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Value*, Memory>& f,
-                   Kokkos::View<double*, Memory> staging) {
+                   Kokkos::View<double*, Memory> staging, const Kokkos::View<const double*, Memory>& on_device = {}) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using HostValues = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   const std::uint64_t count = values.size();
   Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
-  if constexpr (std::is_same_v<Value, double>) {
+  if (on_device.data() != nullptr) {
+    Kokkos::parallel_for(
+        "Kollective::Coalition::values_from_device", Range(space, 0, static_cast<std::int64_t>(count)),
+        KOKKOS_LAMBDA(const std::int64_t i) { f(i) = static_cast<Value>(on_device(i)); });
+  } else if constexpr (std::is_same_v<Value, double>) {
     Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
   } else {
     if (staging.data() == nullptr) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionAuto_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionIP_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionShares_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
@@ -358,10 +359,11 @@ inline int agents_of(std::size_t count, const char* caller) {
 }
 
 /// The solve; its table, exchange and staging buffers in `workspace` (Workspace.hpp), or allocated
-/// for it alone (null).
+/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on).
 template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options,
-             Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
+             Workspace<typename ExecSpace::memory_space>* workspace = nullptr,
+             const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::solve");
   using Memory = typename ExecSpace::memory_space;
   const int n = values.agents;
@@ -373,7 +375,9 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   if (options.method == Method::ip) return solve_ip(space, values, options);
   if (options.method == Method::automatic) {
     return solve_automatic(space, values, options,
-                           [&](const Options& idp) { return solve<Value>(space, values, idp, workspace); });
+                           [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values) {
+                             return solve<Value>(space, values, idp, workspace, shared_values);
+                           });
   }
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
@@ -421,7 +425,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
     f = Kokkos::View<Value*, Memory>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Coalition::f"),
                                      entries);
   }
-  upload_values(space, values, f, staging);
+  upload_values(space, values, f, staging, on_device);
   Value* table = f.data();
   const auto binomial = subsets::binomial_table<Memory>(space, high_agents);
 
