@@ -142,7 +142,7 @@ while read -r model n core load1 run_dir; do
   name="${model}_n${n}_s${seed}"
   for method in $methods; do
     python3 "$here/row.py" "$model" "$n" "$seed" "$(cat "$run_dir/odpip.rc" 2>/dev/null)" "$run_dir/odpip.json" \
-      "$(cat "$run_dir/kollective_$method.rc" 2>/dev/null)" "$run_dir/kollective_$method/$name.json" "$core" gpu "$load1" \
+      "$(cat "$run_dir/kollective_$method.rc" 2>/dev/null)" "$run_dir/kollective_$method/$name.json" "$core" - "$load1" \
       "$limit" "$method" >> "$rows"
   done
 done < "$jobs_file"

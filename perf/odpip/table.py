@@ -2,9 +2,10 @@
 import csv, json, os, sys
 rows_path, csv_path, append = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 columns = ["model", "n", "seed", "odpip_seconds", "odpip_value", "odpip_structure_value",
-           "kollective_method", "kollective_solved_by", "kollective_nodes", "kollective_seconds", "kollective_value", "values_equal", "odpip_status", "kollective_status",
+           "kollective_method", "kollective_solved_by", "kollective_nodes", "kollective_seconds",
+           "kollective_ip_seconds", "kollective_ip_start_seconds", "kollective_value", "values_equal", "odpip_status", "kollective_status",
            "odpip_structure_adds_up", "odpip_partition_ok", "odpip_idp_max_size", "odpip_idp_stop_size",
-           "odpip_ended_by", "odpip_cpus", "kollective_threads", "load1_before", "timeout_s"]
+           "odpip_ended_by", "odpip_cpus", "kollective_threads", "kollective_device", "load1_before", "timeout_s"]
 rows = [json.loads(line) for line in open(rows_path) if line.strip()]
 def cell(v):
     if v is None:
