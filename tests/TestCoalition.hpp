@@ -124,9 +124,13 @@ TEST(TEST_CATEGORY, coalition_ip_with_tiny_frames_matches_the_serial_dp) {
   for (const auto& [what, game] : games) {
     const double reference = coalition::serial_dp(game);
     const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
+    // Tiny launches, then the DP start of no size (every branch searched to its end) and of every
+    // size (each branch closed at once by the best partition of its agents).
     for (const coalition::Impl::IpLaunch launch :
-         {coalition::Impl::IpLaunch{1, 1}, coalition::Impl::IpLaunch{2, 3}, coalition::Impl::IpLaunch{40, 64}}) {
-      const std::string label = what + ", budget " + std::to_string(launch.budget);
+         {coalition::Impl::IpLaunch{1, 1}, coalition::Impl::IpLaunch{2, 3}, coalition::Impl::IpLaunch{40, 64},
+          coalition::Impl::IpLaunch{0, 0, 1}, coalition::Impl::IpLaunch{0, 0, game.agents}}) {
+      const std::string label =
+          what + ", budget " + std::to_string(launch.budget) + ", DP start " + std::to_string(launch.dp_size);
       const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), {coalition::Method::ip}, launch);
       EXPECT_TRUE(ip.exact) << label;
       EXPECT_NEAR(ip.value, reference, tolerance) << label;

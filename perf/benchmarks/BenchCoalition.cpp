@@ -1,8 +1,14 @@
 // Coalition structure generation: the blocked DP and IDP on IDP^G's benchmark values (seed
 // 1234) in float and double. splits_per_s counts the splits each method evaluates;
 // bytes_per_s the block reads of the high splits (two blocks of 32 values per high split),
-// the traffic that the L1/L2 caches serve. Manual, fenced time of the whole solve.
+// the traffic that the L1/L2 caches serve. And IP alone on modified normal (seed 7) with its DP
+// start's largest size swept around ip_dp_size (the second argument: the offset): ip_start_s is
+// the part before the search, nodes the coalitions tried. Manual, fenced time of the whole solve.
 #include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
@@ -45,6 +51,37 @@ void sizes(benchmark::internal::Benchmark* b) {
   }
 }
 
+void ip_modified_normal(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const int dp_size = coalition::Impl::ip_dp_size(n) + static_cast<int>(state.range(1));
+  static std::map<int, coalition::Game> games;  // generated once per n (serial on the host)
+  coalition::Game& game = games[n];
+  if (game.values.empty()) game = coalition::generate_game("modified_normal", n, 7);
+  Space space;
+  double total = 0, start = 0;
+  std::int64_t nodes = 0;
+  for (auto _ : state) {
+    coalition::Result result;
+    const double seconds = kollective::time_fenced(space, [&] {
+      result = coalition::Impl::solve_ip(space, coalition::Values(game), {coalition::Method::ip}, {0, 0, dp_size});
+    });
+    state.SetIterationTime(seconds);
+    total += seconds;
+    start += result.ip_start_seconds;
+    nodes = result.nodes;
+  }
+  const double iterations = static_cast<double>(state.iterations());
+  state.counters["ip_start_s"] = start / iterations;
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["dp_size"] = dp_size;
+}
+
+void ip_sizes(benchmark::internal::Benchmark* b) {
+  for (const int n : host ? std::vector<int>{18, 20} : std::vector<int>{25, 26, 27, 28}) {
+    for (const int offset : {-2, -1, 0, 1}) b->Args({n, offset});
+  }
+}
+
 void idp_float(benchmark::State& state) { solve<float>(state, coalition::Method::idp); }
 void idp_double(benchmark::State& state) { solve<double>(state, coalition::Method::idp); }
 void dp_float(benchmark::State& state) { solve<float>(state, coalition::Method::dp); }
@@ -54,3 +91,4 @@ void dp_float(benchmark::State& state) { solve<float>(state, coalition::Method::
 BENCHMARK(idp_float)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(idp_double)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(dp_float)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(ip_modified_normal)->Apply(ip_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -267,9 +267,11 @@ struct IpSearch {
 };
 
 /// How the search is spread: the coalitions a thread places before it pushes the rest of its
-/// branch back, and the frames one launch takes (0: the space's defaults; tests set them small).
+/// branch back, and the frames one launch takes; and the DP start's largest size (0: the space's
+/// defaults and ip_dp_size; tests set them small, benchmarks sweep them).
 struct IpLaunch {
   std::uint64_t budget = 0, frames = 0;
+  int dp_size = 0;
 };
 
 /// A GPU needs many short frames to stay busy; host threads fewer, longer ones.
@@ -449,7 +451,7 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
   Kokkos::deep_copy(space, search.incumbent, plan.incumbent);
   search.nodes = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::nodes");
   search.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
-  search.closed_size = ip_dp_size(n);
+  search.closed_size = launch.dp_size > 0 ? Kokkos::min(launch.dp_size, n) : ip_dp_size(n);
   best_partitions_up_to(space, search.known, n, search.closed_size, search.binomial);
   search.table = subspace_table<Memory>(plan, stats);
   search.all = all;
