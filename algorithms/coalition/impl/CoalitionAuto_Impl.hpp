@@ -35,8 +35,10 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   Options idp = options;
   idp.method = Method::idp;
   if (options.communicator.size() > 1) return solve_idp(idp, Kokkos::View<const double*, Memory>());
-  require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(values.size() * 8),
-                 "the values of " + std::to_string(values.agents) + " agents, shared by IP and IDP");
+  if (!Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible) {  // else read in place
+    require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(values.size() * 8),
+                   "the values of " + std::to_string(values.agents) + " agents, shared by IP and IDP");
+  }
   const Kokkos::View<const double*, Memory> on_device = values_on(space, values);
   Options ip = options;
   ip.time_limit = split_count(values.agents, Method::idp) / idp_splits_per_second(space) / 10;
