@@ -51,6 +51,9 @@ nb::dict solve(const HostArray<double, 1>& values, const std::string& method, co
   out["method"] = result.method;
   out["exact"] = result.exact;
   out["upper_bound"] = result.upper_bound;
+  out["nodes"] = result.nodes;
+  out["ip_seconds"] = result.ip_seconds;
+  out["ip_start_seconds"] = result.ip_start_seconds;
   return out;
 }
 

@@ -17,6 +17,9 @@ class CoalitionResult:
     seconds: float = 0.0         # the solve in C++, without the Python layer
     exact: bool = True           # False: "ip" stopped at its time_limit; value is the best found
     upper_bound: float = 0.0     # the optimum is at most this (value when exact)
+    nodes: int = 0               # "ip", "auto": the coalitions IP's branch and bound tried
+    ip_seconds: float = 0.0      # "ip", "auto": IP's time (auto: also when IDP then ended the solve)
+    ip_start_seconds: float = 0.0  # of it, the part before the search
 
 
 def coalition(values, method="idp", precision="double", time_limit=None) -> CoalitionResult:
@@ -31,7 +34,7 @@ def coalition(values, method="idp", precision="double", time_limit=None) -> Coal
     raw = _kollective.coalition(values, method, precision, 0.0 if time_limit is None else float(time_limit))
     structure = [[a for a in range(mask.bit_length()) if mask >> a & 1] for mask in raw["masks"]]
     return CoalitionResult(raw["value"], structure, raw["masks"], raw["method"], raw["seconds"], raw["exact"],
-                           raw["upper_bound"])
+                           raw["upper_bound"], raw["nodes"], raw["ip_seconds"], raw["ip_start_seconds"])
 
 
 def generate_game(model, agents, seed=1):

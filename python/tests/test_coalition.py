@@ -71,3 +71,11 @@ def test_ip_time_limit_returns_a_bounded_structure():
     assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.value, rel=1e-12)
     with pytest.raises(kollective.Error, match="time_limit"):
         kollective.coalition(values, method="idp", time_limit=1.0)
+
+
+def test_auto_reports_the_time_ip_took():
+    values = kollective.generate_game("agent_normal", 16, seed=3)  # IP cannot end it in its share
+    result = kollective.coalition(values, method="auto")
+    assert result.value == pytest.approx(kollective.coalition(values, method="idp").value, rel=1e-12)
+    assert result.nodes > 0 and result.ip_seconds >= result.ip_start_seconds > 0
+    assert kollective.coalition(values, method="idp").ip_seconds == 0  # IDP alone runs no IP
