@@ -9,6 +9,12 @@
 #   perf/odpip/side_by_side.sh [--models "uniform ..."] [--n "25 26"] [--seed 7] [--timeout 120]
 #                              [--methods "auto idp"] [--cores 2-15] [--csv FILE]
 #                              [--instances "normal:28 gamma:26 ..."]  (instead of models x n)
+#                              [--budget SECONDS]
+#
+# --budget: the whole script's wall time (default none). No instance starts once less than a
+# minute of it is left (Kollective's runs are not stopped), and each ODP-IP run's limit is cut to
+# end inside it, so that the table is always written (a device call that runs past its limit
+# brings nothing back); a cut limit is that row's timeout_s.
 #
 # Environment: KOLLECTIVE (the driver; default build/cuda/drivers/kollective), KOLLECTIVE_CPUS
 # (taskset list for the driver; default 0,1), ODPIP_XMX (java -Xmx; default 4 arrays of 2^n doubles),
@@ -29,7 +35,8 @@ methods=auto
 cores=2-15
 csv="$root/build/odpip/side_by_side.csv"
 instances=""
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+budget=""
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --models) models="$2"; shift 2 ;;
@@ -40,6 +47,7 @@ while [[ $# -gt 0 ]]; do
     --cores) cores="$2"; shift 2 ;;
     --csv) csv="$2"; shift 2 ;;
     --instances) instances="$2"; shift 2 ;;
+    --budget) budget="$2"; shift 2 ;;
     -h|--help) usage 0 ;;
     *) echo "side_by_side.sh: unknown argument '$1'" >&2; usage 2 ;;
   esac
@@ -79,12 +87,16 @@ free_core() {  # prints a core with no ODP-IP run on it, waiting for one
 }
 
 rm -rf "$work/runs" && mkdir -p "$work/runs"
-jobs_file="$work/jobs.txt"  # model n core load1 run_dir, one line per ODP-IP run
+jobs_file="$work/jobs.txt"  # model n core load1 limit run_dir, one line per ODP-IP run
 : > "$jobs_file"
 if [[ -z "$instances" ]]; then
   for n in $sizes; do for model in $models; do instances+=" $model:$n"; done; done
 fi
 for instance in $instances; do
+  if [[ -n "$budget" ]] && ((budget - SECONDS < 60)); then
+    echo "== budget: $((budget - SECONDS)) s left, the instances from $instance on are not run" >&2
+    break
+  fi
   model="${instance%:*}" n="${instance#*:}"
   xmx="${ODPIP_XMX:-$(( ((1 << n) * 8 * 4 >> 20) > 1024 ? ((1 << n) * 8 * 4 >> 20) : 1024 ))m}"
   name="${model}_n${n}_s${seed}"
@@ -121,16 +133,19 @@ YAML
   [[ -s "$values" ]] || { echo "   no instance written (log: $run_dir/kollective_${methods%% *}.log)" >&2; continue; }
   core="$(free_core)"
   load1="$(cut -d' ' -f1 /proc/loadavg)"
-  echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${limit}s, load $load1)" >&2
+  run_limit=$limit
+  if [[ -n "$budget" ]] && ((budget - SECONDS - 20 < run_limit)); then run_limit=$((budget - SECONDS - 20)); fi
+  ((run_limit > 0)) || run_limit=1
+  echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${run_limit}s, load $load1)" >&2
   (
     set +e
-    timeout --kill-after=10 "$limit" taskset -c "$core" "$java" -Xmx"$xmx" -cp "$classpath" OdpipRun "$values" --quiet \
+    timeout --kill-after=5 "$run_limit" taskset -c "$core" "$java" -Xmx"$xmx" -cp "$classpath" OdpipRun "$values" --quiet \
       > "$run_dir/odpip.json" 2> "$run_dir/odpip.log"
     echo $? > "$run_dir/odpip.rc"
     rm -f "$values"  # disk: 2^n doubles per instance
   ) &
   busy[$core]=$!
-  echo "$model $n $core $load1 $run_dir" >> "$jobs_file"
+  echo "$model $n $core $load1 $run_limit $run_dir" >> "$jobs_file"
 done
 echo "== waiting for ODP-IP" >&2
 wait
@@ -138,12 +153,12 @@ wait
 rows="${csv%.csv}.jsonl"
 mkdir -p "$(dirname "$rows")"
 : > "$rows"
-while read -r model n core load1 run_dir; do
+while read -r model n core load1 run_limit run_dir; do
   name="${model}_n${n}_s${seed}"
   for method in $methods; do
     python3 "$here/row.py" "$model" "$n" "$seed" "$(cat "$run_dir/odpip.rc" 2>/dev/null)" "$run_dir/odpip.json" \
       "$(cat "$run_dir/kollective_$method.rc" 2>/dev/null)" "$run_dir/kollective_$method/$name.json" "$core" - "$load1" \
-      "$limit" "$method" >> "$rows"
+      "$run_limit" "$method" >> "$rows"
   done
 done < "$jobs_file"
 python3 "$here/table.py" "$rows" "$csv" 0
