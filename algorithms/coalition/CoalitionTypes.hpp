@@ -73,7 +73,9 @@ struct Result {
   bool exact = true;            ///< false: ip stopped at its time_limit, `value` that of the best structure found
   double upper_bound = 0;       ///< the optimum is at most this (equal to `value` when exact)
   double ip_seconds = 0;        ///< ip and auto: IP's time (auto: also when IDP then proved the optimum)
-  double ip_start_seconds = 0;  ///< of it, the start: values on the device, statistics, plan, DP start
+  /// Of ip_seconds, the start: the values' copy to the device (not in auto, whose copy IP and IDP
+  /// share, made before), the size statistics, the subspace plan and the DP start.
+  double ip_start_seconds = 0;
 };
 
 /// The first problem of `options` (the option and what is wrong), or none: time_limit must be a

@@ -2,7 +2,8 @@
 
 row.py MODEL N SEED ODPIP_RC ODPIP_JSON KOLLECTIVE_RC KOLLECTIVE_JSON CPUS THREADS LOAD1 LIMIT METHOD
 
-An empty ODPIP_RC: ODP-IP had not finished when its run was ended from outside (status unfinished).
+ODPIP_RC empty: ODP-IP had not finished when its run was ended from outside (status unfinished);
+"killed": killed before its limit (out of memory, say); "notrun": no instance to run it on.
 """
 import json, sys
 model, n, seed, odpip_rc, odpip_json, k_rc, k_json, cpus, threads, load1, limit, method = sys.argv[1:]
@@ -13,13 +14,13 @@ def close(a, b):
     scale = max(abs(a), abs(b))
     return abs(a - b) <= 1e-9 * scale if scale > 0 else a == b
 o = None
-rc = int(odpip_rc) if odpip_rc.strip() else None
-if rc is None:
-    status = "unfinished"
-elif rc in (124, 137):
+rc = odpip_rc.strip()
+if rc in ("", "killed", "notrun"):
+    status = {"": "unfinished", "killed": "killed", "notrun": "not run"}[rc]
+elif int(rc) in (124, 137):
     status = "timeout"
-elif rc != 0:
-    status = "error(rc=%d)" % rc
+elif int(rc) != 0:
+    status = "error(rc=%s)" % rc
 else:
     try:
         with open(odpip_json) as f:
@@ -60,6 +61,6 @@ row["odpip_ended_by"] = o["ended_by"] if o else None
 row["odpip_cpus"] = cpus
 row["kollective_threads"] = int(threads) if threads.isdigit() else None  # side_by_side.sh: see the device
 row["kollective_device"] = k.get("device") if k else None
-row["load1_before"] = float(load1)
+row["load1_before"] = float(load1) if load1 != "-" else None
 row["timeout_s"] = float(limit)
 print(json.dumps(row))

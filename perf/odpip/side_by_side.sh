@@ -124,13 +124,21 @@ runs:
 YAML
     echo "== $name: Kollective $method" >&2
     set +e
-    timeout --kill-after=10 600 taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
+    run_limit=600
+    if [[ -n "$budget" ]] && ((budget - SECONDS - 20 < run_limit)); then run_limit=$((budget - SECONDS - 20)); fi
+    ((run_limit > 0)) || run_limit=1
+    timeout --kill-after=5 "$run_limit" taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
       > "$run_dir/kollective_$method.log" 2>&1
     echo $? > "$run_dir/kollective_$method.rc"
     set -e
     [[ -z "$values" ]] && values="$run_dir/kollective_$method/${name}_values.kcsg"
   done
-  [[ -s "$values" ]] || { echo "   no instance written (log: $run_dir/kollective_${methods%% *}.log)" >&2; continue; }
+  if [[ ! -s "$values" ]]; then  # Kollective's rows still go to the table, ODP-IP's run as not run
+    echo "   no instance written (log: $run_dir/kollective_${methods%% *}.log): ODP-IP not run" >&2
+    echo notrun > "$run_dir/odpip.rc"
+    echo "$model $n - - 0 $run_dir" >> "$jobs_file"
+    continue
+  fi
   core="$(free_core)"
   load1="$(cut -d' ' -f1 /proc/loadavg)"
   run_limit=$limit
@@ -139,9 +147,13 @@ YAML
   echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${run_limit}s, load $load1)" >&2
   (
     set +e
+    started=$SECONDS
     timeout --kill-after=5 "$run_limit" taskset -c "$core" "$java" -Xmx"$xmx" -cp "$classpath" OdpipRun "$values" --quiet \
       > "$run_dir/odpip.json" 2> "$run_dir/odpip.log"
-    echo $? > "$run_dir/odpip.rc"
+    rc=$?
+    # SIGKILL before the limit (the kernel's out-of-memory killer, say) is no timeout.
+    if ((rc == 137 && SECONDS - started < run_limit)); then rc=killed; fi
+    echo $rc > "$run_dir/odpip.rc"
     rm -f "$values"  # disk: 2^n doubles per instance
   ) &
   busy[$core]=$!

@@ -16,6 +16,10 @@ def cell(v):
         return repr(v)
     return str(v)
 write_header = not (append and os.path.exists(csv_path) and os.path.getsize(csv_path) > 0)
+if not write_header:  # appending: the file's columns must be these
+    with open(csv_path, newline="") as f:
+        if next(csv.reader(f), None) != columns:
+            sys.exit("table.py: %s has other columns than this version writes; append to a new file" % csv_path)
 with open(csv_path, "a" if append else "w", newline="") as f:
     w = csv.writer(f)
     if write_header:

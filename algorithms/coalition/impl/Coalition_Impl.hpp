@@ -392,7 +392,8 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
         Kokkos::max(exchange_blocks, LayerShare(plan_layer(n, high_agents, h, idp).blocks, 0, ranks).share);
   }
   exchange_blocks *= static_cast<std::uint64_t>(ranks);
-  const std::uint64_t staged = std::is_same_v<Value, double> ? 0 : Kokkos::min(coalitions, upload_chunk);
+  const std::uint64_t staged =  // the float conversion's buffer, unless the values are on the device
+      std::is_same_v<Value, double> || on_device.data() != nullptr ? 0 : Kokkos::min(coalitions, upload_chunk);
   auto check_memory = [&] {
     require_memory(
         memory_kind<Memory>(),
