@@ -32,6 +32,7 @@
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
+#include "kollective/core/Timer.hpp"
 #include "kollective/core/kokkos_ext/Atomics.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
 
@@ -411,9 +412,10 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
                 const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::IP");
   const auto started = std::chrono::steady_clock::now();
+  const WallTimer timer;  // IP's time and its start, for the result
   const auto seconds_since_start = [&] {
     space.fence();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return timer.seconds();
   };
   const Deadline deadline = options.time_limit > 0
                                 ? Deadline(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
