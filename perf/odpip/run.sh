@@ -61,6 +61,7 @@ threads="${KOLLECTIVE_THREADS:-2}"
 command -v python3 >/dev/null || die "python3 not found (it parses the JSON and writes the CSV)"
 command -v taskset >/dev/null || die "taskset not found (util-linux)"
 
+source "$here/common.sh"
 classpath="$("$here/compile.sh" | tail -n 1)"
 mkdir -p "$build"/{instances,runs}
 
@@ -80,18 +81,8 @@ for n in $sizes; do
     # 1. The instance, written once by the driver's generator (write: {values: true}).
     if [[ ! -s "$values" ]]; then
       gen_dir="$run_dir/generate"
-      cat > "$run_dir/generate.yaml" <<EOF
-title: ODP-IP peer instance $name
-output: $gen_dir
-runs:
-  - name: $name
-    algorithm: coalition
-    input:
-      generator: {model: $model, agents: $n, seed: $seed}
-    options: {method: idp, precision: double}
-    verify: false
-    write: {values: true}
-EOF
+      kollective_config "$run_dir/generate.yaml" "$name" "$gen_dir" idp \
+        "generator: {model: $model, agents: $n, seed: $seed}" "values: true"
       echo "== $name: writing the instance" >&2
       OMP_NUM_THREADS="$threads" "$kollective" run "$run_dir/generate.yaml" --quiet \
         --kokkos-num-threads="$threads" > "$run_dir/generate.log" 2>&1 ||
@@ -100,7 +91,7 @@ EOF
     fi
 
     # 2. ODP-IP, pinned, under a time limit.
-    xmx="${ODPIP_XMX:-$(( ( (1 << n) * 8 * 16 >> 20 ) > 1024 ? ( (1 << n) * 8 * 16 >> 20 ) : 1024 ))m}"
+    xmx="$(odpip_heap "$n" 16)"
     load1="$(cut -d' ' -f1 /proc/loadavg)"
     echo "== $name: ODP-IP (taskset -c $cpus, -Xmx$xmx, limit ${limit}s, load $load1)" >&2
     set +e
@@ -111,16 +102,8 @@ EOF
 
     # 3. Kollective on the same file, each method; a row each (ODP-IP's run repeated).
     for method in $methods; do
-    cat > "$run_dir/kollective_$method.yaml" <<EOF
-title: Kollective on $name
-output: $run_dir/kollective_$method
-runs:
-  - name: $name
-    algorithm: coalition
-    input: {file: $values, format: text}
-    options: {method: $method, precision: double}
-    verify: false
-EOF
+    kollective_config "$run_dir/kollective_$method.yaml" "$name" "$run_dir/kollective_$method" "$method" \
+      "file: $values, format: text"
     echo "== $name: Kollective $method ($threads threads)" >&2
     rm -rf "$run_dir/kollective_$method"
     set +e

@@ -57,6 +57,8 @@ kollective="${KOLLECTIVE:-$root/build/cuda/drivers/kollective}"
 [[ -x "$kollective" ]] || die "no driver at $kollective (set KOLLECTIVE)"
 driver_cpus="${KOLLECTIVE_CPUS:-0,1}"
 
+source "$here/common.sh"
+
 # Java: the carried bundle, or a local JDK.
 if [[ -f "$root/.deps/src/odpip.tar.xz" ]]; then
   rm -rf "$work/bundle" && mkdir -p "$work/bundle"
@@ -98,7 +100,7 @@ for instance in $instances; do
     break
   fi
   model="${instance%:*}" n="${instance#*:}"
-  xmx="${ODPIP_XMX:-$(( ((1 << n) * 8 * 4 >> 20) > 1024 ? ((1 << n) * 8 * 4 >> 20) : 1024 ))m}"
+  xmx="$(odpip_heap "$n" 4)"  # many JVMs at once
   name="${model}_n${n}_s${seed}"
   run_dir="$work/runs/$name"
   mkdir -p "$run_dir"
@@ -106,22 +108,13 @@ for instance in $instances; do
   for method in $methods; do
     if [[ -z "$values" ]]; then
       input="generator: {model: $model, agents: $n, seed: $seed}"
-      write="write: {binary: true}"
+      write="binary: true"
     else
       input="file: $values"
       write=""
     fi
-    cat > "$run_dir/kollective_$method.yaml" <<YAML
-title: Kollective on $name
-output: $run_dir/kollective_$method
-runs:
-- name: $name
-  algorithm: coalition
-  input: {$input}
-  options: {method: $method, precision: double}
-  verify: false
-  $write
-YAML
+    kollective_config "$run_dir/kollective_$method.yaml" "$name" "$run_dir/kollective_$method" "$method" "$input" \
+      "$write"
     echo "== $name: Kollective $method" >&2
     set +e
     run_limit=600
