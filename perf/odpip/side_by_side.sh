@@ -88,6 +88,12 @@ free_core() {  # prints a core with no ODP-IP run on it, waiting for one
   done
 }
 
+within_budget() {  # within_budget SECONDS: the limit cut to end 20 s before the budget, at least 1
+  local cut=$1
+  if [[ -n "$budget" ]] && ((budget - SECONDS - 20 < cut)); then cut=$((budget - SECONDS - 20)); fi
+  echo $((cut > 0 ? cut : 1))
+}
+
 rm -rf "$work/runs" && mkdir -p "$work/runs"
 jobs_file="$work/jobs.txt"  # model n core load1 limit run_dir, one line per ODP-IP run
 : > "$jobs_file"
@@ -117,10 +123,7 @@ for instance in $instances; do
       "$write"
     echo "== $name: Kollective $method" >&2
     set +e
-    run_limit=600
-    if [[ -n "$budget" ]] && ((budget - SECONDS - 20 < run_limit)); then run_limit=$((budget - SECONDS - 20)); fi
-    ((run_limit > 0)) || run_limit=1
-    timeout --kill-after=5 "$run_limit" taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
+    timeout --kill-after=5 "$(within_budget 600)" taskset -c "$driver_cpus" "$kollective" run "$run_dir/kollective_$method.yaml" --quiet \
       > "$run_dir/kollective_$method.log" 2>&1
     echo $? > "$run_dir/kollective_$method.rc"
     set -e
@@ -134,9 +137,7 @@ for instance in $instances; do
   fi
   core="$(free_core)"
   load1="$(cut -d' ' -f1 /proc/loadavg)"
-  run_limit=$limit
-  if [[ -n "$budget" ]] && ((budget - SECONDS - 20 < run_limit)); then run_limit=$((budget - SECONDS - 20)); fi
-  ((run_limit > 0)) || run_limit=1
+  run_limit=$(within_budget "$limit")
   echo "== $name: ODP-IP on core $core (-Xmx$xmx, limit ${run_limit}s, load $load1)" >&2
   (
     set +e
