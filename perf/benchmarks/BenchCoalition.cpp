@@ -4,10 +4,12 @@
 // the traffic that the L1/L2 caches serve. And IP alone on modified normal (seed 7) with its DP
 // start's largest size swept around ip_dp_size (the second argument: the offset): ip_start_s is
 // the part before the search, nodes the coalitions tried. Manual, fenced time of the whole solve.
+// ip_start_parts times each part of IP's start (the time: their sum).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
@@ -82,6 +84,38 @@ void ip_sizes(benchmark::internal::Benchmark* b) {
   }
 }
 
+/// IP's start on modified normal, part by part (seconds, fenced): the values' upload, the size
+/// statistics, the plan (host), the copy of the values into `known`, the DP start at ip_dp_size.
+void ip_start_parts(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const coalition::Game game = coalition::generate_game("modified_normal", n, 7);
+  const coalition::Values values(game);
+  Space space;
+  using Memory = Space::memory_space;
+  std::map<std::string, double> parts;
+  for (auto _ : state) {
+    double before = 0;
+    for (const auto& part : parts) before += part.second;
+    Kokkos::View<const double*, Memory> v;
+    parts["upload_s"] += kollective::time_fenced(space, [&] { v = coalition::Impl::values_on(space, values); });
+    const auto binomial = kollective::subsets::binomial_table<Memory>(space, n);
+    coalition::SizeStatistics stats(n);
+    parts["statistics_s"] += kollective::time_fenced(space, [&] {
+      stats = host ? coalition::Impl::scan_in_parallel(values) : coalition::Impl::statistics_on(space, v, n, binomial);
+    });
+    parts["plan_s"] += kollective::time_fenced(space, [&] { coalition::plan_subspaces(values, stats); });
+    Kokkos::View<double*, Memory> known(Kokkos::view_alloc(Kokkos::WithoutInitializing, "known"), v.extent(0));
+    parts["copy_s"] += kollective::time_fenced(space, [&] { Kokkos::deep_copy(space, known, v); });
+    parts["dp_s"] += kollective::time_fenced(space, [&] {
+      coalition::Impl::best_partitions_up_to(space, known, n, coalition::Impl::ip_dp_size(n), binomial);
+    });
+    double after = 0;
+    for (const auto& part : parts) after += part.second;
+    state.SetIterationTime(after - before);
+  }
+  for (const auto& [name, seconds] : parts) state.counters[name] = seconds / static_cast<double>(state.iterations());
+}
+
 void idp_float(benchmark::State& state) { solve<float>(state, coalition::Method::idp); }
 void idp_double(benchmark::State& state) { solve<double>(state, coalition::Method::idp); }
 void dp_float(benchmark::State& state) { solve<float>(state, coalition::Method::dp); }
@@ -92,3 +126,4 @@ BENCHMARK(idp_float)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecon
 BENCHMARK(idp_double)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(dp_float)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(ip_modified_normal)->Apply(ip_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(ip_start_parts)->DenseRange(host ? 18 : 25, host ? 20 : 28)->Iterations(3)->UseManualTime();
