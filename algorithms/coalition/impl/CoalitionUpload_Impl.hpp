@@ -25,6 +25,17 @@ Kokkos::View<const double*, typename ExecSpace::memory_space> values_on(const Ex
   return Kokkos::create_mirror_view_and_copy(typename ExecSpace::memory_space(), HostValues(values.v, values.size()));
 }
 
+/// f(offset + i) = source(i) in Value. A named functor, not a lambda: nvcc's host-device lambda
+/// wrapper of upload_values<double> jumped to a null host pointer on an H200 when a second
+/// translation unit (the CUDA tests) instantiated it too.
+template <class Value, class Memory>
+struct ConvertValues {
+  Kokkos::View<Value*, Memory> f;
+  Kokkos::View<const double*, Memory> source;
+  std::uint64_t offset;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { f(offset + i) = static_cast<Value>(source(i)); }
+};
+
 /// f = the values in Value, zero past them: from `on_device` (values_on, already there) where
 /// given, else copied as they are in chunks to the device and converted there (a host loop over
 /// 2^30 values with a zero-filled host mirror took about 4 s of the 41 s of n = 30 on an H200).
@@ -36,9 +47,8 @@ void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Val
   const std::uint64_t count = values.size();
   Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
   if (on_device.data() != nullptr) {
-    Kokkos::parallel_for(
-        "Kollective::Coalition::values_from_device", Range(space, 0, static_cast<std::int64_t>(count)),
-        KOKKOS_LAMBDA(const std::int64_t i) { f(i) = static_cast<Value>(on_device(i)); });
+    Kokkos::parallel_for("Kollective::Coalition::values_from_device",
+                         Range(space, 0, static_cast<std::int64_t>(count)), ConvertValues<Value, Memory>{f, on_device, 0});
   } else if constexpr (std::is_same_v<Value, double>) {
     Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
   } else {
@@ -51,9 +61,8 @@ void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Val
       const std::uint64_t length = Kokkos::min(upload_chunk, count - first);
       const auto chunk = Kokkos::subview(staging, std::make_pair(std::uint64_t{0}, length));
       Kokkos::deep_copy(space, chunk, HostValues(values.v + first, length));
-      Kokkos::parallel_for(
-          "Kollective::Coalition::convert_values", Range(space, 0, static_cast<std::int64_t>(length)),
-          KOKKOS_LAMBDA(const std::int64_t i) { f(first + i) = static_cast<Value>(chunk(i)); });
+      Kokkos::parallel_for("Kollective::Coalition::convert_values", Range(space, 0, static_cast<std::int64_t>(length)),
+                           ConvertValues<Value, Memory>{f, chunk, first});
     }
   }
   space.fence();  // the host values may go once this returns
