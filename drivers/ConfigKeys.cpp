@@ -119,7 +119,9 @@ const std::vector<ConfigKey>& config_keys() {
        ""},
       {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},
       {"coalition", "options.time_limit", "number", "none", "> 0",
-       "ip: seconds, then the best structure found with a proven bound and its gap (exact: false)", ""},
+       "ip and auto (one rank): seconds, then the best structure found with a proven bound and its gap (exact: "
+       "false); auto gives IP the whole limit where IDP's estimated time does not fit",
+       ""},
       {"coalition", "write.values", "true/false", "false", "", "`<name>_values.txt`: the values, Rahwan's text", ""},
       {"coalition", "write.binary", "true/false", "false", "", "`<name>_values.kcsg`: the values, binary", ""},
 

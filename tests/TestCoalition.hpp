@@ -2,6 +2,8 @@
 // partitions and the serial DP, and IDP^G's published optimum (included once per backend).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -163,6 +165,65 @@ TEST(TEST_CATEGORY, coalition_ip_stopped_by_its_time_limit_bounds_the_optimum) {
   EXPECT_GT(stopped, 0) << "no game was stopped by the time limit";
   options.method = coalition::Method::idp;  // the other methods cannot stop early
   EXPECT_ANY_THROW(coalition::solve<double>(space, games.front().second, options));
+}
+
+void expect_bounds_enclose(const coalition::Game& game, const coalition::Result& result, double optimum,
+                           const std::string& what) {
+  const double tolerance = 1e-12 * std::max(1.0, std::fabs(optimum));
+  coalition::check_partition(game.agents, result.structure);
+  EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, tolerance) << what;
+  EXPECT_LE(result.value, optimum + tolerance) << what;
+  EXPECT_GE(result.upper_bound, optimum - tolerance) << what;
+  if (result.exact) EXPECT_EQ(result.upper_bound, result.value) << what;
+}
+
+TEST(TEST_CATEGORY, coalition_auto_stopped_by_its_time_limit_bounds_the_optimum) {
+  // A limit IDP cannot keep: IP alone until it, then its best structure and bound; a generous one:
+  // the optimum, proven.
+  TEST_EXECSPACE space;
+  const auto game = coalition::generate_game("agent_uniform", 17, 2);
+  const double optimum = coalition::solve<double>(space, game, {coalition::Method::idp}).value;
+  coalition::Options options;
+  options.method = coalition::Method::automatic;
+  options.time_limit = 1e-6;
+  const auto stopped = coalition::solve<double>(space, game, options);
+  EXPECT_FALSE(stopped.exact) << "IP ended agent uniform at n = 17 in a microsecond";
+  EXPECT_EQ(stopped.method, "ip");
+  expect_bounds_enclose(game, stopped, optimum, "auto, 1e-6 s");
+  options.time_limit = 600;
+  const auto proven = coalition::solve<double>(space, game, options);
+  EXPECT_TRUE(proven.exact);
+  EXPECT_NEAR(proven.value, optimum, 1e-12 * std::fabs(optimum));
+}
+
+TEST(TEST_CATEGORY, coalition_idp_past_its_deadline_leaves_auto_with_ip_s_bound) {
+  // IDP given a deadline already passed stops after its first layer, not exact; auto then answers
+  // with IP's best structure and bound (IDP faked to stop; IP's share, a tenth of IDP's estimated
+  // time, is far too short to end agent normal).
+  TEST_EXECSPACE space;
+  const auto game = coalition::generate_game("agent_normal", 16, 3);
+  const double optimum = coalition::serial_dp(game);
+  const coalition::Values values(game);
+  coalition::Options idp;
+  const auto passed = std::chrono::steady_clock::now();
+  EXPECT_FALSE((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, passed).exact));
+  const auto ahead = passed + std::chrono::hours(1);
+  EXPECT_NEAR((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, ahead).value), optimum,
+              1e-12 * std::fabs(optimum));
+  coalition::Options options;
+  options.method = coalition::Method::automatic;
+  options.time_limit = 600;
+  int idp_runs = 0;
+  const auto result = coalition::Impl::solve_automatic(space, values, options, [&](auto&&...) {
+    ++idp_runs;
+    coalition::Result gave_up;
+    gave_up.exact = false;
+    return gave_up;
+  });
+  EXPECT_EQ(idp_runs, 1) << "IP ended agent normal at n = 16 within its share";
+  EXPECT_FALSE(result.exact);
+  EXPECT_EQ(result.method, "ip");
+  expect_bounds_enclose(game, result, optimum, "auto with IDP stopped");
 }
 
 TEST(TEST_CATEGORY, coalition_ip_statistics_on_the_space_equal_the_serial_scan) {

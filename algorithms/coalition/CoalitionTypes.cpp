@@ -94,8 +94,11 @@ double split_count(int n, Method method) {
 std::optional<OptionProblem> check(const Options& options) {
   if (!(options.time_limit >= 0) || !std::isfinite(options.time_limit))
     return OptionProblem{"time_limit", "must be a positive number of seconds"};
-  if (options.time_limit > 0 && options.method != Method::ip)
-    return OptionProblem{"time_limit", "applies to method ip only (the other methods cannot stop early with a bound)"};
+  if (options.time_limit > 0 && options.method != Method::ip && options.method != Method::automatic)
+    return OptionProblem{"time_limit",
+                         "applies to methods ip and auto only (dp and idp cannot stop early with a bound)"};
+  if (options.time_limit > 0 && options.method == Method::automatic && options.communicator.size() > 1)
+    return OptionProblem{"time_limit", "applies to auto on one rank only (on several, auto is IDP alone)"};
   return std::nullopt;
 }
 

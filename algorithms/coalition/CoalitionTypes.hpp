@@ -57,8 +57,11 @@ struct Options {
   /// on every rank. The default, this process alone.
   comm::Communicator communicator;
   Reporter reporter;  ///< progress of the layers (none: silent)
-  /// ip: seconds after which the search stops and returns the best structure found with a proven
-  /// bound on the optimum (Result.exact false); 0: none. Other methods take none.
+  /// ip and auto (on one rank): seconds after which the solve returns the best structure found
+  /// with a proven bound on the optimum (Result.exact false); 0: none. auto gives IP the whole
+  /// limit where IDP's estimated time does not fit in it; else IP its share, then IDP, which stops
+  /// between layers once the limit has passed (IP's best structure and bound are returned then).
+  /// dp and idp take none.
   double time_limit = 0;
 };
 
@@ -70,16 +73,16 @@ struct Result {
   int ranks = 1;                ///< ranks that shared the solve
   double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
   std::int64_t nodes = 0;       ///< IP (and auto): coalitions its branch and bound tried
-  bool exact = true;            ///< false: ip stopped at its time_limit, `value` that of the best structure found
-  double upper_bound = 0;       ///< the optimum is at most this (equal to `value` when exact)
-  double ip_seconds = 0;        ///< ip and auto: IP's time (auto: also when IDP then proved the optimum)
+  bool exact = true;       ///< false: ip or auto stopped at its time_limit, `value` that of the best structure found
+  double upper_bound = 0;  ///< the optimum is at most this (equal to `value` when exact)
+  double ip_seconds = 0;   ///< ip and auto: IP's time (auto: also when IDP then proved the optimum)
   /// Of ip_seconds, the start: the values' copy to the device (not in auto, whose copy IP and IDP
   /// share, made before), the size statistics, the subspace plan and the DP start.
   double ip_start_seconds = 0;
 };
 
 /// The first problem of `options` (the option and what is wrong), or none: time_limit must be a
-/// finite number of seconds >= 0, and positive only with method ip.
+/// finite number of seconds >= 0, and positive only with method ip, or auto on one rank.
 std::optional<OptionProblem> check(const Options& options);
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).

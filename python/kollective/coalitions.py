@@ -27,9 +27,9 @@ def coalition(values, method="idp", precision="double", time_limit=None) -> Coal
     bit a of mask is agent a). method: "idp" (Rahwan and Jennings), "dp", "ip" (Rahwan et al.'s
     branch and bound over integer-partition subspaces, in double) or "auto" (IP for a tenth of
     IDP's time, then IDP; result.method says which finished); precision:
-    "double" or "float" (the type the DP computes in). time_limit: seconds for "ip", after which
-    it returns the best structure found, exact False and a proven upper_bound (the gap is
-    upper_bound - value)."""
+    "double" or "float" (the type the DP computes in). time_limit: seconds for "ip" or "auto",
+    after which it returns the best structure found, exact False and a proven upper_bound (the gap
+    is upper_bound - value); "auto" gives IP the whole limit where IDP's estimated time exceeds it."""
     values = _arrays.numeric(values, "values", 1, np.float64, finite=False)  # the extension checks
     raw = _kollective.coalition(values, method, precision, 0.0 if time_limit is None else float(time_limit))
     structure = [[a for a in range(mask.bit_length()) if mask >> a & 1] for mask in raw["masks"]]

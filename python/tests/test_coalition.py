@@ -79,3 +79,14 @@ def test_auto_reports_the_time_ip_took():
     assert result.value == pytest.approx(kollective.coalition(values, method="idp").value, rel=1e-12)
     assert result.nodes > 0 and result.ip_seconds >= result.ip_start_seconds > 0
     assert kollective.coalition(values, method="idp").ip_seconds == 0  # IDP alone runs no IP
+
+
+def test_auto_time_limit_returns_a_bounded_structure():
+    values = kollective.generate_game("agent_uniform", 17, seed=2)
+    optimum = kollective.coalition(values, method="idp").value
+    stopped = kollective.coalition(values, method="auto", time_limit=1e-6)  # IDP cannot fit: IP alone
+    assert not stopped.exact and stopped.method == "ip"
+    assert stopped.value <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
+    assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.value, rel=1e-12)
+    proven = kollective.coalition(values, method="auto", time_limit=600)
+    assert proven.exact and proven.value == pytest.approx(optimum, rel=1e-12)

@@ -2,11 +2,13 @@
 #define KOLLECTIVE_ALGORITHMS_COALITION_AUTO_IMPL_HPP
 
 /// \file CoalitionAuto_Impl.hpp
-/// method auto: IP for a tenth of IDP's estimated time, then IDP, on one copy of the values. Do not
-/// include directly: include algorithms/coalition/Coalition.hpp.
+/// method auto: IP for a tenth of IDP's estimated time, then IDP, on one copy of the values; with a
+/// time limit, IP alone where IDP would not fit in it. Do not include directly: include
+/// algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -26,25 +28,36 @@ double idp_splits_per_second(const ExecSpace& space) {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 5e11;
 }
 
-/// auto: IP for a tenth of IDP's estimated time, then IDP (`solve_idp`, given IDP's options and
-/// the values on the device, which IP and IDP share: one copy); IDP alone where the solve is
-/// shared (IP runs on one rank).
+/// auto: IP for a tenth of IDP's estimated time, then IDP (`solve_idp`, given IDP's options, the
+/// values on the device, which IP and IDP share: one copy, and a deadline); IDP alone where the
+/// solve is shared (IP runs on one rank). With options.time_limit: IP for the whole limit where
+/// the share and IDP's estimate exceed it; else IDP stops between layers once the limit has passed
+/// (solve_idp's result not exact), and IP's best structure and bound are the answer.
 template <class ExecSpace, class SolveIdp>
 Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp) {
   using Memory = typename ExecSpace::memory_space;
+  const auto started = std::chrono::steady_clock::now();
   Options idp = options;
   idp.method = Method::idp;
-  if (options.communicator.size() > 1) return solve_idp(idp, Kokkos::View<const double*, Memory>());
+  idp.time_limit = 0;
+  if (options.communicator.size() > 1) return solve_idp(idp, Kokkos::View<const double*, Memory>(), Deadline());
   if (!Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible) {  // else read in place
     require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(values.size() * 8),
                    "the values of " + std::to_string(values.agents) + " agents, shared by IP and IDP");
   }
   const Kokkos::View<const double*, Memory> on_device = values_on(space, values);
+  const double idp_estimate = split_count(values.agents, Method::idp) / idp_splits_per_second(space);
+  const Deadline deadline = deadline_after(started, options.time_limit);
   Options ip = options;
-  ip.time_limit = split_count(values.agents, Method::idp) / idp_splits_per_second(space) / 10;
+  ip.time_limit = idp_estimate / 10;
+  if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) {  // anytime: IP until the limit
+    ip.time_limit = Kokkos::max(seconds_until(*deadline), 1e-9);
+    return solve_ip(space, values, ip, {}, on_device);
+  }
   const Result first = solve_ip(space, values, ip, {}, on_device);
   if (first.exact) return first;
-  Result result = solve_idp(idp, on_device);
+  Result result = solve_idp(idp, on_device, deadline);
+  if (!result.exact) return first;  // IDP passed the limit: IP's best structure and its bound
   result.nodes = first.nodes;
   result.ip_seconds = first.ip_seconds;
   result.ip_start_seconds = first.ip_start_seconds;

@@ -347,6 +347,18 @@ void record_best(const ExecSpace& space, const IpSearch<Memory>& search, std::ui
 
 using Deadline = std::optional<std::chrono::steady_clock::time_point>;
 
+/// `seconds` after `start`, or none where seconds is 0 (no limit).
+inline Deadline deadline_after(std::chrono::steady_clock::time_point start, double seconds) {
+  if (!(seconds > 0)) return std::nullopt;
+  return start +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+/// Seconds from now until `deadline` (negative once passed).
+inline double seconds_until(std::chrono::steady_clock::time_point deadline) {
+  return std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+}
+
 /// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
 /// until none is left or the deadline has passed after a launch (every branch left then in the stack).
 template <class ExecSpace, class Memory>
@@ -417,10 +429,7 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
     space.fence();
     return timer.seconds();
   };
-  const Deadline deadline = options.time_limit > 0
-                                ? Deadline(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                         std::chrono::duration<double>(options.time_limit)))
-                                : std::nullopt;
+  const Deadline deadline = deadline_after(started, options.time_limit);
   using Memory = typename ExecSpace::memory_space;
   if (options.communicator.size() > 1) fail("coalition method ip runs on one rank (a shared solve is dp or idp)");
   const int n = values.agents;

@@ -47,8 +47,8 @@ void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Val
   const std::uint64_t count = values.size();
   Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
   if (on_device.data() != nullptr) {
-    Kokkos::parallel_for("Kollective::Coalition::values_from_device",
-                         Range(space, 0, static_cast<std::int64_t>(count)), ConvertValues<Value, Memory>{f, on_device, 0});
+    Kokkos::parallel_for("Kollective::Coalition::values_from_device", Range(space, 0, static_cast<std::int64_t>(count)),
+                         ConvertValues<Value, Memory>{f, on_device, 0});
   } else if constexpr (std::is_same_v<Value, double>) {
     Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
   } else {

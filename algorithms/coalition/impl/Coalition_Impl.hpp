@@ -23,6 +23,7 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -359,11 +360,13 @@ inline int agents_of(std::size_t count, const char* caller) {
 }
 
 /// The solve; its table, exchange and staging buffers in `workspace` (Workspace.hpp), or allocated
-/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on).
+/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on). Past
+/// `deadline` (auto's time limit, one rank), it stops between layers: a result not exact, no value.
 template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options,
              Workspace<typename ExecSpace::memory_space>* workspace = nullptr,
-             const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {}) {
+             const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {},
+             const Deadline& deadline = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::solve");
   using Memory = typename ExecSpace::memory_space;
   const int n = values.agents;
@@ -375,8 +378,9 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   if (options.method == Method::ip) return solve_ip(space, values, options);
   if (options.method == Method::automatic) {
     return solve_automatic(space, values, options,
-                           [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values) {
-                             return solve<Value>(space, values, idp, workspace, shared_values);
+                           [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values,
+                               const Deadline& idp_deadline) {
+                             return solve<Value>(space, values, idp, workspace, shared_values, idp_deadline);
                            });
   }
   const bool idp = options.method == Method::idp;
@@ -445,6 +449,11 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
           gather_layer(space, communicator, table, exchange.data(), h, layer.blocks, high_agents, binomial);
     space.fence();
     progress.update(h + 1);
+    if (deadline && h < high_agents && std::chrono::steady_clock::now() > *deadline) {
+      Result stopped;
+      stopped.exact = false;
+      return stopped;
+    }
   }
   progress.finish();
 
