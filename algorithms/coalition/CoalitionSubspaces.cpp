@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstddef>
 #include <functional>
+#include <map>
+#include <numeric>
+#include <utility>
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
@@ -128,6 +132,36 @@ IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats) {
   std::stable_sort(plan.open.begin(), plan.open.end(),
                    [](const Subspace& a, const Subspace& b) { return a.upper > b.upper; });
   return plan;
+}
+
+std::vector<SearchedSubspace> searched_subspaces(const IpPlan& plan, const SizeStatistics& stats, int closed_size,
+                                                 const std::vector<double>& best_closed) {
+  std::map<std::pair<std::vector<int>, int>, std::size_t> index;  // (placed, closed) -> its search
+  std::vector<SearchedSubspace> searches;
+  for (const Subspace& subspace : plan.open) {
+    const std::vector<int> largest_first(subspace.parts.rbegin(), subspace.parts.rend());
+    int left = static_cast<int>(std::accumulate(largest_first.begin(), largest_first.end(), 0));
+    std::size_t placed = 0;
+    while (placed < largest_first.size() && (placed == 0 || left > closed_size)) left -= largest_first[placed++];
+    const std::size_t parts = placed + (left > 0 ? 1 : 0);
+    const auto [at, added] =
+        index.try_emplace({{largest_first.begin(), largest_first.begin() + placed}, left}, searches.size());
+    if (added) searches.push_back({at->first.first, left, std::vector<double>(parts + 1, -INFINITY)});
+    std::vector<double>& remaining = searches[at->second].remaining;
+    for (std::size_t d = 0; d < parts; ++d) remaining[d] = std::max(remaining[d], stats.bound(largest_first, d));
+    remaining[parts] = 0;
+  }
+  for (SearchedSubspace& search : searches) {
+    if (search.closed == 0) continue;
+    const std::size_t placed = search.placed.size();
+    search.remaining[placed] = std::min(search.remaining[placed], best_closed.at(search.closed));
+    for (std::size_t d = 0; d < placed; ++d)
+      search.remaining[d] = std::min(search.remaining[d], stats.bound(search.placed, d) + search.remaining[placed]);
+  }
+  std::stable_sort(searches.begin(), searches.end(), [](const SearchedSubspace& a, const SearchedSubspace& b) {
+    return a.remaining[0] > b.remaining[0];
+  });
+  return searches;
 }
 
 }  // namespace kollective::coalition

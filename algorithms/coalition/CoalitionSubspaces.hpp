@@ -68,6 +68,23 @@ struct IpPlan {
 /// The plan for `values` from their statistics.
 IpPlan plan_subspaces(const Values& values, const SizeStatistics& stats);
 
+/// A subspace as the search with a DP start places it: the sizes `placed` one by one, largest
+/// first, until the agents left are at most `closed_size` (at least one placed), then those
+/// `closed` agents (0: none left) by their best partition. Open subspaces alike up to their
+/// closing are one search (n = 24, closed_size 8: 1562 partitions with three parts or more, 381
+/// searches). remaining[d] bounds the parts d.. (the closed agents last, then 0): the largest of
+/// the subspaces' bounds, or, if less, the placed parts' bound and the largest best partition of
+/// the closed agents (`best_closed`, from the DP start).
+struct SearchedSubspace {
+  std::vector<int> placed;
+  int closed = 0;
+  std::vector<double> remaining;
+};
+
+/// The searches that cover `plan.open` (best bound first).
+std::vector<SearchedSubspace> searched_subspaces(const IpPlan& plan, const SizeStatistics& stats, int closed_size,
+                                                 const std::vector<double>& best_closed);
+
 /// A best partition of the coalition `set` (at most 24 agents), by the subset DP over its members:
 /// the structures IP closes early, by the best partition of the agents left, are written out by it.
 Structure best_partition(const Values& values, std::uint64_t set);

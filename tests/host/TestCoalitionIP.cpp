@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
 #include "kollective/algorithms/coalition/CoalitionIP.hpp"
@@ -114,5 +115,53 @@ TEST(coalition_ip, best_partition_of_a_coalition_is_the_dps) {
       EXPECT_EQ(covered, set) << model;
       EXPECT_NEAR(sum, f[set], 1e-12 * std::max(1.0, std::fabs(f[set]))) << model << ", set " << set;
     }
+  }
+}
+
+TEST(coalition_ip, searches_cover_every_open_subspace_once_with_its_bound) {
+  // Each open subspace, placed largest first until at most closed_size agents are left, belongs to
+  // exactly one search with the same placed sizes, and that search's bounds are at least the
+  // subspace's at every depth (else pruning could lose its structures); the closed agents' bound
+  // is at most the largest best partition of that many agents.
+  const auto game = coalition::generate_game("modified_normal", 20, 3);
+  const coalition::Values values(game);
+  const auto stats = coalition::scan_all(values);
+  const auto plan = coalition::plan_subspaces(values, stats);
+  const int closed_size = 6;
+  std::vector<double> best_closed(closed_size + 1, 0.0);
+  for (std::uint64_t c = 1; c < values.size(); ++c) {
+    const int members = __builtin_popcountll(c);
+    if (members > closed_size) continue;
+    const auto parts = coalition::best_partition(values, c);
+    double worth = 0;
+    for (const std::uint64_t part : parts) worth += values.v[part];
+    best_closed[members] = std::max(best_closed[members], worth);
+  }
+  const auto searches = coalition::searched_subspaces(plan, stats, closed_size, best_closed);
+  ASSERT_FALSE(plan.open.empty());
+  EXPECT_LT(searches.size(), plan.open.size() / 2) << "subspaces alike up to their closing are searched once";
+  for (std::size_t k = 1; k < searches.size(); ++k) EXPECT_GE(searches[k - 1].remaining[0], searches[k].remaining[0]);
+  for (const auto& subspace : plan.open) {
+    const std::vector<int> largest_first(subspace.parts.rbegin(), subspace.parts.rend());
+    int covering = 0;
+    for (const auto& search : searches) {
+      const std::size_t placed = search.placed.size();
+      if (placed > largest_first.size() ||
+          !std::equal(search.placed.begin(), search.placed.end(), largest_first.begin()))
+        continue;
+      int left = game.agents;
+      for (const int part : search.placed) left -= part;
+      if (left != search.closed) continue;
+      ++covering;
+      EXPECT_TRUE(left <= closed_size || left == 0);
+      if (placed > 1) EXPECT_GT(left + search.placed.back(), closed_size) << "placed past the closing";
+      for (std::size_t d = 0; d < placed; ++d) {
+        const double tail = search.closed > 0 ? std::min(stats.bound(largest_first, placed), best_closed[left]) : 0.0;
+        EXPECT_GE(search.remaining[d], std::min(stats.bound(largest_first, d), stats.bound(search.placed, d) + tail));
+      }
+      if (search.closed > 0) EXPECT_LE(search.remaining[placed], best_closed[left]);
+      EXPECT_EQ(search.remaining.back(), 0.0);
+    }
+    EXPECT_EQ(covering, 1);
   }
 }

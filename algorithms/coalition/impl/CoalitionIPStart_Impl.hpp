@@ -134,6 +134,26 @@ void best_partitions_up_to(const ExecSpace& space, const Kokkos::View<double*, M
   }
 }
 
+/// best[r] = the largest best partition of any r agents, for r = 1..largest (known: as
+/// best_partitions_up_to leaves it): what the agents closed in a search can be worth at most.
+template <class ExecSpace, class Memory>
+std::vector<double> best_partition_maxima(const ExecSpace& space, const Kokkos::View<const double*, Memory>& known,
+                                          int n, int largest,
+                                          const Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>& binomial) {
+  std::vector<double> best(largest + 1, 0.0);
+  for (int size = 1; size <= largest; ++size) {
+    Kokkos::parallel_reduce(
+        "Kollective::IP::best_partition_maxima",
+        Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::uint64_t>(subsets::choose(n, size))),
+        KOKKOS_LAMBDA(const std::uint64_t r, double& into) {
+          into = Kokkos::max(into, known(subsets::unrank_colex(r, size, n, binomial)));
+        },
+        Kokkos::Max<double>(best[size]));
+  }
+  space.fence();
+  return best;
+}
+
 }  // namespace kollective::coalition::Impl
 
 #endif

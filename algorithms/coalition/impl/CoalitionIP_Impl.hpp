@@ -45,17 +45,12 @@ constexpr int ip_max_depth = max_agents;
 /// no agent's).
 constexpr std::uint64_t ip_closed = std::uint64_t{1} << 63;
 
-/// The sizes of a subspace's coalitions in the order the search places them: largest first, so
-/// that the agents left soon fit a best partition the DP start knows (closed_size). On the 2-core
-/// CPU at n = 22 (seed 7), against smallest first: normal 1.6 G -> 129 M nodes, exponential and
-/// gamma end in under a second; uniform, modified uniform, modified normal and beta take up to
-/// 2x more nodes (all under 1.5 s).
-inline std::vector<int> placing_order(const Subspace& subspace) {
-  return {subspace.parts.rbegin(), subspace.parts.rend()};
-}
-
-/// The open subspaces as the kernel reads them: the parts in placing order, and the bound of
-/// parts d.. (remaining(k, parts) = 0).
+/// The searches as the kernel reads them: the sizes in the order the search places them (largest
+/// first, so that the agents left soon fit a best partition the DP start knows, closed_size; then
+/// the closed agents as the last part), and the bound of parts d.. (remaining(k, parts) = 0). On
+/// the 2-core CPU at n = 22 (seed 7), largest first against smallest first: normal 1.6 G -> 129 M
+/// nodes, exponential and gamma end in under a second; uniform, modified uniform, modified normal
+/// and beta take up to 2x more nodes (all under 1.5 s).
 template <class Memory>
 struct SubspaceTable {
   Kokkos::View<int**, Kokkos::LayoutRight, Memory> parts;
@@ -64,21 +59,20 @@ struct SubspaceTable {
 };
 
 template <class Memory>
-SubspaceTable<Memory> subspace_table(const IpPlan& plan, const SizeStatistics& stats) {
-  const std::size_t count = plan.open.size();
+SubspaceTable<Memory> subspace_table(const std::vector<SearchedSubspace>& searches, const SizeStatistics& stats) {
+  const std::size_t count = searches.size();
   SubspaceTable<Kokkos::HostSpace> table{
       Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::parts", count, ip_max_depth),
       Kokkos::View<int*, Kokkos::HostSpace>("Kollective::IP::part_count", count),
       Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::remaining", count,
                                                                      ip_max_depth + 1)};
   for (std::size_t k = 0; k < count; ++k) {
-    const std::vector<int> parts = placing_order(plan.open[k]);
-    table.part_count(k) = static_cast<int>(parts.size());
-    for (std::size_t d = 0; d < parts.size(); ++d) {
-      table.parts(k, d) = parts[d];
-      table.remaining(k, d) = stats.bound(parts, d);
-    }
-    table.remaining(k, parts.size()) = 0;
+    const SearchedSubspace& search = searches[k];
+    const std::size_t placed = search.placed.size();
+    table.part_count(k) = static_cast<int>(search.remaining.size()) - 1;
+    for (std::size_t d = 0; d < placed; ++d) table.parts(k, d) = search.placed[d];
+    if (search.closed > 0) table.parts(k, placed) = search.closed;
+    for (std::size_t d = 0; d < search.remaining.size(); ++d) table.remaining(k, d) = search.remaining[d];
   }
   return {Kokkos::create_mirror_view_and_copy(Memory(), table.parts),
           Kokkos::create_mirror_view_and_copy(Memory(), table.part_count),
@@ -208,10 +202,10 @@ struct IpSearch {
         const std::uint64_t previous = depth == first ? frame.previous : lowest(path.coalition[depth - 1]);
         if (admit(k, depth, previous, path)) {
           const std::uint64_t left = path.rest[depth + 1];
-          if (depth + 1 == last) {  // the last coalition is what is left
-            leaf(frame, row, path.value[last] + v(left), path, last);
-          } else if (Kokkos::popcount(left) <= closed_size) {  // no completion beats the best partition of `left`
+          if (Kokkos::popcount(left) <= closed_size) {  // no completion beats the best partition of `left`
             leaf(frame, row, path.value[depth + 1] + kollective::relaxed_load(&known(left)), path, depth + 1, true);
+          } else if (depth + 1 == last) {  // the last coalition is what is left
+            leaf(frame, row, path.value[last] + v(left), path, last);
           } else {
             ++depth;
             path.coalition[depth] = subsets::lowest_members(path.rest[depth], table.parts(k, depth));
@@ -285,14 +279,14 @@ IpLaunch default_launch(const ExecSpace& space, IpLaunch launch) {
   return launch;
 }
 
-/// The first frames: one per open subspace, the best bound last (on top of the stack).
-inline std::vector<IpFrame> subspace_frames(const IpPlan& plan, int n) {
-  std::vector<IpFrame> frames(plan.open.size());
-  for (std::size_t k = 0; k < plan.open.size(); ++k) {
-    IpFrame& frame = frames[plan.open.size() - 1 - k];
+/// The first frames: one per search, the best bound last (on top of the stack).
+inline std::vector<IpFrame> subspace_frames(const std::vector<SearchedSubspace>& searches, int n) {
+  std::vector<IpFrame> frames(searches.size());
+  for (std::size_t k = 0; k < searches.size(); ++k) {
+    IpFrame& frame = frames[searches.size() - 1 - k];
     frame = IpFrame{};
     frame.rest = (std::uint64_t{1} << n) - 1;
-    frame.end = static_cast<std::uint64_t>(subsets::choose(n, placing_order(plan.open[k]).front()));
+    frame.end = static_cast<std::uint64_t>(subsets::choose(n, searches[k].placed.front()));
     frame.subspace = static_cast<int>(k);
   }
   return frames;
@@ -362,11 +356,11 @@ inline double seconds_until(std::chrono::steady_clock::time_point deadline) {
 /// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
 /// until none is left or the deadline has passed after a launch (every branch left then in the stack).
 template <class ExecSpace, class Memory>
-IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan& plan, const IpLaunch& launch,
-                  const Deadline& deadline) {
+IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan& plan,
+                  const std::vector<SearchedSubspace>& searches, const IpLaunch& launch, const Deadline& deadline) {
   const int n = Kokkos::popcount(search.all);
   std::size_t most_parts = 0;
-  for (const Subspace& subspace : plan.open) most_parts = std::max(most_parts, subspace.parts.size());
+  for (const SearchedSubspace& searched : searches) most_parts = std::max(most_parts, searched.placed.size() + 1);
   const std::uint64_t per_launch = launch.frames;
   search.budget = launch.budget;
   // A thread pushes at most two frames per level it stands on below its last part.
@@ -377,7 +371,7 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::frame_best"), per_launch);
   search.structures = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::structures"), per_launch, most_parts + 1);
-  const std::vector<IpFrame> first = subspace_frames(plan, n);
+  const std::vector<IpFrame> first = subspace_frames(searches, n);
   Kokkos::View<IpFrame*, Memory> stack(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::stack"),
                                        std::max<std::size_t>(first.size(), 2 * per_launch));
   Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(std::size_t{0}, first.size())),
@@ -464,11 +458,15 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
   search.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
   search.closed_size = launch.dp_size > 0 ? Kokkos::min(launch.dp_size, n) : ip_dp_size(n);
   best_partitions_up_to(space, search.known, n, search.closed_size, search.binomial);
-  search.table = subspace_table<Memory>(plan, stats);
+  const std::vector<SearchedSubspace> searches =
+      searched_subspaces(plan, stats, search.closed_size,
+                         best_partition_maxima(space, Kokkos::View<const double*, Memory>(search.known), n,
+                                               search.closed_size, search.binomial));
+  search.table = subspace_table<Memory>(searches, stats);
   search.all = all;
   search.slack = plan.slack;
   result.ip_start_seconds = seconds_since_start();
-  const IpBest best = run_frames(space, search, plan, default_launch(space, launch), deadline);
+  const IpBest best = run_frames(space, search, plan, searches, default_launch(space, launch), deadline);
   result.nodes = static_cast<std::int64_t>(best.nodes);
   if (!best.structure.empty()) {  // else the plan's incumbent stands
     result.value = best.value;
