@@ -85,7 +85,8 @@ void ip_sizes(benchmark::internal::Benchmark* b) {
 }
 
 /// IP's start on modified normal, part by part (seconds, fenced): the values' upload, the size
-/// statistics, the plan (host), the copy of the values into `known`, the DP start at ip_dp_size.
+/// statistics, the plan (host), the copy of the values into `known`, the DP start at ip_dp_size
+/// and the largest best partition per size (the closed agents' bound).
 void ip_start_parts(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const coalition::Game game = coalition::generate_game("modified_normal", n, 7);
@@ -108,6 +109,10 @@ void ip_start_parts(benchmark::State& state) {
     parts["copy_s"] += kollective::time_fenced(space, [&] { Kokkos::deep_copy(space, known, v); });
     parts["dp_s"] += kollective::time_fenced(space, [&] {
       coalition::Impl::best_partitions_up_to(space, known, n, coalition::Impl::ip_dp_size(n), binomial);
+    });
+    parts["maxima_s"] += kollective::time_fenced(space, [&] {
+      coalition::Impl::best_partition_maxima(space, Kokkos::View<const double*, Memory>(known), n,
+                                             coalition::Impl::ip_dp_size(n), binomial);
     });
     double after = 0;
     for (const auto& part : parts) after += part.second;

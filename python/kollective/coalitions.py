@@ -15,7 +15,7 @@ class CoalitionResult:
     masks: List[int]             # the same coalitions as bit masks, ascending
     method: str
     seconds: float = 0.0         # the solve in C++, without the Python layer
-    exact: bool = True           # False: "ip" stopped at its time_limit; value is the best found
+    exact: bool = True           # False: "ip" or "auto" stopped at its time_limit; value is the best found
     upper_bound: float = 0.0     # the optimum is at most this (value when exact)
     nodes: int = 0               # "ip", "auto": the coalitions IP's branch and bound tried
     ip_seconds: float = 0.0      # "ip", "auto": IP's time (auto: also when IDP then ended the solve)

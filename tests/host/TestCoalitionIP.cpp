@@ -151,7 +151,7 @@ TEST(coalition_ip, searches_cover_every_open_subspace_once_with_its_bound) {
         continue;
       int left = game.agents;
       for (const int part : search.placed) left -= part;
-      if (left != search.closed) continue;
+      ASSERT_EQ(left, search.closed);
       ++covering;
       EXPECT_TRUE(left <= closed_size || left == 0);
       if (placed > 1) EXPECT_GT(left + search.placed.back(), closed_size) << "placed past the closing";
@@ -159,7 +159,10 @@ TEST(coalition_ip, searches_cover_every_open_subspace_once_with_its_bound) {
         const double tail = search.closed > 0 ? std::min(stats.bound(largest_first, placed), best_closed[left]) : 0.0;
         EXPECT_GE(search.remaining[d], std::min(stats.bound(largest_first, d), stats.bound(search.placed, d) + tail));
       }
-      if (search.closed > 0) EXPECT_LE(search.remaining[placed], best_closed[left]);
+      if (search.closed > 0) {
+        EXPECT_LE(search.remaining[placed], best_closed[left]);
+        EXPECT_GE(search.remaining[placed], std::min(stats.bound(largest_first, placed), best_closed[left]));
+      }
       EXPECT_EQ(search.remaining.back(), 0.0);
     }
     EXPECT_EQ(covering, 1);

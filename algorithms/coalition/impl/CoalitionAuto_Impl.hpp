@@ -32,9 +32,11 @@ double idp_splits_per_second(const ExecSpace& space) {
 /// values on the device, which IP and IDP share: one copy, and a deadline); IDP alone where the
 /// solve is shared (IP runs on one rank). With options.time_limit: IP for the whole limit where
 /// the share and IDP's estimate exceed it; else IDP stops between layers once the limit has passed
-/// (solve_idp's result not exact), and IP's best structure and bound are the answer.
+/// (solve_idp's result not exact), and IP's best structure and bound are the answer. `launch`
+/// spreads IP's search (tests make it tiny).
 template <class ExecSpace, class SolveIdp>
-Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp) {
+Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp,
+                       const IpLaunch& launch = {}) {
   using Memory = typename ExecSpace::memory_space;
   const auto started = std::chrono::steady_clock::now();
   Options idp = options;
@@ -52,9 +54,9 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   ip.time_limit = idp_estimate / 10;
   if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) {  // anytime: IP until the limit
     ip.time_limit = Kokkos::max(seconds_until(*deadline), 1e-9);
-    return solve_ip(space, values, ip, {}, on_device);
+    return solve_ip(space, values, ip, launch, on_device);
   }
-  const Result first = solve_ip(space, values, ip, {}, on_device);
+  const Result first = solve_ip(space, values, ip, launch, on_device);
   if (first.exact) return first;
   Result result = solve_idp(idp, on_device, deadline);
   if (!result.exact) return first;  // IDP passed the limit: IP's best structure and its bound

@@ -59,7 +59,7 @@ struct SubspaceTable {
 };
 
 template <class Memory>
-SubspaceTable<Memory> subspace_table(const std::vector<SearchedSubspace>& searches, const SizeStatistics& stats) {
+SubspaceTable<Memory> subspace_table(const std::vector<SearchedSubspace>& searches) {
   const std::size_t count = searches.size();
   SubspaceTable<Kokkos::HostSpace> table{
       Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::parts", count, ip_max_depth),
@@ -341,9 +341,10 @@ void record_best(const ExecSpace& space, const IpSearch<Memory>& search, std::ui
 
 using Deadline = std::optional<std::chrono::steady_clock::time_point>;
 
-/// `seconds` after `start`, or none where seconds is 0 (no limit).
+/// `seconds` after `start`, or none where seconds is 0 (no limit) or past a billion (over 31
+/// years; the clock's 64-bit nanoseconds hold about 292).
 inline Deadline deadline_after(std::chrono::steady_clock::time_point start, double seconds) {
-  if (!(seconds > 0)) return std::nullopt;
+  if (!(seconds > 0) || seconds > 1e9) return std::nullopt;
   return start +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
 }
@@ -462,7 +463,7 @@ Result solve_ip(const ExecSpace& space, const Values& values, const Options& opt
       searched_subspaces(plan, stats, search.closed_size,
                          best_partition_maxima(space, Kokkos::View<const double*, Memory>(search.known), n,
                                                search.closed_size, search.binomial));
-  search.table = subspace_table<Memory>(searches, stats);
+  search.table = subspace_table<Memory>(searches);
   search.all = all;
   search.slack = plan.slack;
   result.ip_start_seconds = seconds_since_start();
