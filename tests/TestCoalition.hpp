@@ -142,6 +142,18 @@ TEST(TEST_CATEGORY, coalition_ip_with_tiny_frames_matches_the_serial_dp) {
   }
 }
 
+/// A result stopped at its time limit (or exact): its structure is a partition worth its value, and
+/// the value and the upper bound enclose the optimum.
+void expect_bounds_enclose(const coalition::Game& game, const coalition::Result& result, double optimum,
+                           const std::string& what) {
+  const double tolerance = 1e-12 * std::max(1.0, std::fabs(optimum));
+  coalition::check_partition(game.agents, result.structure);
+  EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, tolerance) << what;
+  EXPECT_LE(result.value, optimum + tolerance) << what;
+  EXPECT_GE(result.upper_bound, optimum - tolerance) << what;
+  if (result.exact) EXPECT_EQ(result.upper_bound, result.value) << what;
+}
+
 TEST(TEST_CATEGORY, coalition_ip_stopped_by_its_time_limit_bounds_the_optimum) {
   // A time limit passed at the first launch: the best structure found and the bound of the
   // branches left enclose the serial DP's optimum (small launches leave branches).
@@ -152,29 +164,13 @@ TEST(TEST_CATEGORY, coalition_ip_stopped_by_its_time_limit_bounds_the_optimum) {
   int stopped = 0;
   const auto games = every_distribution(12, 5);
   for (const auto& [what, game] : games) {
-    const double reference = coalition::serial_dp(game);
-    const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
     const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), options, {4, 2});
     stopped += !ip.exact;
-    coalition::check_partition(game.agents, ip.structure);
-    EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << what;
-    EXPECT_LE(ip.value, reference + tolerance) << what;
-    EXPECT_GE(ip.upper_bound, reference - tolerance) << what;
-    if (ip.exact) EXPECT_EQ(ip.upper_bound, ip.value) << what;
+    expect_bounds_enclose(game, ip, coalition::serial_dp(game), what);
   }
   EXPECT_GT(stopped, 0) << "no game was stopped by the time limit";
   options.method = coalition::Method::idp;  // the other methods cannot stop early
   EXPECT_ANY_THROW(coalition::solve<double>(space, games.front().second, options));
-}
-
-void expect_bounds_enclose(const coalition::Game& game, const coalition::Result& result, double optimum,
-                           const std::string& what) {
-  const double tolerance = 1e-12 * std::max(1.0, std::fabs(optimum));
-  coalition::check_partition(game.agents, result.structure);
-  EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, tolerance) << what;
-  EXPECT_LE(result.value, optimum + tolerance) << what;
-  EXPECT_GE(result.upper_bound, optimum - tolerance) << what;
-  if (result.exact) EXPECT_EQ(result.upper_bound, result.value) << what;
 }
 
 TEST(TEST_CATEGORY, coalition_auto_stopped_by_its_time_limit_bounds_the_optimum) {

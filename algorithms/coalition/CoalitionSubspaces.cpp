@@ -146,10 +146,12 @@ std::vector<SearchedSubspace> searched_subspaces(const IpPlan& plan, const SizeS
     const std::size_t parts = placed + (left > 0 ? 1 : 0);
     const auto [at, added] =
         index.try_emplace({{largest_first.begin(), largest_first.begin() + placed}, left}, searches.size());
-    if (added) searches.push_back({at->first.first, left, std::vector<double>(parts + 1, -INFINITY)});
+    if (added) {
+      searches.push_back({at->first.first, left, std::vector<double>(parts + 1, -INFINITY)});
+      searches.back().remaining[parts] = 0;
+    }
     std::vector<double>& remaining = searches[at->second].remaining;
     for (std::size_t d = 0; d < parts; ++d) remaining[d] = std::max(remaining[d], stats.bound(largest_first, d));
-    remaining[parts] = 0;
   }
   for (SearchedSubspace& search : searches) {
     if (search.closed == 0) continue;

@@ -95,28 +95,28 @@ void ip_start_parts(benchmark::State& state) {
   using Memory = Space::memory_space;
   std::map<std::string, double> parts;
   for (auto _ : state) {
-    double before = 0;
-    for (const auto& part : parts) before += part.second;
+    double iteration = 0;
+    const auto timed = [&](const char* part, auto&& work) {
+      const double seconds = kollective::time_fenced(space, work);
+      parts[part] += seconds;
+      iteration += seconds;
+    };
     Kokkos::View<const double*, Memory> v;
-    parts["upload_s"] += kollective::time_fenced(space, [&] { v = coalition::Impl::values_on(space, values); });
+    timed("upload_s", [&] { v = coalition::Impl::values_on(space, values); });
     const auto binomial = kollective::subsets::binomial_table<Memory>(space, n);
     coalition::SizeStatistics stats(n);
-    parts["statistics_s"] += kollective::time_fenced(space, [&] {
+    timed("statistics_s", [&] {
       stats = host ? coalition::Impl::scan_in_parallel(values) : coalition::Impl::statistics_on(space, v, n, binomial);
     });
-    parts["plan_s"] += kollective::time_fenced(space, [&] { coalition::plan_subspaces(values, stats); });
+    timed("plan_s", [&] { coalition::plan_subspaces(values, stats); });
     Kokkos::View<double*, Memory> known(Kokkos::view_alloc(Kokkos::WithoutInitializing, "known"), v.extent(0));
-    parts["copy_s"] += kollective::time_fenced(space, [&] { Kokkos::deep_copy(space, known, v); });
-    parts["dp_s"] += kollective::time_fenced(space, [&] {
-      coalition::Impl::best_partitions_up_to(space, known, n, coalition::Impl::ip_dp_size(n), binomial);
+    timed("copy_s", [&] { Kokkos::deep_copy(space, known, v); });
+    const int dp_size = coalition::Impl::ip_dp_size(n);
+    timed("dp_s", [&] { coalition::Impl::best_partitions_up_to(space, known, n, dp_size, binomial); });
+    timed("maxima_s", [&] {
+      coalition::Impl::best_partition_maxima(space, Kokkos::View<const double*, Memory>(known), n, dp_size, binomial);
     });
-    parts["maxima_s"] += kollective::time_fenced(space, [&] {
-      coalition::Impl::best_partition_maxima(space, Kokkos::View<const double*, Memory>(known), n,
-                                             coalition::Impl::ip_dp_size(n), binomial);
-    });
-    double after = 0;
-    for (const auto& part : parts) after += part.second;
-    state.SetIterationTime(after - before);
+    state.SetIterationTime(iteration);
   }
   for (const auto& [name, seconds] : parts) state.counters[name] = seconds / static_cast<double>(state.iterations());
 }

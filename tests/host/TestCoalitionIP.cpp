@@ -132,10 +132,8 @@ TEST(coalition_ip, searches_cover_every_open_subspace_once_with_its_bound) {
   for (std::uint64_t c = 1; c < values.size(); ++c) {
     const int members = __builtin_popcountll(c);
     if (members > closed_size) continue;
-    const auto parts = coalition::best_partition(values, c);
-    double worth = 0;
-    for (const std::uint64_t part : parts) worth += values.v[part];
-    best_closed[members] = std::max(best_closed[members], worth);
+    best_closed[members] =
+        std::max(best_closed[members], coalition::structure_value(game, coalition::best_partition(values, c)));
   }
   const auto searches = coalition::searched_subspaces(plan, stats, closed_size, best_closed);
   ASSERT_FALSE(plan.open.empty());

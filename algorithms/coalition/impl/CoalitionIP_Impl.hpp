@@ -354,6 +354,9 @@ inline double seconds_until(std::chrono::steady_clock::time_point deadline) {
   return std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
 }
 
+/// Whether there is a deadline and it has passed.
+inline bool passed(const Deadline& deadline) { return deadline && std::chrono::steady_clock::now() > *deadline; }
+
 /// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
 /// until none is left or the deadline has passed after a launch (every branch left then in the stack).
 template <class ExecSpace, class Memory>
@@ -400,7 +403,7 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan
     Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(count, count + pushed)),
                       Kokkos::subview(search.pushed, std::make_pair(std::uint64_t{0}, pushed)));
     count += pushed;
-    if (deadline && count > 0 && std::chrono::steady_clock::now() > *deadline) {
+    if (count > 0 && passed(deadline)) {
       best.finished = false;
       best.stack_bound = stack_bound(space, stack, count, search.table);
       break;

@@ -23,7 +23,6 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -449,7 +448,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
           gather_layer(space, communicator, table, exchange.data(), h, layer.blocks, high_agents, binomial);
     space.fence();
     progress.update(h + 1);
-    if (deadline && h < high_agents && std::chrono::steady_clock::now() > *deadline) {
+    if (h < high_agents && passed(deadline)) {
       Result stopped;
       stopped.exact = false;
       return stopped;
