@@ -114,6 +114,25 @@ TEST(distributed, coalition_layers_shared_by_every_rank_equal_one_rank) {
   }
 }
 
+TEST(distributed, coalition_auto_shared_is_idp_and_refuses_a_time_limit) {
+  // Several ranks: auto is IDP shared (one rank's optimum up to IP's sum order); a limit is refused.
+  const auto game = coalition::generate_game("modified_normal", 12, 5);
+  coalition::Options options;
+  options.method = coalition::Method::automatic;
+  const coalition::Result alone = coalition::solve<double>(Space(), game, options);
+  options.communicator = world();
+  const coalition::Result shared = coalition::solve<double>(Space(), game, options);
+  EXPECT_NEAR(shared.value, alone.value, 1e-12 * std::fabs(alone.value));
+  EXPECT_EQ(shared.method, world().size() > 1 ? "idp" : alone.method);
+  coalition::check_partition(game.agents, shared.structure);
+  options.time_limit = 60;
+  if (world().size() > 1) {
+    EXPECT_THROW(coalition::solve<double>(Space(), game, options), kollective::Error);
+  } else {
+    EXPECT_TRUE(coalition::solve<double>(Space(), game, options).exact);
+  }
+}
+
 /// The ranks the shared DP uses: the largest power of two <= P, at most 2^(n-2).
 int hypercube_ranks(int n) {
   int ranks = 1;
