@@ -115,7 +115,8 @@ const std::vector<ConfigKey>& config_keys() {
       {"coalition", "sweep.agents", "list of integers", "the generator's", "1..40", "one point per value", ""},
       {"coalition", "options.method", "choice", "idp", "dp | idp | ip | auto",
        "the subset DP, IDP (fewer splits), IP (branch and bound over integer-partition subspaces, double), or auto "
-       "(IP for a tenth of IDP's time, then IDP; IDP alone over several ranks)",
+       "(ODP-IP's hybrid: IP for a share of IDP's time, then IDP with IP searching again between its layers; IDP "
+       "alone over several ranks)",
        ""},
       {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},
       {"coalition", "options.time_limit", "number", "none", "> 0",

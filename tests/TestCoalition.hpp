@@ -108,7 +108,7 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
     EXPECT_GT(ip.nodes, 0) << what;
     EXPECT_GT(ip.ip_start_seconds, 0) << what;
     EXPECT_GE(ip.ip_seconds, ip.ip_start_seconds) << what;
-    // auto: IP, or IDP once IP has had a tenth of IDP's time; the same optimum either way.
+    // auto: IP, or IDP once IP has had its share of IDP's time; the same optimum either way.
     const auto automatic = coalition::solve<double>(space, game, {coalition::Method::automatic});
     EXPECT_NEAR(automatic.value, reference, tolerance) << what;
     EXPECT_TRUE(automatic.method == "ip" || automatic.method == "idp") << automatic.method;
@@ -193,34 +193,117 @@ TEST(TEST_CATEGORY, coalition_auto_stopped_by_its_time_limit_bounds_the_optimum)
   }
 }
 
-TEST(TEST_CATEGORY, coalition_idp_past_its_deadline_leaves_auto_with_ip_s_bound) {
-  // IDP given a deadline already passed stops after its first layer, not exact; auto then answers
-  // with IP's best structure and bound (IDP faked to stop; IP's share, a tenth of IDP's estimated
-  // time in launches of one frame placing one coalition, cannot end agent normal).
+/// f(C) = the best partition of C, for every coalition C of `game` (the plain DP, serially).
+inline std::vector<double> best_partition_table(const coalition::Game& game) {
+  std::vector<double> f(game.values);
+  for (std::uint64_t set = 1; set < f.size(); ++set) {
+    const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
+    for (std::uint64_t sub = others; sub != 0; sub = (sub - 1) & others)  // the part with `lowest` is a strict subset
+      f[set] = std::max(f[set], f[set ^ sub] + f[sub]);
+  }
+  return f;
+}
+
+TEST(TEST_CATEGORY, coalition_idp_shows_auto_finished_best_partitions_after_each_layer) {
+  // IDP's table after layer h, as auto's IP takes it: every coalition of at most h agents (up to
+  // n / 2) holds its best partition, and no entry exceeds one. A hook that stops after the first
+  // layer leaves a result not exact; one that never stops, the optimum.
   TEST_EXECSPACE space;
+  using Memory = typename TEST_EXECSPACE::memory_space;
+  const auto game = coalition::generate_game("agent_normal", 16, 3);
+  const std::vector<double> best = best_partition_table(game);
+  const coalition::Values values(game);
+  std::vector<int> layers;
+  const coalition::Impl::LayerHook<Memory> check_layer = [&](int h, const Kokkos::View<const double*, Memory>& table) {
+    layers.push_back(h);
+    const auto on_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), table);
+    for (std::uint64_t c = 1; c < best.size(); ++c) {
+      const double tolerance = 1e-12 * std::max(1.0, std::fabs(best[c]));
+      EXPECT_LE(on_host(c), best[c] + tolerance) << "layer " << h << ", coalition " << c;
+      if (__builtin_popcountll(c) <= std::min(h, game.agents / 2))
+        EXPECT_NEAR(on_host(c), best[c], tolerance) << "layer " << h << ", coalition " << c;
+    }
+    return false;
+  };
+  const coalition::Options idp;
+  EXPECT_NEAR((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, check_layer).value), best.back(),
+              1e-12 * std::fabs(best.back()));
+  EXPECT_EQ(layers, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})) << "n = 16: 11 high agents, 11 layers";
+  const coalition::Impl::LayerHook<Memory> stop = [](int, const auto&) { return true; };
+  EXPECT_FALSE((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, stop).exact));
+}
+
+/// auto with IDP faked: it hands auto's hook the best partitions of every coalition after each
+/// layer up to `layers`, then gives up (a result not exact), as one stopped by the hook or by a
+/// time limit would; `stopped_at` is the layer whose hook stopped it (0: none).
+template <class Memory>
+auto faked_idp(const coalition::Game& game, int layers, int& stopped_at) {
+  return [&game, layers, &stopped_at](const coalition::Options&, const auto&,
+                                      const coalition::Impl::LayerHook<Memory>& hook) {
+    const std::vector<double> best = best_partition_table(game);
+    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(best.data(),
+                                                                                                       best.size());
+    const auto table = Kokkos::create_mirror_view_and_copy(Memory(), host);
+    stopped_at = 0;
+    for (int h = 1; h <= layers && stopped_at == 0; ++h) {
+      if (hook(h, table)) stopped_at = h;
+    }
+    coalition::Result gave_up;
+    gave_up.exact = false;
+    return gave_up;
+  };
+}
+
+TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_the_optimum) {
+  // IP's first share, one launch of tiny frames, cannot end agent normal at n = 16; IDP's layers
+  // then hand it the best partitions of the small coalitions, and a round closed at them (no time
+  // limit on the rounds) proves the optimum: IDP is stopped there and auto answers with IP's.
+  TEST_EXECSPACE space;
+  using Memory = typename TEST_EXECSPACE::memory_space;
   const auto game = coalition::generate_game("agent_normal", 16, 3);
   const double optimum = coalition::serial_dp(game);
   const coalition::Values values(game);
-  coalition::Options idp;
-  const auto passed = std::chrono::steady_clock::now();
-  EXPECT_FALSE((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, passed).exact));
-  const auto ahead = passed + std::chrono::hours(1);
-  EXPECT_NEAR((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, ahead).value), optimum,
-              1e-12 * std::fabs(optimum));
   coalition::Options options;
   options.method = coalition::Method::automatic;
-  options.time_limit = 600;
-  int idp_runs = 0;
-  const auto result = coalition::Impl::solve_automatic(
+  int stopped_at = 0;
+  const coalition::Impl::IpLaunch tiny{64, 4, 3};
+  const coalition::Impl::AutoShares rounds_unlimited{1e-12, 1e12};
+  const auto result = coalition::Impl::solve_automatic<double>(
+      space, values, options, faked_idp<Memory>(game, 10, stopped_at), tiny, rounds_unlimited);
+  EXPECT_GT(stopped_at, 3) << "a round ran only past the DP start's size";
+  EXPECT_LE(stopped_at, 8) << "rounds close at most n / 2 agents";
+  EXPECT_TRUE(result.exact);
+  EXPECT_EQ(result.method, "ip");
+  EXPECT_NEAR(result.value, optimum, 1e-12 * std::fabs(optimum));
+  expect_bounds_enclose(game, result, optimum, "auto ended by a round");
+  // In float, IDP's table is not IP's to close at (faked here as empty): no round, IP's first answer.
+  const auto in_float = coalition::Impl::solve_automatic<float>(
       space, values, options,
-      [&](auto&&...) {
-        ++idp_runs;
+      [&](const coalition::Options&, const auto&, const coalition::Impl::LayerHook<Memory>& hook) {
+        for (int h = 1; h <= 10; ++h) EXPECT_FALSE(hook(h, Kokkos::View<const double*, Memory>()));
         coalition::Result gave_up;
         gave_up.exact = false;
         return gave_up;
       },
-      coalition::Impl::IpLaunch{1, 1});
-  EXPECT_EQ(idp_runs, 1) << "IP ended agent normal at n = 16 within its share, one coalition a launch";
+      tiny, rounds_unlimited);
+  EXPECT_FALSE(in_float.exact);
+  expect_bounds_enclose(game, in_float, optimum, "auto in float, IDP stopped");
+}
+
+TEST(TEST_CATEGORY, coalition_idp_stopped_by_a_time_limit_leaves_auto_with_ip_s_bound) {
+  // Rounds given no time and IDP faked to stop: auto answers with IP's best structure and bound.
+  TEST_EXECSPACE space;
+  using Memory = typename TEST_EXECSPACE::memory_space;
+  const auto game = coalition::generate_game("agent_normal", 16, 3);
+  const double optimum = coalition::serial_dp(game);
+  coalition::Options options;
+  options.method = coalition::Method::automatic;
+  options.time_limit = 600;
+  int stopped_at = 0;
+  const auto result = coalition::Impl::solve_automatic<double>(space, coalition::Values(game), options,
+                                                               faked_idp<Memory>(game, 10, stopped_at),
+                                                               coalition::Impl::IpLaunch{64, 4, 3}, {1e-12, 0});
+  EXPECT_EQ(stopped_at, 0) << "no round ran";
   EXPECT_FALSE(result.exact);
   EXPECT_EQ(result.method, "ip");
   expect_bounds_enclose(game, result, optimum, "auto with IDP stopped");

@@ -44,8 +44,9 @@ struct Values {
 using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascending
 
 /// dp: every split; idp: IDP's splits; ip: IP's branch and bound over the integer-partition
-/// subspaces (CoalitionIP.hpp); automatic ("auto"): IP for a tenth of IDP's time, then IDP (IDP
-/// alone where the solve is shared over ranks).
+/// subspaces (CoalitionIP.hpp); automatic ("auto"): IP for a share of IDP's time, then IDP with IP
+/// searching again between its layers (CoalitionAuto_Impl.hpp; IDP alone where the solve is shared
+/// over ranks).
 enum class Method { dp, idp, ip, automatic };
 Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip" | "auto"
 const char* to_string(Method method);

@@ -2,47 +2,81 @@
 #define KOLLECTIVE_ALGORITHMS_COALITION_AUTO_IMPL_HPP
 
 /// \file CoalitionAuto_Impl.hpp
-/// method auto: IP for a tenth of IDP's estimated time, then IDP, on one copy of the values; with a
-/// time limit, IP alone where IDP would not fit in it. Do not include directly: include
-/// algorithms/coalition/Coalition.hpp.
+/// method auto, an ODP-IP hybrid on one space: IP for a share of IDP's estimated time, then IDP,
+/// with IP searching again between IDP's layers, closed at the agents whose best partitions IDP
+/// has finished; on one copy of the values. With a time limit, IP alone where IDP would not fit
+/// in it. Do not include directly: include algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionIPSolver_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionIP_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
 #include "kollective/core/Memory.hpp"
 
 namespace kollective::coalition::Impl {
 
-/// IDP's splits per second on `space`, to give auto's IP a tenth of IDP's time: on the host 4e8 a
+/// Called by IDP after each layer but the last with the layer's number h and its table (double
+/// precision; empty in float): every coalition with at most h agents among the high ones is
+/// final there. Returns whether IDP stops (a result not exact).
+template <class Memory>
+using LayerHook = std::function<bool(int layer, const Kokkos::View<const double*, Memory>& table)>;
+
+/// The table as LayerHook sees it: itself in double, empty in float.
+template <class Value, class Memory>
+Kokkos::View<const double*, Memory> table_in_double(const Kokkos::View<Value*, Memory>& f) {
+  if constexpr (std::is_same_v<Value, double>) {
+    return f;
+  } else {
+    return {};
+  }
+}
+
+/// IDP's splits per second on `space`, to give auto's IP a share of IDP's time: on the host 4e8 a
 /// thread (the 2-core CPU, double, n = 22-24: 2.4 ns a split on one thread); on a GPU 5e11, what
-/// one H200 reaches in double at n = 29 (3.4e11 at 25, 4.1e11 at 28), so that IP and its start stay
-/// within about a tenth of IDP's real time there.
+/// one H200 reaches in double at n = 29 (3.4e11 at 25, 4.1e11 at 28), so that IP's share stays
+/// within its part of IDP's real time there.
 template <class ExecSpace>
 double idp_splits_per_second(const ExecSpace& space) {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 5e11;
 }
 
-/// auto: IP for a tenth of IDP's estimated time, then IDP (`solve_idp`, given IDP's options, the
-/// values on the device, which IP and IDP share: one copy, and a deadline); IDP alone where the
-/// solve is shared (IP runs on one rank). With options.time_limit: IP for the whole limit where
-/// the share and IDP's estimate exceed it; else IDP stops between layers once the limit has passed
-/// (solve_idp's result not exact), and IP's best structure and bound are the answer. `launch`
-/// spreads IP's search (tests make it tiny).
-template <class ExecSpace, class SolveIdp>
+/// IP's time in auto: `first`, of IDP's estimated time, before IDP; then, between IDP's layers,
+/// searches closed at more agents for at most `rounds` of IDP's time so far (all of them
+/// together). Tests widen them.
+struct AutoShares {
+  double first = 0.08, rounds = 0.06;
+};
+
+/// auto: IP for shares.first of IDP's estimated time, then IDP (`solve_idp`, given IDP's options,
+/// the values on the device, which IP and IDP share: one copy, and a LayerHook). After each layer
+/// h up to n / 2, whose table then holds the best partition of every coalition of at most h
+/// agents (IDP evaluates every split of those), IP takes the table and searches again, closing
+/// its branches at h agents, for its rounds' share; the first search that ends stops IDP. Rounds
+/// need IDP in double and room for IP's best-known table beside IDP's; else IDP runs alone. IDP
+/// alone where the solve is shared (IP runs on one rank). With options.time_limit: IP for the
+/// whole limit where the first share and IDP's estimate exceed it; else IDP stops after a layer
+/// once the limit has passed, and IP's best structure and bound are the answer. `launch` spreads
+/// IP's search (tests make it tiny).
+template <class Value, class ExecSpace, class SolveIdp>
 Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp,
-                       const IpLaunch& launch = {}) {
+                       const IpLaunch& launch = {}, const AutoShares& shares = {}) {
   using Memory = typename ExecSpace::memory_space;
-  const auto started = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
   Options idp = options;
   idp.method = Method::idp;
   idp.time_limit = 0;
-  if (options.communicator.size() > 1) return solve_idp(idp, Kokkos::View<const double*, Memory>(), Deadline());
+  if (options.communicator.size() > 1)
+    return solve_idp(idp, Kokkos::View<const double*, Memory>(), LayerHook<Memory>());
   if (!Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible) {  // else read in place
     require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(values.size() * 8),
                    "the values of " + std::to_string(values.agents) + " agents, shared by IP and IDP");
@@ -50,19 +84,35 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   const Kokkos::View<const double*, Memory> on_device = values_on(space, values);
   const double idp_estimate = split_count(values.agents, Method::idp) / idp_splits_per_second(space);
   const Deadline deadline = deadline_after(started, options.time_limit);
-  Options ip = options;
-  ip.time_limit = idp_estimate / 10;
-  if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) {  // anytime: IP until the limit
-    ip.time_limit = Kokkos::max(seconds_until(*deadline), 1e-9);
-    return solve_ip(space, values, ip, launch, on_device);
-  }
-  const Result first = solve_ip(space, values, ip, launch, on_device);
+  std::optional<IpSolver<ExecSpace>> ip(std::in_place, space, values, launch, on_device);
+  if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) return ip->search(deadline);  // anytime
+  const Result first = ip->search(earlier(deadline, deadline_after(started, idp_estimate * shares.first)));
   if (first.exact) return first;
-  Result result = solve_idp(idp, on_device, deadline);
-  if (!result.exact) return first;  // IDP passed the limit: IP's best structure and its bound
-  result.nodes = first.nodes;
-  result.ip_seconds = first.ip_seconds;
-  result.ip_start_seconds = first.ip_start_seconds;
+  const int n = values.agents;
+  const std::uint64_t table_bytes = (std::uint64_t{1} << n) * sizeof(Value);
+  if (sizeof(Value) != sizeof(double) || ip->closed_size() >= n / 2 ||
+      static_cast<double>(available_bytes(memory_kind<Memory>())) < 1.1 * static_cast<double>(table_bytes))
+    ip.reset();  // no rounds: IDP alone, with the room
+  const auto idp_started = Clock::now();
+  double round_seconds = 0;  // IP's, since IDP started
+  const LayerHook<Memory> after_layer = [&](int layer, const Kokkos::View<const double*, Memory>& table) {
+    if (passed(deadline)) return true;
+    if (!ip || table.data() == nullptr || layer <= ip->closed_size() || layer > n / 2) return false;
+    const auto round_started = Clock::now();
+    const double idp_seconds = std::chrono::duration<double>(round_started - idp_started).count() - round_seconds;
+    const double budget = shares.rounds * idp_seconds - round_seconds;
+    if (budget <= 0) return false;
+    ip->close_with(table, layer);
+    const bool ended = ip->search(earlier(deadline, deadline_after(round_started, budget))).exact;
+    round_seconds += std::chrono::duration<double>(Clock::now() - round_started).count();
+    return ended;
+  };
+  Result result = solve_idp(idp, on_device, after_layer);
+  if (!result.exact) return ip ? ip->result() : first;  // IP ended it, or the limit passed: IP's answer
+  const Result& searched = ip ? ip->result() : first;
+  result.nodes = searched.nodes;
+  result.ip_seconds = searched.ip_seconds;
+  result.ip_start_seconds = searched.ip_start_seconds;
   return result;
 }
 

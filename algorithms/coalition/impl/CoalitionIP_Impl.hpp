@@ -354,13 +354,21 @@ inline double seconds_until(std::chrono::steady_clock::time_point deadline) {
   return std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
 }
 
+/// The earlier of two deadlines (none: no limit).
+inline Deadline earlier(const Deadline& a, const Deadline& b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
 /// Whether there is a deadline and it has passed.
 inline bool passed(const Deadline& deadline) { return deadline && std::chrono::steady_clock::now() > *deadline; }
 
 /// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
-/// until none is left or the deadline has passed after a launch (every branch left then in the stack).
+/// until none is left or the deadline has passed after a launch (every branch left then in the
+/// stack). A structure is recorded only where it beats `incumbent`.
 template <class ExecSpace, class Memory>
-IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan& plan,
+IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incumbent,
                   const std::vector<SearchedSubspace>& searches, const IpLaunch& launch, const Deadline& deadline) {
   const int n = Kokkos::popcount(search.all);
   std::size_t most_parts = 0;
@@ -382,7 +390,7 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan
                     Kokkos::View<const IpFrame*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                         first.data(), first.size()));
   IpBest best;
-  best.value = plan.incumbent;
+  best.value = incumbent;
   std::uint64_t count = first.size();
   while (count > 0) {
     const std::uint64_t take = std::min(per_launch, count);
@@ -412,80 +420,6 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, const IpPlan
   Kokkos::deep_copy(space, best.nodes, search.nodes);
   space.fence();
   return best;
-}
-
-/// The optimum by IP on `space` (double values whatever the solver's precision), or, once
-/// options.time_limit has passed, the best structure found with a bound on the optimum. The
-/// values are read from `on_device` (values_on) where given, else copied there first.
-template <class ExecSpace>
-Result solve_ip(const ExecSpace& space, const Values& values, const Options& options, IpLaunch launch = {},
-                const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {}) {
-  Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::IP");
-  const auto started = std::chrono::steady_clock::now();
-  const WallTimer timer;  // IP's time and its start, for the result
-  const auto seconds_since_start = [&] {
-    space.fence();
-    return timer.seconds();
-  };
-  const Deadline deadline = deadline_after(started, options.time_limit);
-  using Memory = typename ExecSpace::memory_space;
-  if (options.communicator.size() > 1) fail("coalition method ip runs on one rank (a shared solve is dp or idp)");
-  const int n = values.agents;
-  const std::uint64_t coalitions = std::uint64_t{1} << n, all = coalitions - 1;
-  constexpr bool host_values = Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible;
-  const bool copy_values = !host_values && on_device.data() == nullptr;
-  require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(coalitions * 8 * (copy_values ? 2 : 1)),
-                 "the IP's values and best known partitions of " + std::to_string(n) + " agents");
-
-  IpSearch<Memory> search;
-  search.v = on_device.data() != nullptr ? on_device : values_on(space, values);
-  search.binomial = subsets::binomial_table<Memory>(space, n);
-  const SizeStatistics stats =
-      host_values ? scan_in_parallel(values) : statistics_on(space, search.v, n, search.binomial);
-  const IpPlan plan = plan_subspaces(values, stats);
-  Result result;
-  result.method = to_string(Method::ip);
-  result.value = plan.incumbent;
-  result.structure = plan.incumbent_structure;
-  result.upper_bound = plan.incumbent;
-  if (plan.open.empty()) {
-    result.ip_seconds = result.ip_start_seconds = seconds_since_start();
-    return result;
-  }
-
-  search.known = Kokkos::View<double*, Memory>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::known"), coalitions);
-  Kokkos::deep_copy(space, search.known, search.v);
-  search.incumbent = Kokkos::View<double, Memory>("Kollective::IP::incumbent");
-  Kokkos::deep_copy(space, search.incumbent, plan.incumbent);
-  search.nodes = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::nodes");
-  search.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
-  search.closed_size = launch.dp_size > 0 ? Kokkos::min(launch.dp_size, n) : ip_dp_size(n);
-  best_partitions_up_to(space, search.known, n, search.closed_size, search.binomial);
-  const std::vector<SearchedSubspace> searches =
-      searched_subspaces(plan, stats, search.closed_size,
-                         best_partition_maxima(space, Kokkos::View<const double*, Memory>(search.known), n,
-                                               search.closed_size, search.binomial));
-  search.table = subspace_table<Memory>(searches);
-  search.all = all;
-  search.slack = plan.slack;
-  result.ip_start_seconds = seconds_since_start();
-  const IpBest best = run_frames(space, search, plan, searches, default_launch(space, launch), deadline);
-  result.nodes = static_cast<std::int64_t>(best.nodes);
-  if (!best.structure.empty()) {  // else the plan's incumbent stands
-    result.value = best.value;
-    result.structure.clear();
-    for (const std::uint64_t coalition : best.structure) {  // a closed branch: the agents left, partitioned
-      const Structure parts =
-          coalition & ip_closed ? best_partition(values, coalition ^ ip_closed) : Structure{coalition};
-      result.structure.insert(result.structure.end(), parts.begin(), parts.end());
-    }
-    std::sort(result.structure.begin(), result.structure.end());
-  }
-  result.exact = best.finished;
-  result.upper_bound = best.finished ? result.value : Kokkos::max(result.value, best.stack_bound + plan.slack);
-  result.ip_seconds = seconds_since_start();
-  return result;
 }
 
 }  // namespace kollective::coalition::Impl

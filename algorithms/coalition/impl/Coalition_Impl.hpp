@@ -32,6 +32,7 @@
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionAuto_Impl.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionIPSolver_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionIP_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionShares_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
@@ -359,13 +360,14 @@ inline int agents_of(std::size_t count, const char* caller) {
 }
 
 /// The solve; its table, exchange and staging buffers in `workspace` (Workspace.hpp), or allocated
-/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on). Past
-/// `deadline` (auto's time limit, one rank), it stops between layers: a result not exact, no value.
+/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on).
+/// `after_layer` (auto, one rank) sees the table after each layer but the last and may stop the
+/// solve there: a result not exact, no value.
 template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options,
              Workspace<typename ExecSpace::memory_space>* workspace = nullptr,
              const Kokkos::View<const double*, typename ExecSpace::memory_space>& on_device = {},
-             const Deadline& deadline = {}) {
+             const LayerHook<typename ExecSpace::memory_space>& after_layer = {}) {
   Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::solve");
   using Memory = typename ExecSpace::memory_space;
   const int n = values.agents;
@@ -376,11 +378,11 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
     fail("coalition structure generation: ", problem->option, " ", problem->problem);
   if (options.method == Method::ip) return solve_ip(space, values, options);
   if (options.method == Method::automatic) {
-    return solve_automatic(space, values, options,
-                           [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values,
-                               const Deadline& idp_deadline) {
-                             return solve<Value>(space, values, idp, workspace, shared_values, idp_deadline);
-                           });
+    return solve_automatic<Value>(space, values, options,
+                                  [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values,
+                                      const LayerHook<Memory>& hook) {
+                                    return solve<Value>(space, values, idp, workspace, shared_values, hook);
+                                  });
   }
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
@@ -448,7 +450,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
           gather_layer(space, communicator, table, exchange.data(), h, layer.blocks, high_agents, binomial);
     space.fence();
     progress.update(h + 1);
-    if (h < high_agents && passed(deadline)) {
+    if (h < high_agents && after_layer && after_layer(h, table_in_double(f))) {
       Result stopped;
       stopped.exact = false;
       return stopped;
