@@ -115,7 +115,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"coalition", "sweep.agents", "list of integers", "the generator's", "1..40", "one point per value", ""},
       {"coalition", "options.method", "choice", "idp", "dp | idp | ip | auto",
        "the subset DP, IDP (fewer splits), IP (branch and bound over integer-partition subspaces, double), or auto "
-       "(ODP-IP's hybrid: IP for a share of IDP's time, then IDP with IP searching again between its layers; IDP "
+       "(ODP-IP's hybrid: IP for a share of IDP's time, then IDP with IP going on between its layers; IDP "
        "alone over several ranks)",
        ""},
       {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},

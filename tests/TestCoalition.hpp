@@ -276,6 +276,16 @@ TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_t
   EXPECT_EQ(result.method, "ip");
   EXPECT_NEAR(result.value, optimum, 1e-12 * std::fabs(optimum));
   expect_bounds_enclose(game, result, optimum, "auto ended by a round");
+  // Every distribution: the search goes on from the first share's branches, closed at more agents.
+  int ended_by_rounds = 0;
+  for (const auto& [what, small] : every_distribution(13, 4)) {
+    const auto ended = coalition::Impl::solve_automatic<double>(
+        space, coalition::Values(small), options, faked_idp<Memory>(small, 7, stopped_at), tiny, rounds_unlimited);
+    EXPECT_TRUE(ended.exact) << what;
+    expect_bounds_enclose(small, ended, coalition::serial_dp(small), what + ", auto ended by a round");
+    ended_by_rounds += stopped_at > 0;
+  }
+  EXPECT_GE(ended_by_rounds, 8) << "of 11 games, most outlast one launch of the first share";
   // In float, IDP's table is not IP's to close at (faked here as empty): no round, IP's first answer.
   const auto in_float = coalition::Impl::solve_automatic<float>(
       space, values, options,

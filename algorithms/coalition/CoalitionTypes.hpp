@@ -45,7 +45,7 @@ using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascendi
 
 /// dp: every split; idp: IDP's splits; ip: IP's branch and bound over the integer-partition
 /// subspaces (CoalitionIP.hpp); automatic ("auto"): IP for a share of IDP's time, then IDP with IP
-/// searching again between its layers (CoalitionAuto_Impl.hpp; IDP alone where the solve is shared
+/// going on between its layers (CoalitionAuto_Impl.hpp; IDP alone where the solve is shared
 /// over ranks).
 enum class Method { dp, idp, ip, automatic };
 Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip" | "auto"

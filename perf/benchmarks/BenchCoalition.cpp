@@ -132,3 +132,42 @@ BENCHMARK(idp_double)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMilliseco
 BENCHMARK(dp_float)->Apply(sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(ip_modified_normal)->Apply(ip_sizes)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(ip_start_parts)->DenseRange(host ? 18 : 25, host ? 20 : 28)->Iterations(3)->UseManualTime();
+
+/// auto with its shares swept (arguments: n, the model's index in value_models(), the first
+/// share and the rounds' share in thousandths of IDP's time): how much of IDP's time the rounds
+/// save where a small first share leaves the ending to them (n = 24 on the host: IDP about 30 s on
+/// the 2-core CPU; 27 on a GPU).
+void auto_shares(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::string model = coalition::value_models().at(static_cast<std::size_t>(state.range(1)));
+  const coalition::Impl::AutoShares shares{state.range(2) / 1000.0, state.range(3) / 1000.0};
+  static std::map<std::pair<std::string, int>, coalition::Game> games;  // generated once
+  coalition::Game& game = games[{model, n}];
+  if (game.values.empty()) game = coalition::generate_game(model, n, 7);
+  Space space;
+  const coalition::Values values(game);
+  const coalition::Options options{coalition::Method::automatic};
+  coalition::Result result;
+  for (auto _ : state) {
+    state.SetIterationTime(kollective::time_fenced(space, [&] {
+      result = coalition::Impl::solve_automatic<double>(
+          space, values, options,
+          [&](const coalition::Options& idp, const auto& shared,
+              const coalition::Impl::LayerHook<Space::memory_space>& hook) {
+            return coalition::Impl::solve<double>(space, values, idp, nullptr, shared, hook);
+          },
+          {}, shares);
+    }));
+  }
+  state.SetLabel(model);
+  state.counters["ip_s"] = result.ip_seconds;
+  state.counters["ended_by_ip"] = result.method == "ip";
+  state.counters["nodes"] = static_cast<double>(result.nodes);
+}
+
+void auto_share_points(benchmark::internal::Benchmark* b) {
+  for (const int model : {3, 5, 7, 8}) {  // modified uniform, exponential, gamma, NDCS
+    for (const int rounds : {0, 30, 100}) b->Args({host ? 24 : 27, model, 10, rounds});
+  }
+}
+BENCHMARK(auto_shares)->Apply(auto_share_points)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);

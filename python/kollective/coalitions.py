@@ -26,7 +26,7 @@ def coalition(values, method="idp", precision="double", time_limit=None) -> Coal
     """The optimal coalition structure of the game values[mask] (2^n entries, values[0] = 0;
     bit a of mask is agent a). method: "idp" (Rahwan and Jennings), "dp", "ip" (Rahwan et al.'s
     branch and bound over integer-partition subspaces, in double) or "auto" (IP for a share of
-    IDP's time, then IDP with IP searching again between its layers, closed at the best partitions
+    IDP's time, then IDP with IP going on between its layers, closed at the best partitions
     IDP has finished; result.method says which finished); precision:
     "double" or "float" (the type the DP computes in). time_limit: seconds for "ip" or "auto",
     after which it returns the best structure found, exact False and a proven upper_bound (the gap

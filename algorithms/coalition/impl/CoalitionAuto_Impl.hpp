@@ -3,7 +3,7 @@
 
 /// \file CoalitionAuto_Impl.hpp
 /// method auto, an ODP-IP hybrid on one space: IP for a share of IDP's estimated time, then IDP,
-/// with IP searching again between IDP's layers, closed at the agents whose best partitions IDP
+/// with IP going on between IDP's layers, closing its branches at the agents whose best partitions IDP
 /// has finished; on one copy of the values. With a time limit, IP alone where IDP would not fit
 /// in it. Do not include directly: include algorithms/coalition/Coalition.hpp.
 
@@ -50,11 +50,12 @@ double idp_splits_per_second(const ExecSpace& space) {
 }
 
 /// IP's time in auto: `first`, of IDP's estimated time, before IDP; then, between IDP's layers,
-/// searches closed at more agents for at most `rounds` of IDP's time so far (all of them
-/// together). Tests widen them.
-/// On one H200 at n = 28 (8a31137), rounds of 6% ended none of modified uniform, agent uniform and
-/// NDCS, and auto took 6.9-7.6% more than IDP (its first share then cut short by the values' copy);
-/// 7% and 3% keep IP within about a tenth of IDP's time where it cannot end the solve.
+/// at most `rounds` of IDP's time so far (all rounds together). Tests and benchmarks change them.
+/// On one H200 at n = 28 (8a31137: rounds planned anew, 6%) auto took 6.9-7.6% more than IDP where
+/// IP could not end the solve; 7% and 3% keep IP within about a tenth of IDP's time there. On the
+/// 2-core CPU at n = 24 with a 1% first share, rounds of 3% going on from the branches left ended
+/// modified uniform by IP at about half of IDP's time, 10% all of modified uniform, exponential,
+/// gamma and NDCS at a fifth to a half (kollective_bench auto_shares).
 struct AutoShares {
   double first = 0.07, rounds = 0.03;
 };
@@ -62,8 +63,8 @@ struct AutoShares {
 /// auto: IP for shares.first of IDP's estimated time, then IDP (`solve_idp`, given IDP's options,
 /// the values on the device, which IP and IDP share: one copy, and a LayerHook). After each layer
 /// h up to n / 2, whose table then holds the best partition of every coalition of at most h
-/// agents (IDP evaluates every split of those), IP takes the table and searches again, closing
-/// its branches at h agents, for its rounds' share; the first search that ends stops IDP. Rounds
+/// agents (IDP evaluates every split of those), IP takes the table and goes on with the branches
+/// it left, closing them at h agents, for its rounds' share; the search that ends stops IDP. Rounds
 /// need IDP in double and room for IP's best-known table beside IDP's; else IDP runs alone. IDP
 /// alone where the solve is shared (IP runs on one rank). With options.time_limit: IP for the
 /// whole limit where the first share and IDP's estimate exceed it; else IDP stops after a layer

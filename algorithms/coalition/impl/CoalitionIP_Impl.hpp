@@ -364,13 +364,36 @@ inline Deadline earlier(const Deadline& a, const Deadline& b) {
 /// Whether there is a deadline and it has passed.
 inline bool passed(const Deadline& deadline) { return deadline && std::chrono::steady_clock::now() > *deadline; }
 
-/// Runs the frames as a stack: each launch searches the top ones and pushes back what they left,
-/// until none is left or the deadline has passed after a launch (every branch left then in the
-/// stack). A structure is recorded only where it beats `incumbent`.
+/// The branches left to search: frames [0, count), the best bound on top.
+template <class Memory>
+struct IpStack {
+  Kokkos::View<IpFrame*, Memory> frames;
+  std::uint64_t count = 0;
+};
+
+/// The stack at first, on the space: one frame per search (subspace_frames), with room for a launch's pushes.
+template <class ExecSpace>
+IpStack<typename ExecSpace::memory_space> first_stack(const ExecSpace& space,
+                                                      const std::vector<SearchedSubspace>& searches, int n,
+                                                      const IpLaunch& launch) {
+  const std::vector<IpFrame> first = subspace_frames(searches, n);
+  IpStack<typename ExecSpace::memory_space> stack;
+  stack.frames = decltype(stack.frames)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::stack"),
+                                        std::max<std::size_t>(first.size(), 2 * launch.frames));
+  Kokkos::deep_copy(space, Kokkos::subview(stack.frames, std::make_pair(std::size_t{0}, first.size())),
+                    Kokkos::View<const IpFrame*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                        first.data(), first.size()));
+  stack.count = first.size();
+  return stack;
+}
+
+/// Runs the frames of `stack` (of `searches`) as a stack: each launch searches the top ones and
+/// pushes back what they left, until none is left or the deadline has passed after a launch
+/// (every branch left then in the stack, to go on from). A structure is recorded only where it
+/// beats `incumbent`.
 template <class ExecSpace, class Memory>
-IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incumbent,
+IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incumbent, IpStack<Memory>& stack,
                   const std::vector<SearchedSubspace>& searches, const IpLaunch& launch, const Deadline& deadline) {
-  const int n = Kokkos::popcount(search.all);
   std::size_t most_parts = 0;
   for (const SearchedSubspace& searched : searches) most_parts = std::max(most_parts, searched.placed.size() + 1);
   const std::uint64_t per_launch = launch.frames;
@@ -383,18 +406,12 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incum
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::frame_best"), per_launch);
   search.structures = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::structures"), per_launch, most_parts + 1);
-  const std::vector<IpFrame> first = subspace_frames(searches, n);
-  Kokkos::View<IpFrame*, Memory> stack(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::stack"),
-                                       std::max<std::size_t>(first.size(), 2 * per_launch));
-  Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(std::size_t{0}, first.size())),
-                    Kokkos::View<const IpFrame*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                        first.data(), first.size()));
   IpBest best;
   best.value = incumbent;
-  std::uint64_t count = first.size();
+  std::uint64_t& count = stack.count;
   while (count > 0) {
     const std::uint64_t take = std::min(per_launch, count);
-    search.frames = Kokkos::subview(stack, std::make_pair(count - take, count));
+    search.frames = Kokkos::subview(stack.frames, std::make_pair(count - take, count));
     search.split = count < per_launch;
     Kokkos::deep_copy(space, search.pushed_count, std::uint64_t{0});
     Kokkos::parallel_for("Kollective::IP::search",
@@ -407,13 +424,13 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incum
     space.fence();
     if (overflowed) fail("coalition IP: a launch pushed more frames than room was made for (internal error)");
     count -= take;
-    if (count + pushed > stack.extent(0)) Kokkos::resize(stack, 2 * (count + pushed));
-    Kokkos::deep_copy(space, Kokkos::subview(stack, std::make_pair(count, count + pushed)),
+    if (count + pushed > stack.frames.extent(0)) Kokkos::resize(stack.frames, 2 * (count + pushed));
+    Kokkos::deep_copy(space, Kokkos::subview(stack.frames, std::make_pair(count, count + pushed)),
                       Kokkos::subview(search.pushed, std::make_pair(std::uint64_t{0}, pushed)));
     count += pushed;
     if (count > 0 && passed(deadline)) {
       best.finished = false;
-      best.stack_bound = stack_bound(space, stack, count, search.table);
+      best.stack_bound = stack_bound(space, stack.frames, count, search.table);
       break;
     }
   }
