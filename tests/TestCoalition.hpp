@@ -233,20 +233,20 @@ TEST(TEST_CATEGORY, coalition_idp_shows_auto_finished_best_partitions_after_each
   EXPECT_FALSE((coalition::Impl::solve<double>(space, values, idp, nullptr, {}, stop).exact));
 }
 
-/// auto with IDP faked: it hands auto's hook the best partitions of every coalition after each
-/// layer up to `layers`, then gives up (a result not exact), as one stopped by the hook or by a
-/// time limit would; `stopped_at` is the layer whose hook stopped it (0: none).
+/// auto with IDP faked: after each layer h up to `layers` it hands auto's hook a table with the
+/// best partition of every coalition of at most h agents and v elsewhere (all that IP may rely
+/// on), then gives up (a result not exact), as one stopped by the hook or by a time limit would;
+/// `stopped_at` is the layer whose hook stopped it (0: none).
 template <class Memory>
 auto faked_idp(const coalition::Game& game, int layers, int& stopped_at) {
   return [&game, layers, &stopped_at](const coalition::Options&, const auto&,
                                       const coalition::Impl::LayerHook<Memory>& hook) {
     const std::vector<double> best = best_partition_table(game);
-    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(best.data(),
-                                                                                                       best.size());
-    const auto table = Kokkos::create_mirror_view_and_copy(Memory(), host);
     stopped_at = 0;
     for (int h = 1; h <= layers && stopped_at == 0; ++h) {
-      if (hook(h, table)) stopped_at = h;
+      Kokkos::View<double*, Kokkos::HostSpace> host("layer table", best.size());
+      for (std::uint64_t c = 0; c < best.size(); ++c) host(c) = __builtin_popcountll(c) <= h ? best[c] : game.values[c];
+      if (hook(h, Kokkos::create_mirror_view_and_copy(Memory(), host))) stopped_at = h;
     }
     coalition::Result gave_up;
     gave_up.exact = false;

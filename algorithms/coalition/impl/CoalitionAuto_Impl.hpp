@@ -25,8 +25,9 @@
 namespace kollective::coalition::Impl {
 
 /// Called by IDP after each layer but the last with the layer's number h and its table (double
-/// precision; empty in float): every coalition with at most h agents among the high ones is
-/// final there. Returns whether IDP stops (a result not exact).
+/// precision; empty in float): every coalition with at most h agents among the high ones holds
+/// its final value there, and every coalition of at most h <= n / 2 agents its best partition.
+/// Returns whether IDP stops (a result not exact).
 template <class Memory>
 using LayerHook = std::function<bool(int layer, const Kokkos::View<const double*, Memory>& table)>;
 
@@ -50,7 +51,8 @@ double idp_splits_per_second(const ExecSpace& space) {
 }
 
 /// IP's time in auto: `first`, of IDP's estimated time, before IDP; then, between IDP's layers,
-/// at most `rounds` of IDP's time so far (all rounds together). Tests and benchmarks change them.
+/// at most `rounds` of IDP's time so far (all rounds together); a share of over 1e9 s is no
+/// limit (deadline_after). Tests and benchmarks change them.
 /// On one H200 at n = 28 (8a31137: rounds planned anew, 6%) auto took 6.9-7.6% more than IDP where
 /// IP could not end the solve; 7% and 3% keep IP within about a tenth of IDP's time there. On the
 /// 2-core CPU at n = 24 with a 1% first share, rounds of 3% going on from the branches left ended
@@ -91,8 +93,9 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   const Deadline deadline = deadline_after(started, options.time_limit);
   std::optional<IpSolver<ExecSpace>> ip(std::in_place, space, values, launch, on_device);
   if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) return ip->search(deadline);  // anytime
-  const Result first = ip->search(earlier(deadline, deadline_after(uploaded, idp_estimate * shares.first)));
-  if (first.exact) return first;
+  const Deadline first_share = shares.first > 0 ? deadline_after(uploaded, idp_estimate * shares.first) : uploaded;
+  Result searched = ip->search(earlier(deadline, first_share));  // IP's answer so far
+  if (searched.exact) return searched;
   const int n = values.agents;
   const std::uint64_t table_bytes = (std::uint64_t{1} << n) * sizeof(Value);
   if (sizeof(Value) != sizeof(double) || ip->closed_size() >= n / 2 ||
@@ -102,19 +105,19 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   double round_seconds = 0;  // IP's, since IDP started
   const LayerHook<Memory> after_layer = [&](int layer, const Kokkos::View<const double*, Memory>& table) {
     if (passed(deadline)) return true;
-    if (!ip || table.data() == nullptr || layer <= ip->closed_size() || layer > n / 2) return false;
+    if (ip && layer > n / 2) ip.reset();  // no round is left: IP's table makes room
+    if (!ip || table.data() == nullptr || layer <= ip->closed_size()) return false;
     const auto round_started = Clock::now();
     const double idp_seconds = std::chrono::duration<double>(round_started - idp_started).count() - round_seconds;
     const double budget = shares.rounds * idp_seconds - round_seconds;
     if (budget <= 0) return false;
     ip->close_with(table, layer);
-    const bool ended = ip->search(earlier(deadline, deadline_after(round_started, budget))).exact;
+    searched = ip->search(earlier(deadline, deadline_after(round_started, budget)));
     round_seconds += std::chrono::duration<double>(Clock::now() - round_started).count();
-    return ended;
+    return searched.exact || passed(deadline);
   };
   Result result = solve_idp(idp, on_device, after_layer);
-  if (!result.exact) return ip ? ip->result() : first;  // IP ended it, or the limit passed: IP's answer
-  const Result& searched = ip ? ip->result() : first;
+  if (!result.exact) return searched;  // IP ended it, or the limit passed: IP's answer
   result.nodes = searched.nodes;
   result.ip_seconds = searched.ip_seconds;
   result.ip_start_seconds = searched.ip_start_seconds;
