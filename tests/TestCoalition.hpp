@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -317,6 +318,23 @@ TEST(TEST_CATEGORY, coalition_idp_stopped_by_a_time_limit_leaves_auto_with_ip_s_
   EXPECT_FALSE(result.exact);
   EXPECT_EQ(result.method, "ip");
   expect_bounds_enclose(game, result, optimum, "auto with IDP stopped");
+  // A limit IDP's estimate fits in (so IP does not run alone), passed during a layer: the hook
+  // stops IDP after it, and IP's answer stands.
+  options.time_limit = 1;
+  bool hook_stopped = false;
+  const auto limited = coalition::Impl::solve_automatic<double>(
+      space, coalition::Values(game), options,
+      [&](const coalition::Options&, const auto&, const coalition::Impl::LayerHook<Memory>& hook) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+        hook_stopped = hook(1, Kokkos::View<const double*, Memory>());
+        coalition::Result gave_up;
+        gave_up.exact = false;
+        return gave_up;
+      },
+      coalition::Impl::IpLaunch{64, 4, 3}, {1e-12, 0});
+  EXPECT_TRUE(hook_stopped) << "the limit had passed";
+  EXPECT_FALSE(limited.exact);
+  expect_bounds_enclose(game, limited, optimum, "auto past its time limit");
 }
 
 TEST(TEST_CATEGORY, coalition_ip_statistics_on_the_space_equal_the_serial_scan) {
