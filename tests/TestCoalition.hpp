@@ -194,17 +194,6 @@ TEST(TEST_CATEGORY, coalition_auto_stopped_by_its_time_limit_bounds_the_optimum)
   }
 }
 
-/// f(C) = the best partition of C, for every coalition C of `game` (the plain DP, serially).
-inline std::vector<double> best_partition_table(const coalition::Game& game) {
-  std::vector<double> f(game.values);
-  for (std::uint64_t set = 1; set < f.size(); ++set) {
-    const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
-    for (std::uint64_t sub = others; sub != 0; sub = (sub - 1) & others)  // the part with `lowest` is a strict subset
-      f[set] = std::max(f[set], f[set ^ sub] + f[sub]);
-  }
-  return f;
-}
-
 TEST(TEST_CATEGORY, coalition_idp_shows_auto_finished_best_partitions_after_each_layer) {
   // IDP's table after layer h, as auto's IP takes it: every coalition of at most h agents (up to
   // n / 2) holds its best partition, and no entry exceeds one. A hook that stops after the first
@@ -212,7 +201,7 @@ TEST(TEST_CATEGORY, coalition_idp_shows_auto_finished_best_partitions_after_each
   TEST_EXECSPACE space;
   using Memory = typename TEST_EXECSPACE::memory_space;
   const auto game = coalition::generate_game("agent_normal", 16, 3);
-  const std::vector<double> best = best_partition_table(game);
+  const std::vector<double> best = coalition::serial_dp_table(game, game.agents);
   const coalition::Values values(game);
   std::vector<int> layers;
   const coalition::Impl::LayerHook<Memory> check_layer = [&](int h, const Kokkos::View<const double*, Memory>& table) {
@@ -242,7 +231,7 @@ template <class Memory>
 auto faked_idp(const coalition::Game& game, int layers, int& stopped_at) {
   return [&game, layers, &stopped_at](const coalition::Options&, const auto&,
                                       const coalition::Impl::LayerHook<Memory>& hook) {
-    const std::vector<double> best = best_partition_table(game);
+    const std::vector<double> best = coalition::serial_dp_table(game, game.agents);
     stopped_at = 0;
     for (int h = 1; h <= layers && stopped_at == 0; ++h) {
       Kokkos::View<double*, Kokkos::HostSpace> host("layer table", best.size());

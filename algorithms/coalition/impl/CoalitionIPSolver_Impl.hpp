@@ -57,25 +57,29 @@ class IpSolver {
     search_.v = on_device.data() != nullptr ? on_device : values_on(space, values);
     search_.binomial = subsets::binomial_table<Memory>(space, n);
     search_.all = coalitions - 1;
-    stats_ = host_values ? scan_in_parallel(values) : statistics_on(space, search_.v, n, search_.binomial);
-    plan_ = plan_subspaces(values, stats_);
-    search_.slack = plan_.slack;
+    const SizeStatistics stats =
+        host_values ? scan_in_parallel(values) : statistics_on(space, search_.v, n, search_.binomial);
+    const IpPlan plan = plan_subspaces(values, stats);
+    search_.slack = plan.slack;
     result_.method = to_string(Method::ip);
-    result_.value = plan_.incumbent;
-    result_.structure = plan_.incumbent_structure;
-    result_.exact = plan_.open.empty();
+    result_.value = plan.incumbent;
+    result_.structure = plan.incumbent_structure;
+    result_.exact = plan.open.empty();
     result_.upper_bound = result_.exact ? result_.value : INFINITY;
     if (!result_.exact) {
       search_.known = Kokkos::View<double*, Memory>(
           Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::known"), coalitions);
       Kokkos::deep_copy(space, search_.known, search_.v);
       search_.incumbent = Kokkos::View<double, Memory>("Kollective::IP::incumbent");
-      Kokkos::deep_copy(space, search_.incumbent, plan_.incumbent);
+      Kokkos::deep_copy(space, search_.incumbent, plan.incumbent);
       search_.nodes = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::nodes");
       search_.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
       search_.closed_size = launch.dp_size > 0 ? Kokkos::min(launch.dp_size, n) : ip_dp_size(n);
       best_partitions_up_to(space, search_.known, n, search_.closed_size, search_.binomial);
-      plan_searches();
+      searches_ = searched_subspaces(plan, stats, search_.closed_size,
+                                     best_partition_maxima(space, Kokkos::View<const double*, Memory>(search_.known), n,
+                                                           search_.closed_size, search_.binomial));
+      search_.table = subspace_table<Memory>(searches_);
       stack_ = first_stack(space, searches_, n, launch_);
     }
     space.fence();
@@ -99,7 +103,7 @@ class IpSolver {
     result_.exact = best.finished;
     result_.upper_bound =
         best.finished ? result_.value
-                      : Kokkos::min(result_.upper_bound, Kokkos::max(result_.value, best.stack_bound + plan_.slack));
+                      : Kokkos::min(result_.upper_bound, Kokkos::max(result_.value, best.stack_bound + search_.slack));
     space_.fence();
     result_.ip_seconds += timer.seconds();
     return result_;
@@ -124,15 +128,6 @@ class IpSolver {
   }
 
  private:
-  /// The searches that close at closed_size agents, and their table on the space.
-  void plan_searches() {
-    const std::vector<double> best_closed =
-        best_partition_maxima(space_, Kokkos::View<const double*, Memory>(search_.known), values_.agents,
-                              search_.closed_size, search_.binomial);
-    searches_ = searched_subspaces(plan_, stats_, search_.closed_size, best_closed);
-    search_.table = subspace_table<Memory>(searches_);
-  }
-
   /// The best frame's structure, a closed part written out by its best partition.
   void take_structure(const IpBest& best) {
     result_.value = best.value;
@@ -148,8 +143,6 @@ class IpSolver {
   ExecSpace space_;
   Values values_;
   IpLaunch launch_;
-  SizeStatistics stats_;
-  IpPlan plan_;
   IpSearch<Memory> search_;
   std::vector<SearchedSubspace> searches_;
   IpStack<Memory> stack_;
