@@ -143,6 +143,25 @@ TEST(TEST_CATEGORY, coalition_ip_with_tiny_frames_matches_the_serial_dp) {
   }
 }
 
+TEST(TEST_CATEGORY, coalition_ip_and_auto_match_idp_on_every_distribution_at_18) {
+  // Past the serial references' sizes: IP alone (its search ending, on the agent-based games after
+  // about 1e8 nodes) and auto (IP, then IDP where IP's share runs out) against IDP, seed 5.
+  TEST_EXECSPACE space;
+  for (const auto& model : coalition::value_models()) {
+    const auto game = coalition::generate_game(model, 18, 5);
+    const double reference = coalition::solve<double>(space, game, {coalition::Method::idp}).value;
+    const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
+    for (const auto method : {coalition::Method::ip, coalition::Method::automatic}) {
+      const auto result = coalition::solve<double>(space, game, {method});
+      const std::string label = model + " " + coalition::to_string(method) + " (" + result.method + ")";
+      EXPECT_TRUE(result.exact) << label;
+      EXPECT_NEAR(result.value, reference, tolerance) << label;
+      coalition::check_partition(game.agents, result.structure);
+      EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, tolerance) << label;
+    }
+  }
+}
+
 /// A result stopped at its time limit (or exact): its structure is a partition worth its value, and
 /// the value and the upper bound enclose the optimum.
 void expect_bounds_enclose(const coalition::Game& game, const coalition::Result& result, double optimum,

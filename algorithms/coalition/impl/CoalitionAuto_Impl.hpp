@@ -53,8 +53,8 @@ double idp_splits_per_second(const ExecSpace& space) {
 /// IP's time in auto: `first`, of IDP's estimated time, before IDP; then, between IDP's layers,
 /// at most `rounds` of IDP's time so far (all rounds together); a share of over 1e9 s is no
 /// limit (deadline_after). Tests and benchmarks change them.
-/// On one H200 at n = 28 (8a31137: rounds planned anew, 6%) auto took 6.9-7.6% more than IDP where
-/// IP could not end the solve; 7% and 3% keep IP within about a tenth of IDP's time there. On the
+/// On one H200 at n = 28 (6fb7e43, these shares) auto took 7.3-7.9% more than IDP where IP could
+/// not end the solve (modified uniform, NDCS, agent uniform), within a tenth of IDP's time. On the
 /// 2-core CPU at n = 24 with a 1% first share, rounds of 3% going on from the branches left ended
 /// modified uniform by IP at about half of IDP's time, 10% all of modified uniform, exponential,
 /// gamma and NDCS at a fifth to a half (kollective_bench auto_shares).
