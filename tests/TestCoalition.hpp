@@ -229,7 +229,7 @@ TEST(TEST_CATEGORY, coalition_idp_shows_auto_finished_best_partitions_after_each
     for (std::uint64_t c = 1; c < best.size(); ++c) {
       const double tolerance = 1e-12 * std::max(1.0, std::fabs(best[c]));
       EXPECT_LE(on_host(c), best[c] + tolerance) << "layer " << h << ", coalition " << c;
-      if (__builtin_popcountll(c) <= std::min(h, game.agents / 2))
+      if (Kokkos::popcount(c) <= std::min(h, game.agents / 2))
         EXPECT_NEAR(on_host(c), best[c], tolerance) << "layer " << h << ", coalition " << c;
     }
     return false;
@@ -254,7 +254,7 @@ auto faked_idp(const coalition::Game& game, int layers, int& stopped_at) {
     stopped_at = 0;
     for (int h = 1; h <= layers && stopped_at == 0; ++h) {
       Kokkos::View<double*, Kokkos::HostSpace> host("layer table", best.size());
-      for (std::uint64_t c = 0; c < best.size(); ++c) host(c) = __builtin_popcountll(c) <= h ? best[c] : game.values[c];
+      for (std::uint64_t c = 0; c < best.size(); ++c) host(c) = Kokkos::popcount(c) <= h ? best[c] : game.values[c];
       if (hook(h, Kokkos::create_mirror_view_and_copy(Memory(), host))) stopped_at = h;
     }
     coalition::Result gave_up;

@@ -76,11 +76,13 @@ class IpSolver {
       search_.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
       search_.closed_size = launch.dp_size > 0 ? Kokkos::min(launch.dp_size, n) : ip_dp_size(n);
       best_partitions_up_to(space, search_.known, n, search_.closed_size, search_.binomial);
-      searches_ = searched_subspaces(plan, stats, search_.closed_size,
-                                     best_partition_maxima(space, Kokkos::View<const double*, Memory>(search_.known), n,
-                                                           search_.closed_size, search_.binomial));
-      search_.table = subspace_table<Memory>(searches_);
-      stack_ = first_stack(space, searches_, n, launch_);
+      const std::vector<SearchedSubspace> searches =
+          searched_subspaces(plan, stats, search_.closed_size,
+                             best_partition_maxima(space, Kokkos::View<const double*, Memory>(search_.known), n,
+                                                   search_.closed_size, search_.binomial));
+      search_.table = subspace_table<Memory>(searches);
+      make_launch_room(space, search_, searches, launch_);
+      stack_ = first_stack(space, searches, n, launch_);
     }
     space.fence();
     result_.ip_seconds = result_.ip_start_seconds = timer.seconds();
@@ -97,7 +99,7 @@ class IpSolver {
     if (result_.exact) return result_;
     Kokkos::Profiling::ScopedRegion region("Kollective::Coalition::IP::search");
     const WallTimer timer;
-    const IpBest best = run_frames(space_, search_, result_.value, stack_, searches_, launch_, deadline);
+    const IpBest best = run_frames(space_, search_, result_.value, stack_, launch_, deadline);
     result_.nodes = static_cast<std::int64_t>(best.nodes);
     if (!best.structure.empty()) take_structure(best);
     result_.exact = best.finished;
@@ -144,7 +146,6 @@ class IpSolver {
   Values values_;
   IpLaunch launch_;
   IpSearch<Memory> search_;
-  std::vector<SearchedSubspace> searches_;
   IpStack<Memory> stack_;
   Result result_;
 };

@@ -387,13 +387,12 @@ IpStack<typename ExecSpace::memory_space> first_stack(const ExecSpace& space,
   return stack;
 }
 
-/// Runs the frames of `stack` (of `searches`) as a stack: each launch searches the top ones and
-/// pushes back what they left, until none is left or the deadline has passed after a launch
-/// (every branch left then in the stack, to go on from). A structure is recorded only where it
-/// beats `incumbent`.
+/// Makes the room a launch of `search` writes in (its pushed frames, each frame's best and its
+/// structure) and sets its budget, once: the searches stay the same from one of IP's searches to
+/// the next.
 template <class ExecSpace, class Memory>
-IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incumbent, IpStack<Memory>& stack,
-                  const std::vector<SearchedSubspace>& searches, const IpLaunch& launch, const Deadline& deadline) {
+void make_launch_room(const ExecSpace& space, IpSearch<Memory>& search, const std::vector<SearchedSubspace>& searches,
+                      const IpLaunch& launch) {
   std::size_t most_parts = 0;
   for (const SearchedSubspace& searched : searches) most_parts = std::max(most_parts, searched.placed.size() + 1);
   const std::uint64_t per_launch = launch.frames;
@@ -406,6 +405,16 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incum
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::frame_best"), per_launch);
   search.structures = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::structures"), per_launch, most_parts + 1);
+}
+
+/// Runs the frames of `stack` as a stack (`search` with its launch room made): each launch
+/// searches the top ones and pushes back what they left, until none is left or the deadline has
+/// passed after a launch (every branch left then in the stack, to go on from). A structure is
+/// recorded only where it beats `incumbent`.
+template <class ExecSpace, class Memory>
+IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incumbent, IpStack<Memory>& stack,
+                  const IpLaunch& launch, const Deadline& deadline) {
+  const std::uint64_t per_launch = launch.frames;
   IpBest best;
   best.value = incumbent;
   std::uint64_t& count = stack.count;
