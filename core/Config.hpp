@@ -13,16 +13,13 @@
 #include <vector>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/Parse.hpp"  // did_you_mean
 
 namespace YAML {
 class Node;
 }
 
 namespace kollective {
-
-/// " (did you mean 'c'?)" for the candidate c nearest to `word` by edit distance, when near
-/// enough to be a slip (at most a third of the word's letters, at least one); else "".
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
 class ConfigNode {
  public:
@@ -47,8 +44,9 @@ class ConfigNode {
   std::vector<ConfigNode> elements() const;
   /// Fails, citing the offending key's line, if the map has a key outside `allowed`, a key that
   /// is not a plain word, or a key without a value (`key:` alone, `key: ~`).
+  /// Keys in `former` (renamed ones, read with a warning) are accepted too, without being listed.
   void expect_keys(std::initializer_list<const char*> allowed) const;
-  void expect_keys(const std::vector<std::string>& allowed) const;
+  void expect_keys(const std::vector<std::string>& allowed, const std::vector<std::string>& former = {}) const;
   /// Fails unless this node is a map.
   void expect_map() const;
 

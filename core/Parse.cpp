@@ -1,7 +1,9 @@
 #include "kollective/core/Parse.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 namespace kollective {
 
@@ -67,6 +69,31 @@ std::optional<double> parse_decimal(std::string_view text) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  // Edit distance with transpositions of neighbours (optimal string alignment).
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.size()][b.size()];
+  };
+  std::string best;
+  std::size_t nearest = std::max<std::size_t>(1, word.size() / 3) + 1;  // near enough: below this
+  for (const std::string& candidate : candidates) {
+    if (candidate == word) continue;
+    const std::size_t d = distance(word, candidate);
+    if (d < nearest) nearest = d, best = candidate;
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
 }  // namespace kollective

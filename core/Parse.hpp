@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace kollective {
 
@@ -18,6 +20,10 @@ std::optional<std::int64_t> parse_int64(std::string_view text);
 std::optional<std::uint64_t> parse_uint64(std::string_view text);
 /// [+-]digits[.digits][e[+-]digits] (also ".5" and "5."), finite after rounding to double.
 std::optional<double> parse_decimal(std::string_view text);
+
+/// " (did you mean 'c'?)" for the candidate c nearest to `word` by edit distance, when near
+/// enough to be a slip (at most a third of the word's letters, at least one); else "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 
 /// `text` without leading and trailing blanks (space, tab, CR, LF).
 std::string_view trim_blanks(std::string_view text);

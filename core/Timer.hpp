@@ -32,6 +32,11 @@ double time_fenced(const ExecSpace& space, Work&& work) {
   return timer.seconds();
 }
 
+/// A time limit as the seconds a solver may take: every algorithm's time_limit of 0 means no
+/// limit, taken as a billion seconds (over 31 years), which stays finite for the clocks and LP
+/// solvers that count it down.
+inline double seconds_allowed(double time_limit) { return time_limit > 0 ? std::min(time_limit, 1e9) : 1e9; }
+
 /// Median of a non-empty sample (copies; samples are small).
 inline double median(std::vector<double> samples) {
   std::sort(samples.begin(), samples.end());

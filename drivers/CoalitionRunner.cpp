@@ -17,6 +17,7 @@
 #include "kollective/core/Timer.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Estimate.hpp"
+#include "kollective/drivers/OptionReader.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/Reporting.hpp"
@@ -36,10 +37,10 @@ struct CoalitionRun {
   std::vector<std::int64_t> agents;
   std::uint64_t seed = 1234;
   coalition::Options options;
-  bool single_precision = false;
   Measurement measurement;  ///< verify auto: brute force for n <= 12
   bool write_values = false;
   bool write_binary = false;
+  bool single_precision() const { return options.precision == Precision::float32; }
 };
 
 /// The format of a value file: given, or by extension (.txt text, .kcsg binary, .bids bids).
@@ -97,19 +98,9 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   }
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys(keys_under("coalition", "options"));
-    if (options.has("method"))
-      settings.options.method =
-          coalition::parse_method(options.required("method").as_choice({"dp", "idp", "ip", "auto"}));
-    settings.single_precision =
-        options.has("precision") && options.required("precision").as_choice({"double", "float"}) == "float";
-    if (options.has("time_limit")) {
-      const ConfigNode limit = options.required("time_limit");
-      settings.options.time_limit = limit.as_double();
-      if (!(settings.options.time_limit > 0)) limit.error("must be a positive number of seconds");
-    }
-    if (const auto problem = coalition::check(settings.options))
-      options.required(problem->option).error(problem->problem);
+    options.expect_keys(keys_under("coalition", "options"), former_keys_under("coalition", "options"));
+    read_fields(options, coalition::option_fields(), settings.options);
+    refuse(options, coalition::option_fields(), coalition::check(settings.options));
   }
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
@@ -129,7 +120,7 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   } else {
     game = coalition::read_game(settings.file, settings.format);
   }
-  if (settings.single_precision) {
+  if (settings.single_precision()) {
     coalition::validate_values(game, settings.file.empty() ? settings.model + " generator" : settings.file, true);
   }
   if (!settings.names.empty()) {
@@ -206,8 +197,8 @@ class CoalitionJob : public Job {
     Timing times;
     Workspace<Space::memory_space> workspace;  // the table and the trade buffers, reused by the repetitions
     const coalition::Result result = measure(space, measurement, times, [&] {
-      return settings.single_precision ? coalition::solve<float>(space, game, settings.options, workspace)
-                                       : coalition::solve<double>(space, game, settings.options, workspace);
+      return settings.single_precision() ? coalition::solve<float>(space, game, settings.options, workspace)
+                                         : coalition::solve<double>(space, game, settings.options, workspace);
     });
     workspace.release();  // before the checks
     std::string verified = "skipped";
@@ -216,14 +207,14 @@ class CoalitionJob : public Job {
       if (!brute_force_fits) {
         fail("verify: true needs n <= ", coalition::brute_force_max_agents, " (brute force over all set partitions)");
       }
-      coalition::verify(game, result, settings.single_precision);
+      coalition::verify(game, result, settings.single_precision());
       verified = "brute force";
     }
-    coalition::check_result(game, result, settings.single_precision);
+    coalition::check_result(game, result, settings.single_precision());
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary)
-      coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision);
+      coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision());
     const double seconds = times.median();
     const std::string text = coalition::format_structure(result.structure, game.names);
     Row row;
@@ -233,7 +224,7 @@ class CoalitionJob : public Job {
                           : settings.format + ":" + settings.file)
         .set("agents", n)
         .set("method", result.method)
-        .set("precision", settings.single_precision ? "float" : "double")
+        .set("precision", to_string(settings.options.precision))
         .set("optimum", result.value)
         .set("exact", result.exact)
         .set("upper_bound", result.upper_bound)
@@ -250,11 +241,11 @@ class CoalitionJob : public Job {
     if (settings.measurement.shared) set_rank_range(row, "exchange_s", result.exchange_seconds);
     row.set("splits_per_s", result.splits / seconds)
         .set("block_bytes_per_s",
-             coalition::block_read_bytes(n, settings.options.method, settings.single_precision ? 4 : 8) / seconds)
+             coalition::block_read_bytes(n, settings.options.method, settings.single_precision() ? 4 : 8) / seconds)
         .set("verified", verified);
     table.add(row);
     std::printf("%s: coalition structure (%s, %s) for %d agents\n  %s %.6f: %s\n", context.run_name.c_str(),
-                result.method.c_str(), settings.single_precision ? "float" : "double", n,
+                result.method.c_str(), to_string(settings.options.precision), n,
                 result.exact ? "optimum" : "best found", result.value,
                 text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str());
     if (!result.exact)

@@ -2,6 +2,11 @@
 
 #include <sstream>
 
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
+
 namespace kollective::driver {
 
 namespace {
@@ -24,6 +29,25 @@ std::string cell(const std::string& text) {
   return out;
 }
 
+/// The `options.<name>` rows of an algorithm's declared fields.
+template <class Options>
+std::vector<ConfigKey> option_keys(const std::string& section, const OptionFields<Options>& fields) {
+  std::vector<ConfigKey> keys;
+  for (const OptionDescription& field : describe(fields)) {
+    std::string range = field.range_text();
+    if (!field.note.empty()) range += range.empty() ? field.note : " (" + field.note + ")";
+    keys.push_back({section, "options." + field.name, to_string(field.kind), value_text(field.fallback), range,
+                    field.meaning, "", field.former_names});
+  }
+  return keys;
+}
+
+/// `rows` with `more` appended.
+std::vector<ConfigKey> joined(std::vector<ConfigKey> rows, const std::vector<ConfigKey>& more) {
+  rows.insert(rows.end(), more.begin(), more.end());
+  return rows;
+}
+
 const char* const elections = "schulze kemeny";
 const char* const repeated = "schulze kemeny coalition";
 const char* const measured = "schulze kemeny coalition ranksvm";
@@ -31,13 +55,12 @@ const char* const measured = "schulze kemeny coalition ranksvm";
 }  // namespace
 
 const std::vector<ConfigKey>& config_keys() {
-  static const std::vector<ConfigKey> keys = {
+  static const std::vector<ConfigKey> common = {
       {"config", "title", "text", "", "", "printed first", ""},
       {"config", "output", "text", "results", "a folder", "where the tables go (--out replaces it)", ""},
       {"config", "keep_going", "true/false", "false", "", "run the rest after a run fails (--keep-going)", ""},
       {"config", "runs", "list", "", "at least one run", "the runs, in order; all are checked before the first starts",
        ""},
-
       {"run", "name", "text", "<algorithm>_<k>", "letters, digits, '.', '_', '-'; at most 100",
        "names the run's result files", ""},
       {"run", "algorithm", "choice", "", "schulze | kemeny | coalition | ranksvm", "what to solve", ""},
@@ -55,7 +78,6 @@ const std::vector<ConfigKey>& config_keys() {
       {"run", "max_seconds", "number", "none", "> 0", "refuse the run when its time estimate exceeds this", repeated},
       {"run", "distribute", "choice", "points", "points | solve",
        "under mpirun: spread the points over the ranks, or solve each point with every rank", ""},
-
       {"election input", "input.preflib", "file", "", ".soc .soi .toc .toi (current or pre-2022 format)",
        "a PrefLib election (exactly one of preflib, matrix, lolib, generator)", elections},
       {"election input", "input.matrix", "file", "", "CSV, optional name header and column",
@@ -79,28 +101,19 @@ const std::vector<ConfigKey>& config_keys() {
        "one point per value", elections},
       {"election input", "sweep.voters", "list of integers", "the generator's", "as the generator's",
        "one point per value", elections},
-
-      {"schulze", "options.rule", "choice", "winning_votes", "winning_votes | margin", "a link's strength", ""},
-      {"schulze", "options.strength_bits", "choice", "auto", "auto | 32 | 16",
-       "path width (auto: 16 on GPUs when every strength fits)", ""},
+  };
+  static const std::vector<ConfigKey> schulze_write = {
       {"schulze", "write.ranking", "true/false", "true", "", "`<name>_ranking.csv`", ""},
       {"schulze", "write.paths", "true/false", "false", "n <= 8192", "`<name>_paths.csv`: the strongest paths", ""},
       {"schulze", "write.pairwise", "true/false", "false", "n <= 8192", "`<name>_pairwise.csv`: the counts", ""},
       {"schulze", "write.beats", "true/false", "false", "n <= 8192", "`<name>_beats.csv`: who beats whom", ""},
-
-      {"kemeny", "options.method", "choice", "auto", "auto | enumeration | dp | heuristic",
-       "auto: Condorcet components, each by the subset DP or branch and cut on the LP bound", ""},
-      {"kemeny", "options.list_limit", "integer", "100", "1..1000000", "optimal rankings listed at most", ""},
-      {"kemeny", "options.seed", "integer", "1", ">= 0", "the heuristic's KwikSort seed", ""},
-      {"kemeny", "options.dp_limit", "integer", "-1", "-1..40",
-       "auto: largest component the DP takes first (-1: 12 with CLP, else 40)", ""},
-      {"kemeny", "options.time_limit", "number", "300", "> 0", "auto: seconds for each component's branch and cut", ""},
-      {"kemeny", "options.reduce", "true/false", "true", "", "auto: fix the pairs the data reduction proves", ""},
-      {"kemeny", "options.count", "true/false", "true", "", "auto: list and count the optima (false: one optimum)", ""},
+  };
+  static const std::vector<ConfigKey> kemeny_write = {
       {"kemeny", "write.rankings", "true/false", "true", "", "`<name>_rankings.csv`: the optimal rankings", ""},
       {"kemeny", "write.certificate", "true/false", "false", "",
        "`<name>_certificate.json`: a proof `kollective check-certificate` verifies", ""},
-
+  };
+  static const std::vector<ConfigKey> coalition_input = {
       {"coalition", "input.file", "file", "", "Rahwan's text, the binary format, or bids",
        "coalition values (exactly one of file, generator)", ""},
       {"coalition", "input.format", "choice", "auto", "auto | text | binary | bids", "the file's format", ""},
@@ -113,19 +126,12 @@ const std::vector<ConfigKey>& config_keys() {
       {"coalition", "input.generator.seed", "integer", "1234", "0..2^32-1", "the generator's seed", ""},
       {"coalition", "input.names", "list", "1..n", "one per agent", "agents' names in the output", ""},
       {"coalition", "sweep.agents", "list of integers", "the generator's", "1..40", "one point per value", ""},
-      {"coalition", "options.method", "choice", "idp", "dp | idp | ip | auto",
-       "the subset DP, IDP (fewer splits), IP (branch and bound over integer-partition subspaces, double), or auto "
-       "(ODP-IP's hybrid: IP for a share of IDP's time, then IDP with IP going on between its layers; IDP "
-       "alone over several ranks)",
-       ""},
-      {"coalition", "options.precision", "choice", "double", "double | float", "the values' precision", ""},
-      {"coalition", "options.time_limit", "number", "none", "> 0",
-       "ip and auto (one rank): seconds, then the best structure found with a proven bound and its gap (exact: "
-       "false); auto gives IP the whole limit where IDP's estimated time does not fit",
-       ""},
+  };
+  static const std::vector<ConfigKey> coalition_write = {
       {"coalition", "write.values", "true/false", "false", "", "`<name>_values.txt`: the values, Rahwan's text", ""},
       {"coalition", "write.binary", "true/false", "false", "", "`<name>_values.kcsg`: the values, binary", ""},
-
+  };
+  static const std::vector<ConfigKey> ranksvm_input = {
       {"ranksvm", "input.train", "file or map", "", "a LETOR/SVMlight file, or {generator: ...}", "the training set",
        ""},
       {"ranksvm", "input.test", "file or map", "none", "as train", "a test set to score", ""},
@@ -136,19 +142,24 @@ const std::vector<ConfigKey>& config_keys() {
       {"ranksvm", "generator.documents", "integer", "69623 (mslr: 2270296)", "queries..4x10^9", "documents", ""},
       {"ranksvm", "generator.features", "integer", "46 (mslr: 136)", "1..100000", "features", ""},
       {"ranksvm", "generator.seed", "integer", "1", ">= 0", "the generator's seed", ""},
-      {"ranksvm", "options.C", "number", "1", "> 0", "the loss's weight", ""},
-      {"ranksvm", "options.eps", "number", "0.001", "0..1 (exclusive)", "stop when |g| <= eps |g0|", ""},
-      {"ranksvm", "options.max_iterations", "integer", "1000", "1..1000000", "TRON iterations at most", ""},
-      {"ranksvm", "options.scale", "true/false", "false", "", "scale each feature to [0, 1] first", ""},
-      {"ranksvm", "options.ndcg", "choice", "letor4", "letor4 | modern", "NDCG's convention", ""},
-      {"ranksvm", "options.ndcg_k", "list of integers", "[1, 3, 5, 10]", "1..1000", "NDCG@k positions", ""},
+  };
+  static const std::vector<ConfigKey> ranksvm_rest = {
       {"ranksvm", "options.log", "true/false", "true", "", "print TRON's iterations on stderr", ""},
-      {"ranksvm", "options.feature_precision", "choice", "double", "double | float", "X's precision on the device", ""},
       {"ranksvm", "write.model", "true/false", "true", "", "`<name>_model.txt` (LIBLINEAR-ranksvm's format)", ""},
       {"ranksvm", "write.scores", "true/false", "false", "", "`<name>_scores.txt`: the documents' scores", ""},
       {"ranksvm", "write.pairs", "true/false", "false", "",
        "`<name>_pairs.txt`: the pair differences (LIBLINEAR input)", ""},
   };
+  static const std::vector<ConfigKey> keys = [] {
+    std::vector<ConfigKey> all = common;
+    all = joined(joined(all, option_keys("schulze", schulze::option_fields())), schulze_write);
+    all = joined(joined(all, option_keys("kemeny", kemeny::option_fields())), kemeny_write);
+    all = joined(joined(all, coalition_input), option_keys("coalition", coalition::option_fields()));
+    all = joined(joined(all, coalition_write), ranksvm_input);
+    all = joined(joined(all, option_keys("ranksvm", ranksvm::option_fields())),
+                 option_keys("ranksvm", ranksvm::evaluation_fields()));
+    return joined(all, ranksvm_rest);
+  }();
   return keys;
 }
 
@@ -160,6 +171,16 @@ std::vector<std::string> keys_under(const std::string& section, const std::strin
     if (key.section != section || key.path.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string rest = key.path.substr(prefix.size());
     if (rest.find('.') == std::string::npos && takes(key.algorithms, algorithm)) names.push_back(rest);
+  }
+  return names;
+}
+
+std::vector<std::string> former_keys_under(const std::string& section, const std::string& parent) {
+  std::vector<std::string> names;
+  const std::string prefix = parent.empty() ? "" : parent + ".";
+  for (const ConfigKey& key : config_keys()) {
+    if (key.section != section || key.path.compare(0, prefix.size(), prefix) != 0) continue;
+    names.insert(names.end(), key.former_names.begin(), key.former_names.end());
   }
   return names;
 }
@@ -186,6 +207,7 @@ std::string config_reference() {
       if (key.section != section) continue;
       std::string meaning = key.meaning;
       if (!key.algorithms.empty() && section == std::string("run")) meaning += " (" + key.algorithms + ")";
+      for (const std::string& former : key.former_names) meaning += " (formerly `" + former + "`)";
       const bool value = !key.fallback.empty() && key.fallback != "none" && key.fallback.find(' ') == std::string::npos;
       const std::string fallback = value ? "`" + key.fallback + "`" : key.fallback;  // a value, not words
       out << "| `" << key.path << "` | " << key.type << " | " << cell(fallback) << " | " << cell(key.range) << " | "

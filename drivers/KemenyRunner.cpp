@@ -20,6 +20,7 @@
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/ElectionInput.hpp"
+#include "kollective/drivers/OptionReader.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Reporting.hpp"
 #include "kollective/drivers/Session.hpp"
@@ -41,19 +42,9 @@ KemenySettings parse_settings(const ConfigNode& run) {
   KemenySettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys(keys_under("kemeny", "options"));
-    if (options.has("method")) {
-      settings.options.method =
-          kemeny::parse_method(options.required("method").as_choice({"auto", "enumeration", "dp", "heuristic"}));
-    }
-    settings.options.list_limit = static_cast<int>(options.get_int_in("list_limit", 100, INT32_MIN, INT32_MAX));
-    settings.options.seed = static_cast<std::uint64_t>(options.get_int_in("seed", 1, 0, INT64_MAX));
-    settings.options.dp_limit =
-        static_cast<int>(options.get_int_in("dp_limit", -1, INT32_MIN, INT32_MAX));  // -1: auto_dp_limit
-    settings.options.time_limit = options.get_double("time_limit", settings.options.time_limit);
-    settings.options.reduce = options.get_bool("reduce", settings.options.reduce);
-    settings.options.count = options.get_bool("count", settings.options.count);
-    if (const auto problem = kemeny::check(settings.options)) options.required(problem->option).error(problem->problem);
+    options.expect_keys(keys_under("kemeny", "options"), former_keys_under("kemeny", "options"));
+    read_fields(options, kemeny::option_fields(), settings.options);
+    refuse(options, kemeny::option_fields(), kemeny::check(settings.options));
   }
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);

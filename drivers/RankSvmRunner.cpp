@@ -17,6 +17,7 @@
 #include "kollective/core/TextInput.hpp"
 #include "kollective/core/Timer.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/OptionReader.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/drivers/Runner.hpp"
@@ -49,9 +50,7 @@ struct RankSvmRun {
   std::string model_in;  ///< evaluate this model instead of training
   ranksvm::TrainOptions options;
   Measurement measurement;  ///< verify auto: the pair reference checks sets of up to verify_auto_pairs
-  bool scale = false;
-  ranksvm::NdcgConvention convention = ranksvm::NdcgConvention::letor4;
-  std::vector<std::int64_t> ndcg_k = {1, 3, 5, 10};
+  ranksvm::Evaluation evaluation;
   bool write_model = true, write_scores = false;
   bool write_pairs = false;  ///< the training set's explicit pair differences (LIBLINEAR input)
 };
@@ -77,6 +76,7 @@ DataSource parse_source(const ConfigNode& node, const RunContext& context) {
 RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   run.expect_keys(keys_under("run", "", "ranksvm"));
   RankSvmRun settings;
+  bool log = true;  // TRON's iterations on stderr
   settings.measurement = parse_measurement(run);
   settings.options.communicator = shared_by(settings.measurement);
   const ConfigNode input = run.required("input");
@@ -86,24 +86,13 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   if (input.has("model")) settings.model_in = context.resolve(input.required("model").as_string());
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys(keys_under("ranksvm", "options"));
-    settings.options.C = options.get_double("C", 1.0);
-    settings.options.eps = options.get_double("eps", 1e-3);
-    settings.options.max_iterations =
-        static_cast<int>(options.get_int_in("max_iterations", 1000, INT32_MIN, INT32_MAX));
-    if (const auto problem = ranksvm::check(settings.options))
-      options.required(problem->option).error(problem->problem);
-    settings.options.reporter = reporter(options.get_bool("log", true));
-    settings.scale = options.get_bool("scale", false);
-    if (options.has("feature_precision"))
-      settings.options.float_features = options.required("feature_precision").as_choice({"double", "float"}) == "float";
-    if (options.has("ndcg"))
-      settings.convention = ranksvm::parse_ndcg_convention(options.required("ndcg").as_choice({"letor4", "modern"}));
-    settings.ndcg_k = options.get_int_list("ndcg_k", settings.ndcg_k);
-    for (auto k : settings.ndcg_k) {
-      if (k < 1 || k > 1000) options.required("ndcg_k").error("positions must be in 1..1000");
-    }
+    options.expect_keys(keys_under("ranksvm", "options"), former_keys_under("ranksvm", "options"));
+    read_fields(options, ranksvm::option_fields(), settings.options);
+    refuse(options, ranksvm::option_fields(), ranksvm::check(settings.options));
+    read_fields(options, ranksvm::evaluation_fields(), settings.evaluation);
+    log = options.get_bool("log", log);
   }
+  settings.options.reporter = reporter(log);
   if (run.has("write")) {
     run.required("write").expect_keys(keys_under("ranksvm", "write"));
     settings.write_model = run.required("write").get_bool("model", true);
@@ -143,11 +132,11 @@ void add_metrics(Row& row, const std::string& prefix, const RankSvmRun& settings
   auto over_queries = [&](const std::vector<double>& mine) {
     return mean(shared ? world().allgather_values(mine) : mine);
   };
-  for (auto k : settings.ndcg_k) {
+  for (auto k : settings.evaluation.ndcg_k) {
     row.set(prefix + "ndcg@" + std::to_string(k),
-            over_queries(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.convention)));
+            over_queries(ranksvm::ndcg_at(data, scores, static_cast<int>(k), settings.evaluation.ndcg)));
   }
-  row.set(prefix + "mean_ndcg", over_queries(ranksvm::mean_ndcg(data, scores, settings.convention)));
+  row.set(prefix + "mean_ndcg", over_queries(ranksvm::mean_ndcg(data, scores, settings.evaluation.ndcg)));
 }
 
 /// Scores in the file's line order from every rank's share (a collective).
@@ -234,7 +223,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   if (settings.has_test && test.features != train.features) {
     fail("the test set has ", test.features, " features, the training set ", train.features);
   }
-  if (settings.scale) {
+  if (settings.evaluation.scale) {
     const auto range = read_share ? shared_feature_range(train) : ranksvm::feature_range(train);
     ranksvm::scale_features(train, range);
     if (settings.has_test) ranksvm::scale_features(test, range);
@@ -255,7 +244,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
       .set("pairs", pairs)
       .set("C", settings.options.C)
       .set("eps", settings.options.eps)
-      .set("feature_precision", settings.options.float_features ? "float" : "double");
+      .set("feature_precision", to_string(settings.options.precision));
   if (w.empty()) {
     Space space;
     Timing times;

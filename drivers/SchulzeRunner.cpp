@@ -18,6 +18,7 @@
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/ElectionInput.hpp"
+#include "kollective/drivers/OptionReader.hpp"
 #include "kollective/drivers/RunLoop.hpp"
 #include "kollective/drivers/Reporting.hpp"
 #include "kollective/drivers/Session.hpp"
@@ -60,14 +61,9 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
   SchulzeSettings settings;
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
-    options.expect_keys(keys_under("schulze", "options"));
-    if (options.has("rule")) {
-      settings.options.rule = schulze::parse_link_rule(options.required("rule").as_choice({"winning_votes", "margin"}));
-    }
-    if (options.has("strength_bits")) {
-      settings.options.width =
-          schulze::parse_strength_width(options.required("strength_bits").as_choice({"auto", "32", "16"}));
-    }
+    options.expect_keys(keys_under("schulze", "options"), former_keys_under("schulze", "options"));
+    read_fields(options, schulze::option_fields(), settings.options);
+    refuse(options, schulze::option_fields(), schulze::check(settings.options));
   }
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);

@@ -61,7 +61,7 @@ runs:
     algorithm: ranksvm
     input:
       train: {generator: {shape: mslr, seed: 1}}
-    options: {C: 1, eps: 1.0e-5, max_iterations: 3, log: false, feature_precision: ${PRECISION:-float}}
+    options: {C: 1, eps: 1.0e-5, max_iterations: 3, log: false, precision: ${PRECISION:-float}}
 YAML
   profile_kernels 4 set_sums transpose_times        # run per Hessian product
   profile_kernels 1 sort_queries find_ranges GEMV    # run per function evaluation (a few in 3 iterations)

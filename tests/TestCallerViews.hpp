@@ -157,7 +157,7 @@ TEST(TEST_CATEGORY, workspaces_are_reused_and_give_the_same_answers) {
     for (const bool single : {false, true}) {
       ranksvm::TrainOptions options;
       options.C = C;
-      options.float_features = single;
+      options.precision = single ? Precision::float32 : Precision::float64;
       const auto expected = ranksvm::train(space, *data, options);
       const auto found = ranksvm::train(space, *data, options, training_workspace);
       EXPECT_EQ(found.w, expected.w) << "C=" << C << (single ? " float" : " double");  // bit for bit

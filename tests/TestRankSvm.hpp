@@ -145,7 +145,7 @@ TEST(TEST_CATEGORY, ranksvm_float_features_reach_the_same_optimum) {
   const auto data = rs::synthetic_letor("mslr", 40, 1200, 12, 8);
   rs::TrainOptions options = quiet_options(1e-8);
   const auto exact = rs::train(space, data, options);
-  options.float_features = true;
+  options.precision = Precision::float32;
   const auto halved = rs::train(space, data, options);
   EXPECT_TRUE(halved.converged) << halved.stop;
   EXPECT_NEAR(halved.objective, exact.objective, 1e-6 * exact.objective);

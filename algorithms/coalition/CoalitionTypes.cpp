@@ -52,28 +52,6 @@ void validate_values(Values values, const std::string& source, bool single_preci
   }
 }
 
-Method parse_method(const std::string& name) {
-  if (name == "dp") return Method::dp;
-  if (name == "idp") return Method::idp;
-  if (name == "ip") return Method::ip;
-  if (name == "auto") return Method::automatic;
-  fail("unknown coalition method '", name, "' (dp, idp, ip or auto)");
-}
-
-const char* to_string(Method method) {
-  switch (method) {
-    case Method::dp:
-      return "dp";
-    case Method::idp:
-      return "idp";
-    case Method::ip:
-      return "ip";
-    case Method::automatic:
-      return "auto";
-  }
-  return "?";
-}
-
 double split_count(int n, Method method) {
   if (method == Method::ip) return 0;                     // IP searches structures, no splits
   if (method == Method::automatic) method = Method::idp;  // at most
@@ -91,15 +69,34 @@ double split_count(int n, Method method) {
   return total;
 }
 
+const OptionFields<Options>& option_fields() {
+  static const OptionFields<Options> fields = {
+      choice_option("method", &Options::method, method_names,
+                    "the subset DP, IDP (fewer splits), IP (branch and bound over integer-partition subspaces, "
+                    "double), or auto (ODP-IP's hybrid: IP for a share of IDP's time, then IDP with IP going on "
+                    "between its layers; IDP alone over several ranks)"),
+      choice_option("precision", &Options::precision, precision_names, "the values' precision in dp and idp")
+          .formerly("values"),
+      number_option("time_limit", &Options::time_limit, not_negative,
+                    "ip and auto (one rank): seconds, then the best structure found with a proven bound and its "
+                    "gap (exact: false); auto gives IP the whole limit where IDP's estimated time does not fit")
+          .noting("0: no limit"),
+  };
+  return fields;
+}
+
 std::optional<OptionProblem> check(const Options& options) {
-  if (!(options.time_limit >= 0) || !std::isfinite(options.time_limit))
-    return OptionProblem{"time_limit", "must be a positive number of seconds"};
+  if (auto problem = check_fields(options, option_fields())) return problem;
   if (options.time_limit > 0 && options.method != Method::ip && options.method != Method::automatic)
     return OptionProblem{"time_limit",
                          "applies to methods ip and auto only (dp and idp cannot stop early with a bound)"};
   if (options.time_limit > 0 && options.method == Method::automatic && options.communicator.size() > 1)
     return OptionProblem{"time_limit", "applies to auto on one rank only (on several, auto is IDP alone)"};
   return std::nullopt;
+}
+
+void validate(const Options& options) {
+  if (const auto problem = check(options)) fail("coalition: ", problem->option, " ", problem->problem);
 }
 
 }  // namespace kollective::coalition

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
@@ -48,11 +49,16 @@ using Structure = std::vector<std::uint64_t>;  ///< coalitions as masks, ascendi
 /// going on between its layers (CoalitionAuto_Impl.hpp; IDP alone where the solve is shared
 /// over ranks).
 enum class Method { dp, idp, ip, automatic };
-Method parse_method(const std::string& name);  ///< "dp" | "idp" | "ip" | "auto"
-const char* to_string(Method method);
+inline constexpr EnumNames<Method, 4> method_names{
+    {{Method::dp, "dp"}, {Method::idp, "idp"}, {Method::ip, "ip"}, {Method::automatic, "auto"}}};
+inline const char* to_string(Method method) { return name_of(method_names, method); }
 
 struct Options {
   Method method = Method::idp;
+  /// What the dp and idp tables hold (float: half the memory traffic, sums rounded to float). IP
+  /// computes in double. solve<T>'s T, where the caller picks it at compile time; the driver and
+  /// Python call solve<float> for float32.
+  Precision precision = Precision::float64;
   /// The ranks that share the solve (comm::from_mpi; a collective over them, every rank passing
   /// the same values): each layer's blocks are split over the ranks and the layer is then gathered
   /// on every rank. The default, this process alone.
@@ -82,9 +88,14 @@ struct Result {
   double ip_start_seconds = 0;
 };
 
-/// The first problem of `options` (the option and what is wrong), or none: time_limit must be a
-/// finite number of seconds >= 0, and positive only with method ip, or auto on one rank.
+/// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML
+/// reader, the config reference, Python's keyword arguments and check() read them.
+const OptionFields<Options>& option_fields();
+
+/// The first problem of `options` (the option and what is wrong), or none: every declared field
+/// in its range, and a time_limit only with method ip, or auto on one rank.
 std::optional<OptionProblem> check(const Options& options);
+void validate(const Options& options);
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).
 constexpr int max_agents = 40;

@@ -2,34 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
 #include "kollective/algorithms/kemeny/KemenyLP.hpp"
 #include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny {
-
-Method parse_method(const std::string& name) {
-  if (name == "auto") return Method::automatic;
-  if (name == "dp") return Method::dp;
-  if (name == "enumeration") return Method::enumeration;
-  if (name == "heuristic") return Method::heuristic;
-  fail("unknown Kemeny method '", name, "' (auto, enumeration, dp or heuristic)");
-}
-
-const char* to_string(Method method) {
-  switch (method) {
-    case Method::automatic:
-      return "auto";
-    case Method::dp:
-      return "dp";
-    case Method::enumeration:
-      return "enumeration";
-    case Method::heuristic:
-      return "heuristic";
-  }
-  return "?";
-}
 
 std::int64_t dp_bytes(int n, int distance_bytes) {
   const std::int64_t subsets = std::int64_t{1} << n;
@@ -76,20 +55,26 @@ PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t d
   return work;
 }
 
-std::optional<OptionProblem> check(const Options& options) {
-  if (options.list_limit < 1 || options.list_limit > max_list_limit) {
-    return OptionProblem{"list_limit", "must be in 1.." + std::to_string(max_list_limit) + ", got " +
-                                           std::to_string(options.list_limit)};
-  }
-  if (options.dp_limit < -1 || options.dp_limit > dp_max_alternatives) {
-    return OptionProblem{"dp_limit", "must be in -1.." + std::to_string(dp_max_alternatives) + " (-1: auto), got " +
-                                         std::to_string(options.dp_limit)};
-  }
-  if (!(options.time_limit > 0) || !std::isfinite(options.time_limit)) {
-    return OptionProblem{"time_limit", "must be a positive number of seconds"};
-  }
-  return std::nullopt;
+const OptionFields<Options>& option_fields() {
+  static const OptionFields<Options> fields = {
+      choice_option("method", &Options::method, method_names,
+                    "auto: Condorcet components, each by the subset DP or branch and cut on the LP bound"),
+      integer_option("list_limit", &Options::list_limit, 1, max_list_limit, "optimal rankings listed at most"),
+      integer_option("seed", &Options::seed, 0, std::numeric_limits<std::int64_t>::max(),
+                     "the heuristic's KwikSort seed"),
+      integer_option("dp_limit", &Options::dp_limit, -1, dp_max_alternatives,
+                     "auto: largest component the DP takes first")
+          .noting("-1: 12 with CLP, else 40"),
+      number_option("time_limit", &Options::time_limit, not_negative,
+                    "auto: seconds for each component's branch and cut")
+          .noting("0: no limit"),
+      flag_option("reduce", &Options::reduce, "auto: fix the pairs the data reduction proves"),
+      flag_option("count", &Options::count, "auto: list and count the optima (false: one optimum)"),
+  };
+  return fields;
 }
+
+std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
 void validate(const Options& options) {
   if (const auto problem = check(options)) fail("kemeny: ", problem->option, " ", problem->problem);

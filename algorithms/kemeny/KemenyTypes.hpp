@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
@@ -24,8 +25,11 @@ using Ranking = std::vector<int>;  ///< alternatives, most preferred first
 using Counts = preferences::PairwiseCounts;
 
 enum class Method { automatic, enumeration, dp, heuristic };
-Method parse_method(const std::string& name);  ///< "auto" | "enumeration" | "dp" | "heuristic"
-const char* to_string(Method method);
+inline constexpr EnumNames<Method, 4> method_names{{{Method::automatic, "auto"},
+                                                    {Method::enumeration, "enumeration"},
+                                                    {Method::dp, "dp"},
+                                                    {Method::heuristic, "heuristic"}}};
+inline const char* to_string(Method method) { return name_of(method_names, method); }
 
 struct Options {
   Method method = Method::automatic;
@@ -39,7 +43,7 @@ struct Options {
   /// finish, the DP where it fits (the search then has about the DP's expected time), else the
   /// best ranking with its certified gap.
   int dp_limit = -1;
-  double time_limit = 300;  ///< auto: seconds at most for each component's branch and cut
+  double time_limit = 300;  ///< auto: seconds at most for each component's branch and cut (0: no limit)
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
   /// ablation, the search without them)
   bool reduce = true;
@@ -93,9 +97,12 @@ constexpr int dp_max_alternatives = 40;
 /// The most optimal rankings a solve may list (Options::list_limit).
 constexpr int max_list_limit = 1000000;
 
-/// The one check of options, for the driver, Python and solve(): list_limit in
-/// 1..max_list_limit, dp_limit in -1..dp_max_alternatives, time_limit positive and finite.
-/// check: the first problem, if any; validate: fails with it.
+/// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML
+/// reader, the config reference, Python's keyword arguments and check() read them.
+const OptionFields<Options>& option_fields();
+
+/// The one check of options, for the driver, Python and solve(): every declared field in its
+/// range. check: the first problem, if any; validate: fails with it.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
 /// The largest n whose exact results verify re-solves by the enumeration (n! rankings).

@@ -28,8 +28,8 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
                   const double* rows = nullptr) {
   validate(options);
   const double* x = rows ? rows : data.x.data();
-  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, x, options)
-                                : Impl::train_with<ExecSpace, double>(space, data, x, options);
+  return options.precision == Precision::float32 ? Impl::train_with<ExecSpace, float>(space, data, x, options)
+                                                 : Impl::train_with<ExecSpace, double>(space, data, x, options);
 }
 
 /// train(), with X's device copy and the per-document buffers taken from `workspace` and left
@@ -40,8 +40,9 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
                   Workspace<typename ExecSpace::memory_space>& workspace, const double* rows = nullptr) {
   validate(options);
   const double* x = rows ? rows : data.x.data();
-  return options.float_features ? Impl::train_with<ExecSpace, float>(space, data, x, options, &workspace)
-                                : Impl::train_with<ExecSpace, double>(space, data, x, options, &workspace);
+  return options.precision == Precision::float32
+             ? Impl::train_with<ExecSpace, float>(space, data, x, options, &workspace)
+             : Impl::train_with<ExecSpace, double>(space, data, x, options, &workspace);
 }
 
 /// Trains on the caller's documents, per document: X's row (x: docs x features, double or float),
@@ -93,7 +94,8 @@ TrainResult train(const ExecSpace& space, const XView& x, const YView& y, const 
     labels[d] = static_cast<double>(y_host(d));
     qids[d] = static_cast<std::int64_t>(qid_host(d));
   }
-  const RankData data = group_by_query(rows, features, labels.data(), qids.data(), docs, options.float_features);
+  const RankData data =
+      group_by_query(rows, features, labels.data(), qids.data(), docs, options.precision == Precision::float32);
   return train(space, data, options, data.x.empty() ? rows : nullptr);
 }
 

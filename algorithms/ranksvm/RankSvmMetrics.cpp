@@ -62,10 +62,13 @@ double pairwise_accuracy(const RankData& data, const std::vector<double>& scores
   return static_cast<double>(pairwise_correct(data, scores)) / static_cast<double>(pairs);
 }
 
-NdcgConvention parse_ndcg_convention(const std::string& name) {
-  if (name == "letor4") return NdcgConvention::letor4;
-  if (name == "modern") return NdcgConvention::modern;
-  fail("unknown NDCG convention '", name, "' (letor4 or modern)");
+const OptionFields<Evaluation>& evaluation_fields() {
+  static const OptionFields<Evaluation> fields = {
+      flag_option("scale", &Evaluation::scale, "scale each feature to [0, 1] first"),
+      choice_option("ndcg", &Evaluation::ndcg, ndcg_convention_names, "NDCG's convention"),
+      integers_option("ndcg_k", &Evaluation::ndcg_k, 1, 1000, "NDCG@k positions"),
+  };
+  return fields;
 }
 
 namespace {

@@ -29,7 +29,18 @@ std::int64_t pairwise_correct(const RankData& data, const std::vector<double>& s
 /// - modern: LightGBM's: discount 1/log2(j + 1); NDCG@k over min(k, n) positions; a query whose
 ///   labels are all 0 scores 1.
 enum class NdcgConvention { letor4, modern };
-NdcgConvention parse_ndcg_convention(const std::string& name);
+inline constexpr EnumNames<NdcgConvention, 2> ndcg_convention_names{
+    {{NdcgConvention::letor4, "letor4"}, {NdcgConvention::modern, "modern"}}};
+inline const char* to_string(NdcgConvention convention) { return name_of(ndcg_convention_names, convention); }
+
+/// How a run scores its model, beside the training's options: declared as they are, read by the
+/// driver's `options:` and Python's scoring functions.
+struct Evaluation {
+  bool scale = false;  ///< scale each feature to [0, 1] by the training set's range, before training
+  NdcgConvention ndcg = NdcgConvention::letor4;
+  std::vector<int> ndcg_k = {1, 3, 5, 10};  ///< NDCG@k positions reported
+};
+const OptionFields<Evaluation>& evaluation_fields();
 
 /// NDCG@k of each query.
 std::vector<double> ndcg_at(const RankData& data, const std::vector<double>& scores, int k, NdcgConvention convention);

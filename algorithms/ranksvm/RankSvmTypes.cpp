@@ -108,21 +108,19 @@ RankData group_by_query(const double* x, int features, const double* labels, con
   return data;
 }
 
-std::optional<OptionProblem> check(const TrainOptions& options) {
-  auto got = [](auto value) {
-    std::ostringstream text;
-    text << ", got " << value;
-    return text.str();
+const OptionFields<TrainOptions>& option_fields() {
+  static const OptionFields<TrainOptions> fields = {
+      number_option("C", &TrainOptions::C, positive, "the loss's weight"),
+      number_option("eps", &TrainOptions::eps, {0, 1, true, true}, "stop when |g| <= eps |g0|"),
+      integer_option("max_iterations", &TrainOptions::max_iterations, 1, max_tron_iterations, "TRON iterations at most")
+          .formerly("max_iter"),
+      choice_option("precision", &TrainOptions::precision, precision_names, "X's precision on the device")
+          .formerly("feature_precision"),
   };
-  if (!(options.C > 0) || !std::isfinite(options.C))
-    return OptionProblem{"C", "must be a positive number" + got(options.C)};
-  if (!(options.eps > 0 && options.eps < 1)) return OptionProblem{"eps", "must be in (0, 1)" + got(options.eps)};
-  if (options.max_iterations < 1 || options.max_iterations > max_tron_iterations) {
-    return OptionProblem{"max_iterations",
-                         "must be in 1.." + std::to_string(max_tron_iterations) + got(options.max_iterations)};
-  }
-  return std::nullopt;
+  return fields;
 }
+
+std::optional<OptionProblem> check(const TrainOptions& options) { return check_fields(options, option_fields()); }
 
 void validate(const TrainOptions& options) {
   if (const auto problem = check(options)) fail("ranksvm: ", problem->option, " ", problem->problem);

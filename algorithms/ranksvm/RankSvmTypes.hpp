@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
@@ -54,7 +55,8 @@ struct TrainOptions {
   double C = 1;
   double eps = 1e-3;  ///< LIBLINEAR's default for this solver; the seed used 1e-5
   int max_iterations = 1000;
-  bool float_features = false;  ///< X stored in float on the device: half the traffic, values rounded to float
+  /// X's precision on the device (float32: half the traffic, values rounded to float)
+  Precision precision = Precision::float64;
   std::int64_t split_span =
       0;  ///< sorted positions per team of a large query (a power of two; 0: the backend's default)
   /// The ranks that share the training (comm::from_mpi; a collective over them): each holds
@@ -78,10 +80,15 @@ struct TrainOptions {
 RankData group_by_query(const double* x, int features, const double* labels, const std::int64_t* qids,
                         std::int64_t docs, bool single_precision);
 
-/// The one check of options, for the driver, Python and train(): C positive and finite, eps in
-/// (0, 1), max_iterations in 1..max_tron_iterations. check: the first problem, if any; validate:
-/// fails with it.
+/// The most TRON iterations a training may take (TrainOptions::max_iterations).
 constexpr int max_tron_iterations = 1000000;
+
+/// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML
+/// reader, the config reference, Python's keyword arguments and check() read them.
+const OptionFields<TrainOptions>& option_fields();
+
+/// The one check of options, for the driver, Python and train(): every declared field in its
+/// range. check: the first problem, if any; validate: fails with it.
 std::optional<OptionProblem> check(const TrainOptions& options);
 void validate(const TrainOptions& options);
 

@@ -8,20 +8,20 @@
 
 namespace kollective::schulze {
 
-LinkRule parse_link_rule(const std::string& name) {
-  if (name == "winning_votes") return LinkRule::winning_votes;
-  if (name == "margin") return LinkRule::margin;
-  fail("unknown Schulze link rule '", name, "' (winning_votes or margin)");
+const OptionFields<Options>& option_fields() {
+  static const OptionFields<Options> fields = {
+      choice_option("rule", &Options::rule, link_rule_names, "a link's strength"),
+      choice_option("strength_bits", &Options::width, strength_width_names,
+                    "path width (auto: 16 on GPUs when every strength fits)"),
+  };
+  return fields;
 }
 
-StrengthWidth parse_strength_width(const std::string& name) {
-  if (name == "auto") return StrengthWidth::automatic;
-  if (name == "32") return StrengthWidth::bits32;
-  if (name == "16") return StrengthWidth::bits16;
-  fail("unknown strength width '", name, "' (auto, 32 or 16)");
-}
+std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
-const char* to_string(LinkRule rule) { return rule == LinkRule::margin ? "margin" : "winning_votes"; }
+void validate(const Options& options) {
+  if (const auto problem = check(options)) fail("schulze: ", problem->option, " ", problem->problem);
+}
 
 std::vector<std::vector<int>> rank_by_beaten(const std::vector<int>& beaten) {
   std::map<int, std::vector<int>, std::greater<int>> groups;

@@ -5,9 +5,11 @@
 /// Schulze voting's options and result, and the names of its choices in configs.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
@@ -22,6 +24,11 @@ enum class StrengthWidth {
   bits32,
   bits16  ///< fails when a strength does not fit
 };
+inline constexpr EnumNames<LinkRule, 2> link_rule_names{
+    {{LinkRule::winning_votes, "winning_votes"}, {LinkRule::margin, "margin"}}};
+inline constexpr EnumNames<StrengthWidth, 3> strength_width_names{
+    {{StrengthWidth::automatic, "auto"}, {StrengthWidth::bits32, "32"}, {StrengthWidth::bits16, "16"}}};
+inline const char* to_string(LinkRule rule) { return name_of(link_rule_names, rule); }
 
 struct Options {
   LinkRule rule = LinkRule::winning_votes;
@@ -46,9 +53,12 @@ struct Result {
   std::uint32_t path(int i, int j) const { return paths[static_cast<size_t>(i) * alternatives + j]; }
 };
 
-LinkRule parse_link_rule(const std::string& name);            ///< "winning_votes" | "margin"
-StrengthWidth parse_strength_width(const std::string& name);  ///< "auto" | "32" | "16"
-const char* to_string(LinkRule rule);
+/// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML
+/// reader, the config reference, Python's keyword arguments and check() read them.
+const OptionFields<Options>& option_fields();
+/// Every declared field in its range: the first problem, if any; validate fails with it.
+std::optional<OptionProblem> check(const Options& options);
+void validate(const Options& options);
 
 /// Groups alternatives by beaten count, most first (ties grouped, indices ascending).
 std::vector<std::vector<int>> rank_by_beaten(const std::vector<int>& beaten);

@@ -11,6 +11,7 @@
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/python/bindings/Bindings.hpp"
+#include "kollective/python/bindings/Options.hpp"
 
 namespace kollective::python {
 namespace {
@@ -32,15 +33,10 @@ coalition::Values game_values(const HostArray<double, 1>& values, bool single_pr
   return game;
 }
 
-nb::dict solve(const HostArray<double, 1>& values, const std::string& method, const std::string& precision,
-               double time_limit) {
-  if (precision != "double" && precision != "float")
-    fail("precision must be 'double' or 'float', got '", precision, "'");
-  const bool single = precision == "float";
+nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
+  const auto options = options_from("coalition", coalition::option_fields(), given, coalition::check);
+  const bool single = options.precision == Precision::float32;
   const coalition::Values game = game_values(values, single);
-  coalition::Options options;
-  options.method = coalition::parse_method(method);
-  options.time_limit = time_limit;
   const auto [result, seconds] = solve_timed([&] {
     return single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
   });
@@ -60,7 +56,8 @@ nb::dict solve(const HostArray<double, 1>& values, const std::string& method, co
 }  // namespace
 
 void bind_coalition(nb::module_& m) {
-  m.def("coalition", &solve, nb::arg("values"), nb::arg("method"), nb::arg("precision"), nb::arg("time_limit"));
+  m.def("coalition", &solve, nb::arg("values"), nb::arg("options"));
+  m.def("coalition_options", [] { return option_table(describe(coalition::option_fields())); });
   m.def(
       "generate_game",
       [](const std::string& model, int agents, std::uint64_t seed) {

@@ -14,6 +14,7 @@
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/PrefLib.hpp"
 #include "kollective/python/bindings/Bindings.hpp"
+#include "kollective/python/bindings/Options.hpp"
 
 namespace kollective::python {
 namespace {
@@ -61,11 +62,8 @@ prefs::PairwiseCounts counts_from(const HostArray<std::uint32_t, 2>& doubled) {
   return prefs::counts_from_view<Kokkos::DefaultHostExecutionSpace>(view, "pairwise matrix");
 }
 
-nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& rule, const std::string& width,
-                 bool keep_paths) {
-  schulze::Options options;
-  options.rule = schulze::parse_link_rule(rule);
-  options.width = schulze::parse_strength_width(width);
+nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const nb::dict& given, bool keep_paths) {
+  schulze::Options options = options_from("schulze", schulze::option_fields(), given, schulze::check);
   options.keep_paths = keep_paths;
   const prefs::PairwiseCounts counts = counts_from(doubled);
   auto [result, seconds] = solve_timed([&] {
@@ -84,20 +82,8 @@ nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const std::string& 
   return out;
 }
 
-kemeny::Options kemeny_options(const std::string& method, int list_limit, std::uint64_t seed, int dp_limit,
-                               double time_limit, bool reduce) {
-  kemeny::Options options;
-  options.method = kemeny::parse_method(method);
-  options.list_limit = list_limit;
-  options.seed = seed;
-  options.dp_limit = dp_limit;
-  options.time_limit = time_limit;
-  options.reduce = reduce;
-  kemeny::validate(options);
-  return options;
-}
-
-nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const kemeny::Options& options) {
+nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const nb::dict& given) {
+  const kemeny::Options options = options_from("kemeny", kemeny::option_fields(), given, kemeny::check);
   const prefs::PairwiseCounts counts = counts_from(doubled);
   const auto [result, seconds] = solve_timed([&] { return kemeny::solve(Space(), counts, options); });
   nb::dict out;
@@ -151,15 +137,10 @@ void bind_elections(nb::module_& m) {
         return nb::make_tuple(to_numpy(std::move(counts.doubled), {n, n}), counts.names);
       },
       nb::arg("path"));
-  m.def("schulze", &schulze, nb::arg("doubled"), nb::arg("rule"), nb::arg("width"), nb::arg("keep_paths"));
-  m.def(
-      "kemeny",
-      [](const HostArray<std::uint32_t, 2>& doubled, const std::string& method, int list_limit, std::uint64_t seed,
-         int dp_limit, double time_limit, bool reduce) {
-        return kemeny(doubled, kemeny_options(method, list_limit, seed, dp_limit, time_limit, reduce));
-      },
-      nb::arg("doubled"), nb::arg("method"), nb::arg("list_limit"), nb::arg("seed"), nb::arg("dp_limit"),
-      nb::arg("time_limit"), nb::arg("reduce"));
+  m.def("schulze", &schulze, nb::arg("doubled"), nb::arg("options"), nb::arg("keep_paths"));
+  m.def("schulze_options", [] { return option_table(describe(schulze::option_fields())); });
+  m.def("kemeny", &kemeny, nb::arg("doubled"), nb::arg("options"));
+  m.def("kemeny_options", [] { return option_table(describe(kemeny::option_fields())); });
 }
 
 }  // namespace kollective::python

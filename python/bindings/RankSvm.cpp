@@ -18,6 +18,7 @@
 #include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/python/bindings/Bindings.hpp"
+#include "kollective/python/bindings/Options.hpp"
 
 namespace kollective::python {
 namespace {
@@ -40,17 +41,10 @@ ranksvm::RankData training_data(const HostArray<double, 2>& x, const HostArray<d
 }
 
 nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, const HostArray<std::int64_t, 1>& qid,
-               double C, double eps, int max_iterations, const std::string& precision, bool log) {
-  if (precision != "double" && precision != "float")
-    fail("precision must be 'double' or 'float', got '", precision, "'");
-  ranksvm::TrainOptions options;
-  options.C = C;
-  options.eps = eps;
-  options.max_iterations = max_iterations;
-  options.float_features = precision == "float";
+               const nb::dict& given, bool log) {
+  ranksvm::TrainOptions options = options_from("ranksvm", ranksvm::option_fields(), given, ranksvm::check);
   if (log) options.reporter.log = stderr_reporter().log;
-  ranksvm::validate(options);  // before the data is checked and copied
-  const ranksvm::RankData data = training_data(x, y, qid, options.float_features);
+  const ranksvm::RankData data = training_data(x, y, qid, options.precision == Precision::float32);
   const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped
   auto [result, seconds] = solve_timed([&] { return ranksvm::train(Space(), data, options, rows); });
   nb::dict out;
@@ -72,7 +66,7 @@ nb::dict metrics(const HostArray<double, 1>& y, const HostArray<double, 1>& scor
                  const HostArray<std::int64_t, 1>& qid, std::vector<int> ks, const std::string& convention) {
   if (scores.shape(0) != y.shape(0)) fail("scores has ", scores.shape(0), " entries, y has ", y.shape(0));
   const ranksvm::RankData data = rank_data(nullptr, 0, y, qid);
-  const auto rule = ranksvm::parse_ndcg_convention(convention);
+  const auto rule = parse_name(ranksvm::ndcg_convention_names, convention, "NDCG convention");
   std::vector<double> grouped(data.docs);
   for (std::int64_t d = 0; d < data.docs; ++d) {
     grouped[d] = scores(data.file_index[d]);
@@ -117,8 +111,8 @@ nb::tuple read(const std::string& path, int features) {
 }  // namespace
 
 void bind_ranksvm(nb::module_& m) {
-  m.def("ranksvm_train", &train, nb::arg("x"), nb::arg("y"), nb::arg("qid"), nb::arg("C"), nb::arg("eps"),
-        nb::arg("max_iterations"), nb::arg("precision"), nb::arg("log"));
+  m.def("ranksvm_train", &train, nb::arg("x"), nb::arg("y"), nb::arg("qid"), nb::arg("options"), nb::arg("log"));
+  m.def("ranksvm_options", [] { return option_table(describe(ranksvm::option_fields())); });
   m.def("ranking_metrics", &metrics, nb::arg("y"), nb::arg("scores"), nb::arg("qid"), nb::arg("ks"),
         nb::arg("convention"));
   m.def("read_letor", &read, nb::arg("path"), nb::arg("features") = 0);

@@ -5,7 +5,7 @@ from typing import List
 
 import numpy as np
 
-from . import _arrays, _kollective
+from . import _arrays, _kollective, _options
 
 
 @dataclass
@@ -22,20 +22,19 @@ class CoalitionResult:
     ip_start_seconds: float = 0.0  # of it, the part before the search
 
 
-def coalition(values, method="idp", precision="double", time_limit=None) -> CoalitionResult:
+def coalition(values, **options) -> CoalitionResult:
     """The optimal coalition structure of the game values[mask] (2^n entries, values[0] = 0;
-    bit a of mask is agent a). method: "idp" (Rahwan and Jennings), "dp", "ip" (Rahwan et al.'s
-    branch and bound over integer-partition subspaces, in double) or "auto" (IP for a share of
-    IDP's time, then IDP with IP going on between its layers, closed at the best partitions
-    IDP has finished; result.method says which finished); precision:
-    "double" or "float" (the type the DP computes in). time_limit: seconds for "ip" or "auto",
-    after which it returns the best structure found, exact False and a proven upper_bound (the gap
-    is upper_bound - value); "auto" gives IP the whole limit where IDP's estimated time exceeds it."""
+    bit a of mask is agent a). method "ip" or "auto" with a time_limit returns, once it has
+    passed, the best structure found with exact False and a proven upper_bound (the gap is
+    upper_bound - value); result.method says which method finished."""
     values = _arrays.numeric(values, "values", 1, np.float64, finite=False)  # the extension checks
-    raw = _kollective.coalition(values, method, precision, 0.0 if time_limit is None else float(time_limit))
+    raw = _kollective.coalition(values, _options.given(options))
     structure = [[a for a in range(mask.bit_length()) if mask >> a & 1] for mask in raw["masks"]]
     return CoalitionResult(raw["value"], structure, raw["masks"], raw["method"], raw["seconds"], raw["exact"],
                            raw["upper_bound"], raw["nodes"], raw["ip_seconds"], raw["ip_start_seconds"])
+
+
+_options.declare(coalition, "coalition")
 
 
 def generate_game(model, agents, seed=1):

@@ -12,7 +12,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from . import _arrays, _kollective
+from . import _arrays, _kollective, _options
 
 Profile = _kollective.Profile
 write_preflib = _kollective.write_preflib
@@ -166,13 +166,15 @@ class SchulzeResult:
         return None if self.doubled_paths is None else self.doubled_paths / 2.0
 
 
-def schulze(election, rule="winning_votes", strength_bits="auto", paths=True) -> SchulzeResult:
-    """Schulze's method on anything pairwise() accepts. rule: "winning_votes" or "margin";
-    strength_bits: "auto", "32" or "16"."""
+def schulze(election, *, paths=True, **options) -> SchulzeResult:
+    """Schulze's method on anything pairwise() accepts; paths: keep the strongest-path matrix."""
     matrix = pairwise(election)
-    raw = _kollective.schulze(matrix.doubled, rule, str(strength_bits), paths)
+    raw = _kollective.schulze(matrix.doubled, _options.given(options), paths)
     return SchulzeResult(raw["winners"], raw["ranking"], raw["beaten"], raw.get("doubled_paths"),
                          raw["strength_bits"], matrix.names, raw["seconds"])
+
+
+_options.declare(schulze, "schulze")
 
 
 @dataclass
@@ -194,13 +196,13 @@ class KemenyResult:
         return self.distance - self.lower_bound
 
 
-def kemeny(election, method="auto", list_limit=100, time_limit=300.0, dp_limit=-1, reduce=True,
-           seed=1) -> KemenyResult:
-    """Kemeny's optimal rankings of anything pairwise() accepts. method: "auto" (Condorcet
-    components, each by the subset DP or branch and cut on the LP bound), "dp", "enumeration"
-    or "heuristic"; the other options are the YAML runs' options of the same names."""
+def kemeny(election, **options) -> KemenyResult:
+    """Kemeny's optimal rankings of anything pairwise() accepts."""
     matrix = pairwise(election)
-    raw = _kollective.kemeny(matrix.doubled, method, list_limit, seed, dp_limit, float(time_limit), reduce)
+    raw = _kollective.kemeny(matrix.doubled, _options.given(options))
     return KemenyResult(raw["doubled_distance"] / 2.0, raw["doubled_lower_bound"] / 2.0, raw["exact"],
                         raw["rankings"], raw["count"], raw["count_exact"], raw["component_sizes"],
                         raw["component_methods"], raw["method"], matrix.names, raw["seconds"])
+
+
+_options.declare(kemeny, "kemeny")

@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from . import _arrays, _kollective
+from . import _arrays, _kollective, _options
 
 
 def _documents(X, y, qid):
@@ -23,27 +23,29 @@ class RankSVM:
 
     fit(X, y, qid) takes documents (rows of X) with integer relevance grades y (0..30) and query
     ids qid; pairs are formed within each query. precision "float" keeps X in float on the
-    device (half the memory traffic). Attributes after fit: coef_, objective_, n_iter_,
-    cg_steps_, converged_, fit_seconds_.
+    device (half the memory traffic); verbose prints TRON's iterations on stderr. Attributes
+    after fit: coef_, objective_, n_iter_, cg_steps_, converged_, fit_seconds_.
     """
 
-    def __init__(self, C=1.0, eps=1e-3, max_iter=1000, precision="double", verbose=False):
-        self.C = C
-        self.eps = eps
-        self.max_iter = max_iter
-        self.precision = precision
+    def __init__(self, verbose=False, **options):
+        for field in _options.fields("ranksvm"):
+            setattr(self, field["name"], field["default"])
         self.verbose = verbose
+        self.set_params(**options)
+
+    def _names(self):
+        return [field["name"] for field in _options.fields("ranksvm")] + ["verbose"]
 
     def __repr__(self):
-        return (f"RankSVM(C={self.C!r}, eps={self.eps!r}, max_iter={self.max_iter!r}, precision={self.precision!r}, "
-                f"verbose={self.verbose!r})")
+        return "RankSVM(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names()) + ")"
 
     def get_params(self, deep=True):
-        return {name: getattr(self, name) for name in ("C", "eps", "max_iter", "precision", "verbose")}
+        return {name: getattr(self, name) for name in self._names()}
 
     def set_params(self, **params):
-        valid = self.get_params()
+        valid = self._names()
         for name, value in params.items():
+            name = _options.current_name("ranksvm", name)
             if name not in valid:
                 raise ValueError(f"RankSVM has no parameter '{name}' (it has {', '.join(valid)})")
             setattr(self, name, value)
@@ -51,8 +53,8 @@ class RankSVM:
 
     def fit(self, X, y, qid):
         X, y, qid = _documents(X, y, qid)
-        raw = _kollective.ranksvm_train(X, y, qid, float(self.C), float(self.eps), int(self.max_iter),
-                                        self.precision, bool(self.verbose))
+        options = {field["name"]: getattr(self, field["name"]) for field in _options.fields("ranksvm")}
+        raw = _kollective.ranksvm_train(X, y, qid, _options.given(options), bool(self.verbose))
         self.coef_ = raw["w"]
         self.objective_ = raw["objective"]
         self.n_iter_ = raw["iterations"]

@@ -52,7 +52,7 @@ def test_objective_equals_the_clis(cli, tmp_path, C, eps):
 def test_estimator_api(tmp_path):
     X, y, qid = letor_set(3)
     model = kollective.RankSVM(C=0.5)
-    assert model.get_params() == {"C": 0.5, "eps": 1e-3, "max_iter": 1000, "precision": "double", "verbose": False}
+    assert model.get_params() == {"C": 0.5, "eps": 1e-3, "max_iterations": 1000, "precision": "double", "verbose": False}
     assert model.set_params(eps=1e-6) is model and model.eps == 1e-6
     with pytest.raises(ValueError, match="no parameter"):
         model.set_params(gamma=1)

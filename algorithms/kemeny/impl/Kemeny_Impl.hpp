@@ -25,6 +25,7 @@
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"
+#include "kollective/core/Timer.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
@@ -288,12 +289,13 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
                                                  static_cast<std::int64_t>(workspace.bytes()));
       constexpr bool on_host =
           Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-      const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : options.time_limit;
+      const double time_limit = seconds_allowed(options.time_limit);
+      const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : time_limit;
       std::optional<SearchResult> searched;
       auto search_it = [&](double seconds) {
         searched = search_component(space, sub, options, seconds, result, options.certify ? &certified : nullptr);
       };
-      if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(options.time_limit, dp_seconds));
+      if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(time_limit, dp_seconds));
       bool proven = searched && searched->proven();
       proven = options.communicator.holds_on_every_rank(proven);  // the DP has collectives
       if (!proven && dp_possible) {
@@ -306,7 +308,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
         result.dp_seconds += exact.dp_seconds;
         how = "dp";
       } else {
-        if (!searched) search_it(options.time_limit);
+        if (!searched) search_it(time_limit);
         local = searched->proven() ? searched->optima : std::vector<Ranking>{searched->optima.front()};
         local_count = searched->proven() ? searched->count : 1;
         counted = counted && searched->count_exact;

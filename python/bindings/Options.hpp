@@ -1,0 +1,63 @@
+#ifndef KOLLECTIVE_PYTHON_OPTIONS_HPP
+#define KOLLECTIVE_PYTHON_OPTIONS_HPP
+
+/// \file Options.hpp
+/// Python keyword arguments read through an algorithm's declared fields (core/OptionFields.hpp),
+/// as the driver reads a config's `options:`: the same names, kinds, ranges and defaults, a
+/// former name with a FutureWarning naming the new one. The package's functions pass their
+/// keyword arguments here whole; `option_table` tells Python the fields (signatures, help).
+
+#include <nanobind/nanobind.h>
+
+#include <string>
+#include <vector>
+
+#include "kollective/core/OptionFields.hpp"
+#include "kollective/core/Parse.hpp"
+
+namespace kollective::python {
+
+namespace nb = nanobind;
+
+/// `value` as `rule`'s kind (a bool is no number; an integer choice such as strength_bits=16
+/// reads as its name); fails naming the option when it has another type.
+OptionValue python_value(const nb::handle& value, const OptionRule& rule);
+
+/// A FutureWarning that `former` is now `rule.name`.
+void warn_former(const std::string& former, const OptionRule& rule);
+
+/// Fails for a keyword that no field of `names` answers to, with a suggestion.
+[[noreturn]] void fail_unknown(const std::string& algorithm, const std::string& key,
+                               const std::vector<std::string>& names);
+
+/// The fields as Python reads them: a list of dicts (name, kind, default, choices, range, note,
+/// meaning, former_names).
+nb::list option_table(const std::vector<OptionDescription>& fields);
+
+/// Options{} with every keyword of `given` set through `fields`, then `check`ed.
+template <class Options, class Check>
+Options options_from(const std::string& algorithm, const OptionFields<Options>& fields, const nb::dict& given,
+                     Check&& check) {
+  Options options;
+  std::vector<std::string> names;
+  for (const auto& field : fields) names.push_back(field.name);
+  for (const auto& [key_handle, value] : given) {
+    const std::string key = nb::cast<std::string>(key_handle);
+    bool former = false;
+    const OptionField<Options>* field = find_option(fields, key, &former);
+    if (!field) fail_unknown(algorithm, key, names);
+    if (former) {
+      if (given.contains(field->name.c_str()))
+        fail(algorithm, ": ", key, " is the former name of ", field->name, ": give only ", field->name);
+      warn_former(key, *field);
+    }
+    if (const auto problem = set_option(options, *field, python_value(value, *field)))
+      fail(algorithm, ": ", problem->option, " ", problem->problem);
+  }
+  if (const auto problem = check(options)) fail(algorithm, ": ", problem->option, " ", problem->problem);
+  return options;
+}
+
+}  // namespace kollective::python
+
+#endif

@@ -1,0 +1,65 @@
+"""The solvers' keyword arguments come from the library's one declaration of each algorithm's
+options: the same names, defaults and checks as the YAML configs, former names with a warning."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import kollective
+from kollective import _kollective, _options
+
+
+@pytest.mark.parametrize("algorithm, function", [("schulze", kollective.schulze), ("kemeny", kollective.kemeny),
+                                                 ("coalition", kollective.coalition)])
+def test_signatures_show_the_declared_options_and_defaults(algorithm, function):
+    parameters = inspect.signature(function).parameters
+    for field in _options.fields(algorithm):
+        assert parameters[field["name"]].default == field["default"]
+        assert parameters[field["name"]].kind == inspect.Parameter.KEYWORD_ONLY
+        assert field["name"] in function.__doc__
+
+
+def test_declared_defaults_are_the_librarys():
+    kemeny = {field["name"]: field["default"] for field in _options.fields("kemeny")}
+    assert kemeny["method"] == "auto" and kemeny["time_limit"] == 300.0 and kemeny["list_limit"] == 100
+    assert kemeny["reduce"] is True and kemeny["count"] is True and kemeny["dp_limit"] == -1
+    coalition = {field["name"]: field for field in _options.fields("coalition")}
+    assert coalition["precision"]["choices"] == ["double", "float"]
+    assert coalition["precision"]["former_names"] == ["values"]
+
+
+def test_unknown_and_misspelt_options_are_named():
+    counts = kollective.Pairwise.from_counts([[0, 2], [1, 0]])
+    with pytest.raises(kollective.Error, match=r"kemeny has no option 'metod' \(did you mean 'method'\?\)"):
+        kollective.kemeny(counts, metod="dp")
+    with pytest.raises(kollective.Error, match="method must be one of"):
+        kollective.kemeny(counts, method=3)
+    with pytest.raises(kollective.Error, match="reduce must be True or False"):
+        kollective.kemeny(counts, reduce=1)
+    with pytest.raises(kollective.Error, match="list_limit must be an integer"):
+        kollective.kemeny(counts, list_limit=2.5)
+
+
+def test_former_names_warn_and_still_work():
+    values = kollective.generate_game("uniform", 6, 3)  # (`values=` is coalition's game: the extension's call)
+    with pytest.warns(FutureWarning, match="'values' is now 'precision'"):
+        renamed = _kollective.coalition(values, {"values": "float"})
+    assert renamed["value"] == pytest.approx(kollective.coalition(values, precision="float").value, rel=1e-6)
+    with pytest.raises(kollective.Error, match="former name of precision"):
+        _kollective.coalition(values, {"values": "float", "precision": "float"})
+    with pytest.warns(FutureWarning, match="'max_iter' is now 'max_iterations'"):
+        model = kollective.RankSVM(max_iter=7)
+    assert model.max_iterations == 7 and "max_iter" not in model.get_params()
+
+
+def test_a_time_limit_of_0_is_no_limit_everywhere():
+    tournament = kollective.Pairwise.from_counts([[0, 3, 1], [1, 0, 3], [3, 1, 0]])
+    assert kollective.kemeny(tournament, time_limit=0).exact
+    assert kollective.coalition(kollective.generate_game("normal", 8, 1), method="ip", time_limit=0).exact
+    with pytest.raises(kollective.Error, match="time_limit must be a number >= 0"):
+        kollective.kemeny(tournament, time_limit=-1)
+
+
+def test_integer_choices_read_as_their_names():
+    assert kollective.schulze(kollective.Pairwise.from_counts([[0, 3], [1, 0]]), strength_bits=32).strength_bits == 32
