@@ -274,11 +274,12 @@ TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_t
   const coalition::Values values(game);
   coalition::Options options;
   options.method = coalition::Method::automatic;
+  options.ip_share = 1e-12;  // the rounds decide, unlimited
+  options.ip_round_share = 1e12;
   int stopped_at = 0;
   const coalition::Impl::IpLaunch tiny{64, 4, 3};
-  const coalition::Impl::AutoShares rounds_unlimited{1e-12, 1e12};
-  const auto result = coalition::Impl::solve_automatic<double>(
-      space, values, options, faked_idp<Memory>(game, 10, stopped_at), tiny, rounds_unlimited);
+  const auto result =
+      coalition::Impl::solve_automatic<double>(space, values, options, faked_idp<Memory>(game, 10, stopped_at), tiny);
   EXPECT_GT(stopped_at, 3) << "a round ran only past the DP start's size";
   EXPECT_LE(stopped_at, 8) << "rounds close at most n / 2 agents";
   EXPECT_TRUE(result.exact);
@@ -288,8 +289,8 @@ TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_t
   // Every distribution: the search goes on from the first share's branches, closed at more agents.
   int ended_by_rounds = 0;
   for (const auto& [what, small] : every_distribution(13, 4)) {
-    const auto ended = coalition::Impl::solve_automatic<double>(
-        space, coalition::Values(small), options, faked_idp<Memory>(small, 7, stopped_at), tiny, rounds_unlimited);
+    const auto ended = coalition::Impl::solve_automatic<double>(space, coalition::Values(small), options,
+                                                                faked_idp<Memory>(small, 7, stopped_at), tiny);
     EXPECT_TRUE(ended.exact) << what;
     expect_bounds_enclose(small, ended, coalition::serial_dp(small), what + ", auto ended by a round");
     ended_by_rounds += stopped_at > 0;
@@ -304,7 +305,7 @@ TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_t
         gave_up.exact = false;
         return gave_up;
       },
-      tiny, rounds_unlimited);
+      tiny);
   EXPECT_FALSE(in_float.exact);
   expect_bounds_enclose(game, in_float, optimum, "auto in float, IDP stopped");
 }
@@ -318,10 +319,12 @@ TEST(TEST_CATEGORY, coalition_idp_stopped_by_a_time_limit_leaves_auto_with_ip_s_
   coalition::Options options;
   options.method = coalition::Method::automatic;
   options.time_limit = 600;
+  options.ip_share = 1e-12;
+  options.ip_round_share = 0;
   int stopped_at = 0;
   const auto result = coalition::Impl::solve_automatic<double>(space, coalition::Values(game), options,
                                                                faked_idp<Memory>(game, 10, stopped_at),
-                                                               coalition::Impl::IpLaunch{64, 4, 3}, {1e-12, 0});
+                                                               coalition::Impl::IpLaunch{64, 4, 3});
   EXPECT_EQ(stopped_at, 0) << "no round ran";
   EXPECT_FALSE(result.exact);
   EXPECT_EQ(result.method, "ip");
@@ -339,7 +342,7 @@ TEST(TEST_CATEGORY, coalition_idp_stopped_by_a_time_limit_leaves_auto_with_ip_s_
         gave_up.exact = false;
         return gave_up;
       },
-      coalition::Impl::IpLaunch{64, 4, 3}, {1e-12, 0});
+      coalition::Impl::IpLaunch{64, 4, 3});
   EXPECT_TRUE(hook_stopped) << "the limit had passed";
   EXPECT_FALSE(limited.exact);
   expect_bounds_enclose(game, limited, optimum, "auto past its time limit");

@@ -81,6 +81,10 @@ const OptionFields<Options>& option_fields() {
                     "ip and auto (one rank): seconds, then the best structure found with a proven bound and its "
                     "gap (exact: false); auto gives IP the whole limit where IDP's estimated time does not fit")
           .noting("0: no limit"),
+      number_option("ip_share", &Options::ip_share, {0, 1, false, false},
+                    "auto: IP's time before IDP starts, a share of IDP's estimated time"),
+      number_option("ip_round_share", &Options::ip_round_share, {0, 1, false, false},
+                    "auto: IP's time between IDP's layers, all rounds together, a share of IDP's time so far"),
   };
   return fields;
 }

@@ -70,6 +70,11 @@ struct Options {
   /// between layers once the limit has passed (IP's best structure and bound are returned then).
   /// dp and idp take none.
   double time_limit = 0;
+  /// auto: IP's time before IDP starts, as a share of IDP's estimated time (0: IDP at once). A
+  /// small share: IP ends the games it prunes well within it, and costs the others little.
+  double ip_share = 0.07;
+  /// auto: IP's time between IDP's layers, all rounds together, as a share of IDP's time so far.
+  double ip_round_share = 0.03;
 };
 
 struct Result {

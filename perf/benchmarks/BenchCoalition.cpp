@@ -140,13 +140,15 @@ BENCHMARK(ip_start_parts)->DenseRange(host ? 18 : 25, host ? 20 : 28)->Iteration
 void auto_shares(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const std::string model = coalition::value_models().at(static_cast<std::size_t>(state.range(1)));
-  const coalition::Impl::AutoShares shares{state.range(2) / 1000.0, state.range(3) / 1000.0};
   static std::map<std::pair<std::string, int>, coalition::Game> games;  // generated once
   coalition::Game& game = games[{model, n}];
   if (game.values.empty()) game = coalition::generate_game(model, n, 7);
   Space space;
   const coalition::Values values(game);
-  const coalition::Options options{coalition::Method::automatic};
+  coalition::Options options;
+  options.method = coalition::Method::automatic;
+  options.ip_share = state.range(2) / 1000.0;
+  options.ip_round_share = state.range(3) / 1000.0;
   coalition::Result result;
   for (auto _ : state) {
     state.SetIterationTime(kollective::time_fenced(space, [&] {
@@ -156,7 +158,7 @@ void auto_shares(benchmark::State& state) {
               const coalition::Impl::LayerHook<Space::memory_space>& hook) {
             return coalition::Impl::solve<double>(space, values, idp, nullptr, shared, hook);
           },
-          {}, shares);
+          {});
     }));
   }
   state.SetLabel(model);

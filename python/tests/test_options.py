@@ -63,3 +63,14 @@ def test_a_time_limit_of_0_is_no_limit_everywhere():
 
 def test_integer_choices_read_as_their_names():
     assert kollective.schulze(kollective.Pairwise.from_counts([[0, 3], [1, 0]]), strength_bits=32).strength_bits == 32
+
+
+def test_an_option_declared_in_the_library_alone_reaches_python():
+    # coalition's ip_share was added by its declaration and its use in auto, nothing else.
+    values = kollective.generate_game("modified_normal", 12, 2)
+    parameters = inspect.signature(kollective.coalition).parameters
+    assert parameters["ip_share"].default == 0.07 and parameters["ip_round_share"].default == 0.03
+    idp_first = kollective.coalition(values, method="auto", ip_share=0)  # no IP before IDP
+    assert idp_first.value == pytest.approx(kollective.coalition(values, method="idp").value, rel=1e-12)
+    with pytest.raises(kollective.Error, match=r"ip_share must be in \[0, 1\], got 2"):
+        kollective.coalition(values, method="auto", ip_share=2)

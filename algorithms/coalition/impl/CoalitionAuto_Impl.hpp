@@ -50,23 +50,12 @@ double idp_splits_per_second(const ExecSpace& space) {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 5e11;
 }
 
-/// IP's time in auto: `first`, of IDP's estimated time, before IDP; then, between IDP's layers,
-/// at most `rounds` of IDP's time so far (all rounds together); a share of over 1e9 s is no
-/// limit (deadline_after). Tests and benchmarks change them.
-/// On one H200 at n = 28 (6fb7e43, these shares) auto took 7.3-7.9% more than IDP where IP could
-/// not end the solve (modified uniform, NDCS, agent uniform), within a tenth of IDP's time. On the
-/// 2-core CPU at n = 24 with a 1% first share, rounds of 3% going on from the branches left ended
-/// modified uniform by IP at about half of IDP's time, 10% all of modified uniform, exponential,
-/// gamma and NDCS at a fifth to a half (kollective_bench auto_shares).
-struct AutoShares {
-  double first = 0.07, rounds = 0.03;
-};
-
-/// auto: IP for shares.first of IDP's estimated time, then IDP (`solve_idp`, given IDP's options,
-/// the values on the device, which IP and IDP share: one copy, and a LayerHook). After each layer
-/// h up to n / 2, whose table then holds the best partition of every coalition of at most h
-/// agents (IDP evaluates every split of those), IP takes the table and goes on with the branches
-/// it left, closing them at h agents, for its rounds' share; the search that ends stops IDP. Rounds
+/// auto: IP for options.ip_share of IDP's estimated time, then IDP (`solve_idp`, given IDP's
+/// options, the values on the device, which IP and IDP share: one copy, and a LayerHook). After
+/// each layer h up to n / 2, whose table then holds the best partition of every coalition of at
+/// most h agents (IDP evaluates every split of those), IP takes the table and goes on with the
+/// branches it left, closing them at h agents, for options.ip_round_share of IDP's time so far (a
+/// share's time over 1e9 s is no limit: deadline_after); the search that ends stops IDP. Rounds
 /// need IDP in double and room for IP's best-known table beside IDP's; else IDP runs alone. IDP
 /// alone where the solve is shared (IP runs on one rank). With options.time_limit: IP for the
 /// whole limit where the first share and IDP's estimate exceed it; else IDP stops after a layer
@@ -74,7 +63,7 @@ struct AutoShares {
 /// IP's search (tests make it tiny).
 template <class Value, class ExecSpace, class SolveIdp>
 Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp,
-                       const IpLaunch& launch = {}, const AutoShares& shares = {}) {
+                       const IpLaunch& launch = {}) {
   using Memory = typename ExecSpace::memory_space;
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
@@ -93,7 +82,8 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   const Deadline deadline = deadline_after(started, options.time_limit);
   std::optional<IpSolver<ExecSpace>> ip(std::in_place, space, values, launch, on_device);
   if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) return ip->search(deadline);  // anytime
-  const Deadline first_share = shares.first > 0 ? deadline_after(uploaded, idp_estimate * shares.first) : uploaded;
+  const Deadline first_share =
+      options.ip_share > 0 ? deadline_after(uploaded, idp_estimate * options.ip_share) : uploaded;
   Result searched = ip->search(earlier(deadline, first_share));  // IP's answer so far
   if (searched.exact) return searched;
   const int n = values.agents;
@@ -109,7 +99,7 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
     if (!ip || table.data() == nullptr || layer <= ip->closed_size()) return false;
     const auto round_started = Clock::now();
     const double idp_seconds = std::chrono::duration<double>(round_started - idp_started).count() - round_seconds;
-    const double budget = shares.rounds * idp_seconds - round_seconds;
+    const double budget = options.ip_round_share * idp_seconds - round_seconds;
     if (budget <= 0) return false;
     ip->close_with(table, layer);
     searched = ip->search(earlier(deadline, deadline_after(round_started, budget)));
