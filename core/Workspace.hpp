@@ -15,10 +15,10 @@
 namespace kollective {
 
 /// A solve's largest buffers in `MemorySpace`, kept from one solve to the next (allocating and
-/// freeing them costs tens of milliseconds a solve for the Kemeny DP at n = 32, a tenth of the
-/// solve on an H200: perf/results/2026-11-26_h200x2_kemeny_workspace.md). A solve given a
-/// workspace reuses what it holds when its buffers have the same shape (the algorithm, its
-/// sizes, widths and ranks); otherwise it frees that before checking memory and allocating anew.
+/// freeing them costs tens of milliseconds a solve: for the Kemeny DP at n = 32 on a GPU, about a
+/// tenth of the solve). A solve given a workspace reuses what it holds when its buffers have the
+/// same shape (the algorithm, its sizes, widths and ranks); otherwise it frees that before
+/// checking memory and allocating anew.
 /// The memory stays held until release() or the workspace's end. One workspace serves one solve
 /// at a time; every rank of a shared solve passes its own, used alike.
 template <class MemorySpace>

@@ -12,20 +12,32 @@ namespace kollective::driver {
 
 namespace {
 
-/// Work per second: on the GPU, measured on an H200 (perf/results/2026-11-22_h200_*.md); on
-/// host backends, measured on 2 threads of an AMD EPYC and scaled by the thread count.
+/// A kind of work's amount a second, as the estimates assume it.
+struct Throughput {
+  double gpu;          ///< on the GPU
+  double host_thread;  ///< on one thread of a host backend
+};
+
+constexpr Throughput schulze_path_updates_per_second{9e12, 1.6e9};
+constexpr Throughput kemeny_dp_steps_per_second{2.9e11, 7e7};
+constexpr Throughput kemeny_rankings_per_second{4.5e10, 1.9e8};
+constexpr Throughput csg_splits_per_second{1e12, 6e8};
+
+/// Work per second on this build's default execution space: a host backend's rate scales with its
+/// thread count.
 double rate(Work work) {
   const bool gpu = !std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value;
   const double threads = Kokkos::DefaultExecutionSpace().concurrency();
+  const auto of = [&](const Throughput& t) { return gpu ? t.gpu : t.host_thread * threads; };
   switch (work) {
     case Work::schulze_path_updates:
-      return gpu ? 9e12 : 1.6e9 * threads;
+      return of(schulze_path_updates_per_second);
     case Work::kemeny_dp_steps:
-      return gpu ? 2.9e11 : 7e7 * threads;
+      return of(kemeny_dp_steps_per_second);
     case Work::kemeny_rankings:
-      return gpu ? 4.5e10 : 1.9e8 * threads;
+      return of(kemeny_rankings_per_second);
     case Work::csg_splits:
-      return gpu ? 1e12 : 6e8 * threads;
+      return of(csg_splits_per_second);
   }
   return 1.0;
 }

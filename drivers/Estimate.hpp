@@ -3,8 +3,9 @@
 
 /// \file Estimate.hpp
 /// Time estimates printed before long work, and the `max_seconds` limit that refuses a run
-/// whose estimate exceeds it. Estimates are rough (a factor of a few): measured throughputs per
-/// kind of work on an NVIDIA H200 (perf/results) and per thread of an AMD EPYC core.
+/// whose estimate exceeds it. Estimates are rough (a factor of a few): they assume a throughput
+/// per kind of work on the GPU and per host thread (perf/results/README.md indexes the records
+/// they come from).
 
 #include <string>
 

@@ -144,7 +144,7 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
             columns, rows = tuple(reader.fieldnames or ()), list(reader)
     except (OSError, csv.Error):
         return (), []
-    renamed = dict(_LEGACY_COLUMNS) if "run" in columns else {}  # the driver's tables before 2026-11-27
+    renamed = dict(_LEGACY_COLUMNS) if "run" in columns else {}  # the driver's tables before the `_s` names
     if "agents" in columns and "precision" not in columns:
         renamed["values"] = "precision"
     if any(c in renamed for c in columns):

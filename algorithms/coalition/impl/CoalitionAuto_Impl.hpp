@@ -41,13 +41,18 @@ Kokkos::View<const double*, Memory> table_in_double(const Kokkos::View<Value*, M
   }
 }
 
-/// IDP's splits per second on `space`, to give auto's IP a share of IDP's time: on the host 4e8 a
-/// thread (the 2-core CPU, double, n = 22-24: 2.4 ns a split on one thread); on a GPU 5e11, what
-/// one H200 reaches in double at n = 29 (3.4e11 at 25, 4.1e11 at 28), so that IP's share stays
-/// within its part of IDP's real time there.
+/// IDP's splits a second in double on one host thread (at n = 22-24).
+constexpr double idp_splits_per_second_host_thread = 4e8;
+/// IDP's splits a second in double on a GPU: its rate at the largest sizes, where it is fastest,
+/// so that IP's share stays within its part of IDP's real time there.
+constexpr double idp_splits_per_second_gpu = 5e11;
+
+/// IDP's splits per second on `space`, to give auto's IP a share of IDP's time.
 template <class ExecSpace>
 double idp_splits_per_second(const ExecSpace& space) {
-  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 4e8 * space.concurrency() : 5e11;
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible
+             ? idp_splits_per_second_host_thread * space.concurrency()
+             : idp_splits_per_second_gpu;
 }
 
 /// auto: IP for options.ip_share of IDP's estimated time, then IDP (`solve_idp`, given IDP's

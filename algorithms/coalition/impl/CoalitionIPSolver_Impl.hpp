@@ -115,9 +115,8 @@ class IpSolver {
   /// of at most `closed_size` agents and a partition's value (at least v) for every other: the best
   /// known values rise to it, and the search goes on from the branches left, closing them at
   /// `closed_size` agents (their bounds stay those of the first plan: still bounds). Going on
-  /// rather than planning again keeps the work done: on the 2-core CPU at n = 24, auto with a 1%
-  /// first share and rounds of 10% planned anew ended modified uniform and exponential only
-  /// after 18 s of IDP's 28-31 s, where IP alone from its start ends them in 1.4 s.
+  /// rather than planning again keeps the work done: rounds planned anew end values that IP alone
+  /// ends quickly (modified uniform, exponential) only late in IDP's run, ten times later or more.
   void close_with(const Kokkos::View<const double*, Memory>& table, int closed_size) {
     if (result_.exact || closed_size <= search_.closed_size) return;
     const WallTimer timer;

@@ -99,13 +99,17 @@ inline SizeStatistics scan_in_parallel(const Values& values) {
   return parts[0];
 }
 
+/// The DP start's splits as a share of IDP's: small, since the DP's scattered reads cost about
+/// ten times IDP's blocked ones.
+constexpr double ip_dp_start_share = 0.003;
+
 /// The largest size whose coalitions' best partitions the search starts from. The DP over sizes
-/// 2..d costs sum C(n, s) 2^(s-1) splits, kept within 0.3% of IDP's (n = 22: d = 7; 24: 8; 28:
-/// 10): its scattered reads cost about ten times IDP's blocked ones. On the 2-core CPU at n = 24
-/// (seed 7), d = 8 against none: modified uniform 29.4 -> 5.5 s (754 -> 135 million nodes),
-/// modified normal 1.06 -> 0.94 s, uniform 0.91 -> 1.34 s (the DP's cost; the same nodes).
+/// 2..d costs sum C(n, s) 2^(s-1) splits, kept within ip_dp_start_share of IDP's (n = 22: d = 7;
+/// 24: 8; 28: 10). Where the values make the search long (modified uniform) the start cuts its
+/// nodes several times over; where they do not, it adds no more than the DP's own time (the
+/// nodes stay the same).
 inline int ip_dp_size(int n) {
-  const double budget = split_count(n, Method::idp) * 0.003;
+  const double budget = split_count(n, Method::idp) * ip_dp_start_share;
   double cost = 0;
   int d = 1;
   while (d < n && (cost += subsets::choose(n, d + 1) * std::ldexp(1.0, d)) <= budget) ++d;

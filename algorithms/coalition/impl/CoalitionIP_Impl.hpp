@@ -47,10 +47,10 @@ constexpr std::uint64_t ip_closed = std::uint64_t{1} << 63;
 
 /// The searches as the kernel reads them: the sizes in the order the search places them (largest
 /// first, so that the agents left soon fit a best partition the DP start knows, closed_size; then
-/// the closed agents as the last part), and the bound of parts d.. (remaining(k, parts) = 0). On
-/// the 2-core CPU at n = 22 (seed 7), largest first against smallest first: normal 1.6 G -> 129 M
-/// nodes, exponential and gamma end in under a second; uniform, modified uniform, modified normal
-/// and beta take up to 2x more nodes (all under 1.5 s).
+/// the closed agents as the last part), and the bound of parts d.. (remaining(k, parts) = 0).
+/// Against smallest first, largest first takes about a tenth of the nodes on normal values and
+/// ends exponential and gamma quickly; uniform, modified uniform, modified normal and beta, quick
+/// either way, take up to 2x more nodes.
 template <class Memory>
 struct SubspaceTable {
   Kokkos::View<int**, Kokkos::LayoutRight, Memory> parts;
@@ -274,7 +274,7 @@ template <class ExecSpace>
 IpLaunch default_launch(const ExecSpace& space, IpLaunch launch) {
   constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   const std::uint64_t threads = static_cast<std::uint64_t>(space.concurrency());
-  if (launch.budget == 0) launch.budget = host ? 1 << 16 : 1 << 10;  // H200, n = 24-28: 1024 fastest of 1024-16384
+  if (launch.budget == 0) launch.budget = host ? 1 << 16 : 1 << 10;  // a GPU's: the fastest of 1024-16384 at n = 24-28
   if (launch.frames == 0) launch.frames = host ? 16 * threads : threads;
   return launch;
 }

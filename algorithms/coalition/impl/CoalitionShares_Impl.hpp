@@ -12,8 +12,8 @@
 namespace kollective::coalition::Impl {
 
 /// The blocks of a layer that one rank computes: runs of `run` consecutive colex ranks, dealt out
-/// to the ranks in turn. (Halves made two ranks wait: on an H200 the upper colex half of a layer
-/// took 4.7% longer than the lower, its sub-blocks lying further apart.) One rank: all, in order.
+/// to the ranks in turn. (Halves would make one rank wait for the other: the upper colex half of a
+/// layer takes longer than the lower, its sub-blocks lying further apart.) One rank: all, in order.
 struct LayerShare {
   static constexpr std::uint64_t longest_run = 1024;
   std::uint64_t run = 1;

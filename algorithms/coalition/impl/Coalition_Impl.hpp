@@ -245,11 +245,11 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
       });
 }
 
-/// The high splits of this rank's blocks of a layer, in launches of at most 2^30
-/// threads (with Kokkos 3.4, a CUDA range launch slowed down 4x to 10x past 2^32 iterations: n =
-/// 30 took 199 s in one launch per layer, 45 s in batches; batches cost nothing measurable). In
-/// float, the kernel is held to 128 registers so that twice as many warps hide the L1 latency of
-/// the block reads (n = 28: 4.6 s against 5.3 s); double needs its registers.
+/// The high splits of this rank's blocks of a layer, in launches of at most 2^30 threads (with
+/// Kokkos 3.4, a CUDA range launch slows down several times over past 2^32 iterations, and the
+/// batches cost nothing measurable). In float, the kernel is held to 128 registers so that twice
+/// as many warps hide the L1 latency of the block reads, which makes it faster; double needs its
+/// registers.
 template <class Value, class ExecSpace, class Binomials>
 void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, const LayerShare& mine, int high_agents,
                      const Binomials& binomial) {

@@ -176,8 +176,8 @@ inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, 
 
 /// The most alternatives whose triangle search runs on the calling thread: there the n^3 / 6
 /// checks (about 10^4 at n = 40) take less than a round on an execution space, with its
-/// allocation, copies and launch. Device rounds made the CUDA build slower than the OpenMP one on
-/// small components (perf/results/2026-11-26_h100_kemeny_lp_bench.md).
+/// allocation, copies and launch. Device rounds make the CUDA build slower than the OpenMP one on
+/// small components.
 constexpr int host_triangle_limit = 40;
 
 /// A component given to the LP: branch and cut from the best heuristic ranking, with the data

@@ -31,7 +31,7 @@ class FeatureMatrix {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   static constexpr std::int64_t transpose_chunk = 4096;  ///< documents per X'u team
-  /// Feature columns per X'u team: the fastest on an H200 (perf/benchmarks/BenchRankSvm.cpp).
+  /// Feature columns per X'u team: the fastest on a GPU (perf/benchmarks/BenchRankSvm.cpp).
   static constexpr int transpose_columns = sizeof(Feature) == 4 ? 4 : 2;
 
   FeatureMatrix() = default;
@@ -101,12 +101,13 @@ class FeatureMatrix {
         });
   }
 
-  /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streamed X at 0.17 TB/s on an H200
-  /// (a team per column), so this is written out. Here a team takes `Columns` feature columns of a chunk of documents:
-  /// each thread reads u_d once and the columns' entries of d (coalesced, `Columns` loads in
-  /// flight), and reduces its sums with the team through scratch. A team per feature then adds
-  /// the chunks' partials. Every sum runs in a fixed order (no atomics), so a training run is
-  /// bit-reproducible. perf/benchmarks/BenchRankSvm.cpp times the choices of Columns.
+  /// out = X'u. KokkosBlas::gemv("T") of Kokkos Kernels 3.4 streams X at a few percent of a GPU's
+  /// memory bandwidth (a team per column), so this is written out. Here a team takes `Columns`
+  /// feature columns of a chunk of documents: each thread reads u_d once and the columns' entries
+  /// of d (coalesced, `Columns` loads in flight), and reduces its sums with the team through
+  /// scratch. A team per feature then adds the chunks' partials. Every sum runs in a fixed order
+  /// (no atomics), so a training run is bit-reproducible. perf/benchmarks/BenchRankSvm.cpp times
+  /// the choices of Columns.
   void transpose_times(const Vector& u, const Vector& out) const { transpose_times_by<transpose_columns>(u, out); }
 
   template <int Columns>
@@ -120,10 +121,10 @@ class FeatureMatrix {
     const std::int64_t chunks = partial.extent(0);
     const std::int64_t groups = (features + Columns - 1) / Columns;
     const int team_size = runs_on_host<ExecSpace> ? 1 : 256;  // a power of two (the tree below)
-    // Float X: at least 5 teams of 256 per SM (at most 51 registers a thread). Kokkos 4.6's team
-    // driver (its level-1 scratch lock, compiled in even when unused) took this kernel from 48
-    // registers (Kokkos 3.4) to 50, room for 4 teams only: X'u 7% slower on an H100. Double X (2
-    // columns) takes 32 registers unbounded; bounded, it would take 40.
+    // Float X: at least 5 teams of 256 per SM (at most 51 registers a thread). Unbounded, Kokkos
+    // 4.6's team driver (its level-1 scratch lock, compiled in even when unused) takes this kernel
+    // to 50 registers, room for 4 teams only, and X'u runs slower. Double X (2 columns) takes 32
+    // registers unbounded; bounded, it would take 40.
     using Bounds = std::conditional_t<Columns == 4, Kokkos::LaunchBounds<256, 5>, Kokkos::LaunchBounds<>>;
     Kokkos::TeamPolicy<ExecSpace, Bounds> policy(space_, chunks * groups, team_size);
     policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(team_size, Columns)));

@@ -28,8 +28,8 @@ namespace kollective::ranksvm {
 namespace Impl {
 
 /// TRON's vectors have one entry per feature, so they live on the host, where KokkosBlas runs
-/// them without kernel launches and device syncs (on the GPU the CG loop's 6 launches and 3 syncs
-/// per step took about 0.1 ms, a tenth of a Hessian product). The objective's calls copy their
+/// them without kernel launches and device syncs (on a GPU the CG loop's 6 launches and 3 syncs
+/// per step would cost about a tenth of a Hessian product). The objective's calls copy their
 /// argument to the device and their result back.
 using HostVector = Kokkos::View<double*, Kokkos::HostSpace>;
 

@@ -357,10 +357,10 @@ class RankObjective {
   /// document the sum S_i of `value` over its ranges. out_i = S_i, or with hessian_form,
   /// out_i = count_i value_i - S_i (the u of Hs). Each unit's team scans its positions; each
   /// unit of a large query adds the total of the query's earlier units (in a fixed order); then
-  /// a thread per document takes its sums. On an H200 (MSLR-sized set) the scan takes about
-  /// 0.10 ms and the sums 0.08 ms; the sums done by each unit's team after its scan took 0.15 ms
-  /// (latency-bound: a few documents per thread behind the team's scan). X.s computed by each
-  /// query's team inside the scan kernel took 1.65 ms, against 0.32 ms for gemv.
+  /// a thread per document takes its sums, in a kernel of their own: done by each unit's team
+  /// after its scan, they are latency-bound (a few documents per thread behind the team's scan)
+  /// and slower. X.s is gemv's: computed by each query's team inside the scan kernel, it takes
+  /// about five times as long.
   void set_sums(const Vector& value, const Vector& out, bool hessian_form) {
     const SetSums sums{d_.prefix,    d_.perm,  level_,      doc_query_, d_.range_end,
                        level_start_, d_.count, unit_total_, levels_};

@@ -339,8 +339,8 @@ double strongest_paths(const ExecSpace& space, const RowLayout& layout, const Pa
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   // The independent tiles (almost all the work). With 16-bit strengths, at least 6 teams per SM
   // (at most 168 registers a thread): nvcc then takes 127 registers instead of 96 and the paths
-  // took 1.7% less time on an H200. 32-bit strengths stay unbounded (236 registers): bounded the
-  // same way they spilled and took 8% longer.
+  // take slightly less time. 32-bit strengths stay unbounded (236 registers): bounded the same
+  // way, they spill and take longer.
   using Bounds =
       std::conditional_t<sizeof(Strength) == 2, Kokkos::LaunchBounds<gpu_team_size, 6>, Kokkos::LaunchBounds<>>;
   using BoundedPolicy = Kokkos::TeamPolicy<ExecSpace, Bounds>;
