@@ -23,26 +23,32 @@ using TextList = std::vector<std::string>;  ///< e.g. winners, a ranking
 using TextGroups = std::vector<TextList>;   ///< e.g. a ranking with ties, a coalition structure
 using Cell = std::variant<std::string, std::int64_t, std::uint64_t, double, bool, TextList, TextGroups>;
 
+/// A value as a cell: signed integers become int64, unsigned uint64, floating point double, text
+/// string, lists stay lists.
+template <class T>
+Cell make_cell(const T& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return Cell(value);
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    return Cell(static_cast<std::int64_t>(value));
+  } else if constexpr (std::is_integral_v<T>) {
+    return Cell(static_cast<std::uint64_t>(value));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return Cell(static_cast<double>(value));
+  } else if constexpr (std::is_same_v<T, TextList> || std::is_same_v<T, TextGroups> || std::is_same_v<T, Cell>) {
+    return Cell(value);
+  } else {
+    return Cell(std::string(value));
+  }
+}
+
 /// One row: named cells in insertion order.
 class Row {
  public:
-  /// Sets (or replaces) a cell: signed integers become int64, unsigned uint64, floating point
-  /// double (it must be finite), text string, lists stay lists.
+  /// Sets (or replaces) a cell (make_cell; a double must be finite).
   template <class T>
   Row& set(const std::string& column, const T& value) {
-    if constexpr (std::is_same_v<T, bool>) {
-      return put(column, Cell(value));
-    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-      return put(column, Cell(static_cast<std::int64_t>(value)));
-    } else if constexpr (std::is_integral_v<T>) {
-      return put(column, Cell(static_cast<std::uint64_t>(value)));
-    } else if constexpr (std::is_floating_point_v<T>) {
-      return put(column, Cell(static_cast<double>(value)));
-    } else if constexpr (std::is_same_v<T, TextList> || std::is_same_v<T, TextGroups>) {
-      return put(column, Cell(value));
-    } else {
-      return put(column, Cell(std::string(value)));
-    }
+    return put(column, make_cell(value));
   }
   Row& put(const std::string& column, Cell value);
   const std::vector<std::pair<std::string, Cell>>& cells() const { return cells_; }

@@ -15,6 +15,7 @@
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/TextInput.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/drivers/Columns.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/OptionReader.hpp"
@@ -132,19 +133,34 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   return game;
 }
 
-/// The structure's coalitions as lists of agent names.
-TextGroups structure_names(const coalition::Structure& structure, const std::vector<std::string>& names) {
-  TextGroups groups;
-  for (const std::uint64_t coalition : structure) {
-    TextList members;
-    for (int agent = 0; agent < 64; ++agent) {
-      if (coalition >> agent & 1) {
-        members.push_back(agent < static_cast<int>(names.size()) ? names[agent] : std::to_string(agent + 1));
-      }
-    }
-    groups.push_back(std::move(members));
-  }
-  return groups;
+/// A point's report: the common columns, the library's result fields, and the rates.
+struct CoalitionPoint {
+  const Point& point;
+  coalition::Report report;
+  int agents = 0;
+};
+
+const ResultFields<CoalitionPoint>& coalition_fields() {
+  using F = FieldKind;
+  using P = CoalitionPoint;
+  auto seconds = [](const P& p) { return p.point.times->median(); };
+  static const ResultFields<P> fields =
+      table_fields<P>(joined<P>({
+                          {field<P>("agents", F::context, "count", "agents", [](const P& p) { return p.agents; })},
+                          adapt<P>(coalition::result_fields(), [](const P& p) { return p.report; }),
+                      }),
+                      {
+                          field<P>("splits_per_s", F::timing, "1/s", "splits evaluated a second",
+                                   [seconds](const P& p) { return p.report.result.splits / seconds(p); }),
+                          field<P>("block_bytes_per_s", F::timing, "B/s", "the blocked DP's reads a second",
+                                   [seconds](const P& p) {
+                                     const Precision precision = p.report.options.precision;
+                                     return coalition::block_read_bytes(p.agents, p.report.options.method,
+                                                                        precision == Precision::float32 ? 4 : 8) /
+                                            seconds(p);
+                                   }),
+                      });
+  return fields;
 }
 
 class CoalitionJob : public Job {
@@ -215,43 +231,20 @@ class CoalitionJob : public Job {
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary)
       coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision());
-    const double seconds = times.median();
-    const std::string text = coalition::format_structure(result.structure, game.names);
+    Point point{context.run_name,
+                settings.file.empty()
+                    ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
+                    : settings.format + ":" + settings.file,
+                &times, measurement.repetitions};
+    point.verified = verified;
+    point.exchange_s = result.exchange_seconds;  // rank 0's, of the last repetition
+    if (settings.measurement.shared) point.exchange_range = rank_range(result.exchange_seconds);
     Row row;
-    row.set("run", context.run_name)
-        .set("input", settings.file.empty()
-                          ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
-                          : settings.format + ":" + settings.file)
-        .set("agents", n)
-        .set("method", result.method)
-        .set("precision", to_string(settings.options.precision))
-        .set("optimum", result.value)
-        .set("exact", result.exact)
-        .set("upper_bound", result.upper_bound)
-        .set("gap", result.upper_bound - result.value)
-        .set("coalitions", static_cast<std::int64_t>(result.structure.size()))
-        .set("structure", structure_names(result.structure, game.names))
-        .set("splits", result.splits)
-        .set("nodes", result.nodes)
-        .set("repetitions", measurement.repetitions)
-        .set("solve_s", seconds)
-        .set("exchange_s", result.exchange_seconds)  // rank 0's, of the last repetition
-        .set("ip_s", result.ip_seconds)
-        .set("ip_start_s", result.ip_start_seconds);
-    if (settings.measurement.shared) set_rank_range(row, "exchange_s", result.exchange_seconds);
-    row.set("splits_per_s", result.splits / seconds)
-        .set("block_bytes_per_s",
-             coalition::block_read_bytes(n, settings.options.method, settings.single_precision() ? 4 : 8) / seconds)
-        .set("verified", verified);
+    set_fields(row, coalition_fields(),
+               CoalitionPoint{point, coalition::Report{result, settings.options, game.names}, n});
     table.add(row);
-    std::printf("%s: coalition structure (%s, %s) for %d agents\n  %s %.6f: %s\n", context.run_name.c_str(),
-                result.method.c_str(), to_string(settings.options.precision), n,
-                result.exact ? "optimum" : "best found", result.value,
-                text.size() > 160 ? (text.substr(0, 160) + "...").c_str() : text.c_str());
-    if (!result.exact)
-      std::printf("  not proven at the time limit: the optimum is at most %.6f (gap %.6g)\n", result.upper_bound,
-                  result.upper_bound - result.value);
-    std::printf("  %.4f s, %.3g splits/s; verified: %s\n", seconds, result.splits / seconds, verified.c_str());
+    std::cout << context.run_name << ": coalition structure for " << n << " agents\n  "
+              << summary_line(row, rules_of(coalition_fields())) << "\n";
   }
 
   CoalitionRun settings_;
@@ -262,5 +255,7 @@ class CoalitionJob : public Job {
 std::unique_ptr<Job> parse_coalition(const ConfigNode& run, const RunContext& context) {
   return std::make_unique<CoalitionJob>(run, context);
 }
+
+std::vector<FieldRule> coalition_columns() { return rules_of(coalition_fields()); }
 
 }  // namespace kollective::driver

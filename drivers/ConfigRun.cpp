@@ -18,6 +18,7 @@
 #include "kollective/core/ResultFiles.hpp"
 #include "kollective/core/RuntimeInfo.hpp"
 #include "kollective/core/Tables.hpp"
+#include "kollective/drivers/Columns.hpp"
 #include "kollective/core/TextInput.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
@@ -31,6 +32,7 @@ namespace {
 struct PlannedRun {
   std::shared_ptr<const Job> job;
   std::string name;
+  const Runner* runner = nullptr;
   std::vector<double> point_seconds;
   bool shared = false;
 };
@@ -78,7 +80,7 @@ std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& o
     with_context("run '" + name + "'", [&] {
       std::shared_ptr<const Job> job = runner->parse(entry, context);
       job->validate(context);
-      plan.push_back({job, name, job->point_seconds(), job->shares_solves()});
+      plan.push_back({job, name, runner, job->point_seconds(), job->shares_solves()});
     });
   }
   if (plan.empty()) runs.error("no runs");
@@ -311,6 +313,7 @@ class ConfigRunner {
       const int ranks = owner_[i][point] == all_ranks ? world().size() : 1;
       for (Row& row : rows) table.add_complete(std::move(row.set("ranks", ranks)));
     }
+    require_declared(table, plan_[i].runner->columns());
     return table;
   }
 

@@ -4,6 +4,7 @@
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/drivers/Columns.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 
 namespace kollective::driver {
@@ -16,7 +17,7 @@ const char* overview =
     "  run CONFIG.yaml [--out DIR] [--quiet] [--keep-going]   runs the config's runs, writes tables\n"
     "  check CONFIG.yaml [--out DIR]    every check `run` makes first; solves nothing\n"
     "  info                             backend, device, memory, versions, optional parts\n"
-    "  help [TOPIC]                     this text, or one of: run, check, info, algorithms, config\n"
+    "  help [TOPIC]                     this text, or one of: run, check, info, algorithms, config, results\n"
     "  --version                        version and revision\n"
     "\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are accepted before or after\n"
@@ -67,13 +68,14 @@ const char* algorithms_help =
 
 }  // namespace
 
-std::vector<std::string> help_topics() { return {"run", "check", "info", "algorithms", "config"}; }
+std::vector<std::string> help_topics() { return {"run", "check", "info", "algorithms", "config", "results"}; }
 
 std::string help_text(const std::string& topic) {
   const std::pair<const char*, const char*> texts[] = {
       {"", overview}, {"run", run_help}, {"check", check_help}, {"info", info_help}, {"algorithms", algorithms_help},
   };
   if (topic == "config") return config_reference();
+  if (topic == "results") return results_reference();
   for (const auto& [name, text] : texts) {
     if (topic == name) return text;
   }

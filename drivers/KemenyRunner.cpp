@@ -17,6 +17,7 @@
 #include "kollective/core/Csv.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/drivers/Columns.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/ElectionInput.hpp"
@@ -58,9 +59,6 @@ KemenySettings parse_settings(const ConfigNode& run) {
   return settings;
 }
 
-/// Votes (or weights) from a doubled count: exact in a double below 2^53 (halves come from ties).
-double votes(std::int64_t doubled) { return static_cast<double>(doubled) / 2; }
-
 /// The counts of an input, and for a generated one its profile (nullopt for random_pairwise).
 kemeny::Counts load_counts(const ElectionInput& input, std::int64_t& voters, std::optional<prefs::Profile>& generated) {
   if (input.generated_on_device()) {
@@ -84,10 +82,27 @@ std::string input_format(const ElectionInput& input) {
   return input.generated_on_device() ? "matrix-counts" : "preflib";  // the run writes it (_input.csv / .soc)
 }
 
-TextList ranking_names(const kemeny::Ranking& ranking, const std::vector<std::string>& names) {
-  TextList list;
-  for (int a : ranking) list.push_back(names[a]);
-  return list;
+/// A point's report: the common columns, the library's result fields, and Kemeny's own.
+struct KemenyPoint {
+  const Point& point;
+  kemeny::Report report;
+  std::int64_t voters = 0;  ///< unknown (0) for a pairwise-matrix input
+  bool shared = false;
+};
+
+const ResultFields<KemenyPoint>& kemeny_fields() {
+  static const ResultFields<KemenyPoint> fields = table_fields<KemenyPoint>(joined<KemenyPoint>({
+      {field<KemenyPoint>("alternatives", FieldKind::context, "count", "alternatives",
+                          [](const KemenyPoint& p) { return p.report.counts.alternatives; }),
+       field_where<KemenyPoint>(
+           "voters", FieldKind::context, "count", "ballots (their total weight); left out for a pairwise matrix",
+           [](const KemenyPoint& p) { return p.voters > 0; }, [](const KemenyPoint& p) { return p.voters; })},
+      adapt<KemenyPoint>(kemeny::result_fields(), [](const KemenyPoint& p) { return p.report; }),
+      {field_where<KemenyPoint>(
+          "dp_ranks", FieldKind::context, "count", "ranks that shared the largest subset DP",
+          [](const KemenyPoint& p) { return p.shared; }, [](const KemenyPoint& p) { return p.report.result.ranks; })},
+  }));
+  return fields;
 }
 
 class KemenyJob : public ElectionJob {
@@ -164,69 +179,21 @@ class KemenyJob : public ElectionJob {
     if (settings_.write_rankings)
       context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o));
     if (settings_.options.certify && result.exact) write_certificate(input, context, suffix, result, o, generated);
-    const double seconds = times.median();
+    Point point{context.run_name, input.describe(), &times, measurement.repetitions};
+    point.verified = verified;
+    if (measurement.shared) {  // of the last repetition: rank 0's, and the range over the ranks
+      point.exchange_s = result.exchange_seconds;
+      point.exchange_range = rank_range(result.exchange_seconds, world().rank() < result.ranks);
+    }
+    const KemenyPoint reported{point, kemeny::Report{result, o}, voters, measurement.shared};
     Row row;
-    row.set("run", context.run_name).set("input", input.describe()).set("alternatives", o.alternatives);
-    if (voters) row.set("voters", voters);  // unknown for a pairwise-matrix input
-    row.set("method", result.method)
-        .set("exact", result.exact)
-        .set("distance", votes(kemeny::input_distance(o, result.distance)))
-        .set("lower_bound", votes(kemeny::input_distance(o, result.lower_bound)))
-        .set("gap", votes(static_cast<std::int64_t>(result.distance - result.lower_bound)))
-        .set("lop_value", votes(kemeny::lop_value(o, result.distance)))
-        .set("lop_upper_bound", votes(kemeny::lop_value(o, result.lower_bound)))
-        .set("lp_s", result.lp_seconds)
-        .set("lp_rounds", result.lp_rounds)
-        .set("lp_cuts", result.lp_cuts)
-        .set("search_nodes", result.search_nodes);
-    if (result.reduction_pairs > 0) {  // the data reduction ran (auto, components given to the LP search)
-      row.set("reduction_pairs", result.reduction_pairs)
-          .set("fixed_by_exchange", result.fixed_by_exchange)
-          .set("fixed_by_majority", result.fixed_by_majority)
-          .set("fixed_by_closure", result.fixed_by_closure);
-    }
-    row.set("count_known", result.count_known);
-    if (result.exact && result.count > 0) {  // exact when count_known, else at least this many (0: not searched)
-      row.set("optimal_rankings", result.count).set("optimal_rankings_saturated", result.count_saturated);
-    }
-    row.set("listed_rankings", result.optima.size())
-        .set("consensus", ranking_names(result.optima.front(), o.names))
-        .set("components", result.component_sizes.size())
-        .set("largest_component", *std::max_element(result.component_sizes.begin(), result.component_sizes.end()))
-        .set("component_methods", result.component_methods)
-        .set("repetitions", measurement.repetitions)
-        .set("solve_s", seconds)
-        .set("solve_min_s", times.min());
-    if (result.dp_seconds > 0) row.set("dp_layers_s", result.dp_seconds);            // of the last repetition
-    if (settings_.measurement.shared) {                                              // of the last repetition
-      row.set("dp_ranks", result.ranks).set("exchange_s", result.exchange_seconds);  // rank 0's
-      set_rank_range(row, "exchange_s", result.exchange_seconds, world().rank() < result.ranks);
-    }
-    row.set("verified", verified);
+    set_fields(row, kemeny_fields(), reported);
     table.add(row);
-
-    std::cout << context.run_name << ": Kemeny (" << result.method << ") on " << o.alternatives << " alternatives";
-    if (voters) std::cout << ", " << voters << " voters";
-    std::cout << "\n  " << (result.exact ? "optimal" : "best found") << " distance "
-              << doubled_votes_text(kemeny::input_distance(o, result.distance)) << " (linear ordering value "
-              << doubled_votes_text(kemeny::lop_value(o, result.distance)) << ")";
-    if (!result.exact) {
-      std::cout << " (lower bound " << doubled_votes_text(kemeny::input_distance(o, result.lower_bound)) << ", gap "
-                << doubled_votes_text(static_cast<long long>(result.distance - result.lower_bound)) << ")";
-      if (result.lp_missing)
-        std::cout << "\n  this build has no LP bound (COIN-OR CLP), which might certify it: see docs/configuration.md";
-    }
-    if (result.exact && result.count > 0) {
-      const std::string count = result.count_saturated ? ">= 2^64" : std::to_string(result.count);
-      std::cout << ", " << (result.count_known ? "" : "at least ") << count << " optimal ranking"
-                << (result.count == 1 ? "" : "s");
-      if (!result.count_known) std::cout << " (counting stopped at its step limit)";
-    } else if (result.exact) {
-      std::cout << " (it meets the lower bound; other optimal rankings were not searched)";
-    }
-    std::cout << "\n  consensus: " << kemeny::format_ranking(result.optima.front(), o.names) << "\n";
-    std::printf("  %.4f s; %zu components (largest %d); verified: %s\n", seconds, result.component_sizes.size(),
-                *std::max_element(result.component_sizes.begin(), result.component_sizes.end()), verified.c_str());
+    std::cout << context.run_name << ": Kemeny on " << o.alternatives << " alternatives"
+              << (voters ? ", " + std::to_string(voters) + " voters" : "") << "\n  "
+              << summary_line(row, rules_of(kemeny_fields())) << "\n";
+    if (result.lp_missing)
+      std::cout << "  this build has no LP bound (COIN-OR CLP), which might certify it: see docs/configuration.md\n";
   }
 
   /// The certificate of an exact result, and for a generated input the input it proves (a PrefLib
@@ -252,5 +219,7 @@ class KemenyJob : public ElectionJob {
 std::unique_ptr<Job> parse_kemeny(const ConfigNode& run, const RunContext& context) {
   return std::make_unique<KemenyJob>(run, context);
 }
+
+std::vector<FieldRule> kemeny_columns() { return rules_of(kemeny_fields()); }
 
 }  // namespace kollective::driver

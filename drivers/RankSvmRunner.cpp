@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <numeric>
+#include <optional>
 #include <variant>
 
 #include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
@@ -16,6 +18,7 @@
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/TextInput.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/drivers/Columns.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/OptionReader.hpp"
 #include "kollective/drivers/RunLoop.hpp"
@@ -204,6 +207,76 @@ std::string verify(const RankSvmRun& settings, const ranksvm::RankData& train, b
   return ranksvm::verify(train, settings.options, result, read_share);
 }
 
+/// A point's report: the training set and options, the library's training fields (none for a
+/// given model), and the rates and seconds that need the median.
+struct RankSvmPoint {
+  const Point& point;
+  const RankSvmRun& settings;
+  const ranksvm::TrainResult* result;  ///< null: a given model, evaluated
+  std::int64_t documents = 0, queries = 0, pairs = 0;
+  int features = 0;
+  double model_objective = 0;  ///< a given model's objective on the training set
+};
+
+const ResultFields<RankSvmPoint>& ranksvm_fields() {
+  using F = FieldKind;
+  using P = RankSvmPoint;
+  auto trained = [](const P& p) { return p.result != nullptr; };
+  auto given = [](const P& p) { return p.result == nullptr; };
+  static const ResultFields<P> fields = [&] {
+    auto training =
+        adapt<P>(ranksvm::result_fields(), [](const P& p) -> const ranksvm::TrainResult& { return *p.result; });
+    for (auto& each : training) {  // none for a given model
+      each.get = [get = each.get](const P& p) { return p.result ? get(p) : std::nullopt; };
+    }
+    return joined<P>({
+        {field<P>("run", F::context, "", "the run's name", [](const P& p) { return p.point.run; }),
+         field<P>("train", F::context, "", "the training set: a file, or a generator and its parameters",
+                  [](const P& p) { return p.point.input; }),
+         field<P>("documents", F::context, "count", "documents of the training set",
+                  [](const P& p) { return p.documents; }),
+         field<P>("queries", F::context, "count", "queries", [](const P& p) { return p.queries; }),
+         field<P>("features", F::context, "count", "features", [](const P& p) { return p.features; }),
+         field<P>("pairs", F::context, "count", "preference pairs", [](const P& p) { return p.pairs; }),
+         field<P>("C", F::context, "", "the loss's weight", [](const P& p) { return p.settings.options.C; }),
+         field<P>("eps", F::context, "", "TRON's stopping tolerance",
+                  [](const P& p) { return p.settings.options.eps; }),
+         field<P>("feature_precision", F::context, "", "X's precision on the device",
+                  [](const P& p) { return to_string(p.settings.options.precision); }),
+         field_where<P>("model", F::context, "", "the model file evaluated instead of a training", given,
+                        [](const P& p) { return p.settings.model_in; }),
+         field_where<P>("objective", F::answer, "", "the given model's objective on the training set", given,
+                        [](const P& p) { return p.model_objective; })},
+        training,
+        adapt<P>(point_timing(), [](const P& p) -> const Point& { return p.point; }),
+        {field_where<P>("iteration_s", F::timing, "s", "per TRON iteration, after the setup", trained,
+                        [](const P& p) {
+                          const double seconds = p.point.times->median();
+                          return p.result->iterations ? (seconds - p.result->seconds_setup) / p.result->iterations
+                                                      : 0.0;
+                        })
+             .formerly("seconds_per_iteration")},
+        adapt<P>(point_check(), [](const P& p) -> const Point& { return p.point; }),
+    });
+  }();
+  return fields;
+}
+
+/// The columns add_metrics sets, by family ("train_ndcg@k": one per k of ndcg_k), and the test set's.
+std::vector<FieldRule> metric_columns() {
+  std::vector<FieldRule> rules;
+  for (const std::string set : {"train_", "test_"}) {
+    rules.push_back({set + "pairwise_accuracy", FieldKind::answer, "", "preference pairs the model orders right"});
+    rules.push_back({set + "ndcg@k", FieldKind::answer, "", "mean NDCG@k over the queries (one column per k)"});
+    rules.push_back({set + "mean_ndcg", FieldKind::answer, "", "mean over the queries of LETOR's mean NDCG"});
+    if (set == "train_") {
+      rules.push_back({"test", FieldKind::context, "", "the test set"});
+      rules.push_back({"test_pairs", FieldKind::context, "count", "the test set's preference pairs"});
+    }
+  }
+  return rules;
+}
+
 void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, Table& table) {
   std::vector<double> w = settings.model_in.empty() ? std::vector<double>{} : ranksvm::read_model(settings.model_in);
   // Training shared by the ranks reads each rank's queries of a file only (the explicit pairs
@@ -235,60 +308,35 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
     fail("the training set ", settings.train.describe(),
          " has no preference pairs (in every query all documents have the same label): nothing to learn");
   }
-  Row row;
-  row.set("run", context.run_name)
-      .set("train", settings.train.describe())
-      .set("documents", documents)
-      .set("queries", queries)
-      .set("features", train.features)
-      .set("pairs", pairs)
-      .set("C", settings.options.C)
-      .set("eps", settings.options.eps)
-      .set("feature_precision", to_string(settings.options.precision));
+  Point point{context.run_name, settings.train.describe()};
+  std::optional<ranksvm::TrainResult> result;
+  Timing times;
+  double model_objective = 0;
   if (w.empty()) {
     Space space;
-    Timing times;
     Workspace<Space::memory_space> workspace;  // X on the device and its buffers, reused by the repetitions
-    const ranksvm::TrainResult result =
+    result =
         measure(space, settings.measurement, times, [&] { return ranksvm::train(space, train, options, workspace); });
     workspace.release();  // before the checks
-    const double seconds = times.median();
-    w = result.w;
-    const std::string verified = verify(settings, train, read_share, result);
-    row.set("repetitions", settings.measurement.repetitions).set("verified", verified);
-    const double x_bytes = result.x_bytes;
-    row.set("iterations", result.iterations)
-        .set("cg_steps", result.cg_steps)
-        .set("objective", result.objective)
-        .set("gradient_ratio", result.gradient_norm / result.initial_gradient_norm)
-        .set("stop", result.stop)
-        .set("solve_s", seconds)
-        .set("setup_s", result.seconds_setup)
-        .set("iteration_s", result.iterations ? (seconds - result.seconds_setup) / result.iterations : 0.0)
-        .set("fun_s", result.seconds_fun / result.function_evaluations)
-        .set("grad_s", result.iterations ? result.seconds_grad / (result.iterations + 1) : result.seconds_grad)
-        .set("hv_s", result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0)
-        .set("hv_x_s", result.seconds_hv_x)
-        .set("hv_sums_s", result.seconds_hv_sums)
-        .set("hv_xt_s", result.seconds_hv_xt)
-        .set("read_x_twice_s", 2 * result.seconds_read_x)
-        .set("copy_bytes_per_s", x_bytes / result.seconds_read_x)
-        .set("hv_x_bytes_per_s", result.cg_steps ? 2 * x_bytes * result.cg_steps / result.seconds_hv : 0.0);
+    w = result->w;
+    point.times = &times;
+    point.repetitions = settings.measurement.repetitions;
+    point.verified = verify(settings, train, read_share, *result);
     if (settings.measurement.shared) {
-      row.set("exchange_s", result.seconds_exchange);  // rank 0's
-      set_rank_range(row, "exchange_s", result.seconds_exchange);
+      point.exchange_s = result->seconds_exchange;  // rank 0's
+      point.exchange_range = rank_range(result->seconds_exchange);
     }
-    std::printf(
-        "%s: RankSVM on %s (%lld documents, %lld queries, %d features, C = %g)\n  %s after %d iterations (%d CG "
-        "steps): f = %.10e, |g|/|g0| = %.3g, %.3f s (setup %.3f s, %.3g s per Hessian product); verified: %s\n",
-        context.run_name.c_str(), settings.train.describe().c_str(), static_cast<long long>(documents),
-        static_cast<long long>(queries), train.features, settings.options.C, result.stop.c_str(), result.iterations,
-        result.cg_steps, result.objective, result.gradient_norm / result.initial_gradient_norm, seconds,
-        result.seconds_setup, result.cg_steps ? result.seconds_hv / result.cg_steps : 0.0, verified.c_str());
   } else {
     // The objective of a given model on this data (with this C): compares solvers' optima.
-    row.set("model", settings.model_in).set("objective", ranksvm::evaluate(Space(), train, settings.options.C, w, w).f);
+    model_objective = ranksvm::evaluate(Space(), train, settings.options.C, w, w).f;
   }
+  Row row;
+  const RankSvmPoint reported{point,          settings,       result ? &*result : nullptr, documents, queries, pairs,
+                              train.features, model_objective};
+  set_fields(row, ranksvm_fields(), reported);
+  std::cout << context.run_name << ": RankSVM on " << settings.train.describe() << " (" << documents << " documents, "
+            << queries << " queries, " << train.features << " features)\n  "
+            << summary_line(row, rules_of(ranksvm_fields())) << "\n";
   add_metrics(row, "train_", settings, train, w, read_share);
   if (settings.has_test) {
     row.set("test", settings.test.describe()).set("test_pairs", ranksvm::preference_pairs(test));
@@ -338,6 +386,12 @@ class RankSvmJob : public Job {
 
 std::unique_ptr<Job> parse_ranksvm(const ConfigNode& run, const RunContext& context) {
   return std::make_unique<RankSvmJob>(run, context);
+}
+
+std::vector<FieldRule> ranksvm_columns() {
+  std::vector<FieldRule> rules = rules_of(ranksvm_fields());
+  for (const FieldRule& rule : metric_columns()) rules.push_back(rule);
+  return rules;
 }
 
 }  // namespace kollective::driver

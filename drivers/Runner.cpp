@@ -6,10 +6,10 @@ namespace kollective::driver {
 
 namespace {
 const Runner runners[] = {
-    {"schulze", &parse_schulze},
-    {"kemeny", &parse_kemeny},
-    {"coalition", &parse_coalition},
-    {"ranksvm", &parse_ranksvm},
+    {"schulze", &parse_schulze, &schulze_columns},
+    {"kemeny", &parse_kemeny, &kemeny_columns},
+    {"coalition", &parse_coalition, &coalition_columns},
+    {"ranksvm", &parse_ranksvm, &ranksvm_columns},
 };
 }  // namespace
 

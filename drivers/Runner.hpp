@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kollective/core/Config.hpp"
+#include "kollective/core/ResultFields.hpp"
 #include "kollective/core/ResultFiles.hpp"
 #include "kollective/core/Tables.hpp"
 
@@ -50,6 +51,8 @@ struct Runner {
   const char* algorithm;
   /// Reads the whole run entry (every key checked, files not yet read).
   std::unique_ptr<Job> (*parse)(const ConfigNode& run, const RunContext& context);
+  /// The columns of its table, as declared (drivers/Columns.hpp).
+  std::vector<FieldRule> (*columns)();
 };
 
 /// The runner for an algorithm name, or nullptr.
@@ -61,6 +64,10 @@ std::unique_ptr<Job> parse_coalition(const ConfigNode& run, const RunContext& co
 std::unique_ptr<Job> parse_kemeny(const ConfigNode& run, const RunContext& context);
 std::unique_ptr<Job> parse_ranksvm(const ConfigNode& run, const RunContext& context);
 std::unique_ptr<Job> parse_schulze(const ConfigNode& run, const RunContext& context);
+std::vector<FieldRule> coalition_columns();
+std::vector<FieldRule> kemeny_columns();
+std::vector<FieldRule> ranksvm_columns();
+std::vector<FieldRule> schulze_columns();
 
 }  // namespace kollective::driver
 

@@ -15,6 +15,7 @@
 #include "kollective/core/Timer.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/drivers/Columns.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Estimate.hpp"
 #include "kollective/drivers/ElectionInput.hpp"
@@ -78,36 +79,41 @@ SchulzeSettings parse_settings(const ConfigNode& run) {
   return settings;
 }
 
-std::string join_names(const std::vector<int>& indices, const std::vector<std::string>& names, const char* separator,
-                       size_t limit) {
-  std::string text;
-  for (size_t k = 0; k < indices.size() && k < limit; ++k) text += (k ? separator : "") + names[indices[k]];
-  if (indices.size() > limit) text += separator + std::string("... (") + std::to_string(indices.size()) + ")";
-  return text;
-}
+/// A point's report: the common columns, the library's result fields, and Schulze's own.
+struct SchulzePoint {
+  const Point& point;
+  schulze::Report report;
+  int alternatives = 0;
+  std::int64_t voters = 0;  ///< unknown (0) for a pairwise-matrix input
+  double pairwise_s = 0;    ///< building the pairwise matrix
+  const std::vector<double>& path_times;
+};
 
-std::string ranking_text(const schulze::Result& result, const std::vector<std::string>& names, size_t groups) {
-  std::string text;
-  for (size_t g = 0; g < result.ranking.size() && g < groups; ++g) {
-    const auto& group = result.ranking[g];
-    text += g ? " > " : "";
-    text += group.size() > 1 ? "{" + join_names(group, names, ", ", 8) + "}" : names[group[0]];
-  }
-  if (result.ranking.size() > groups) text += " > ...";
-  return text;
-}
+double paths_s(const SchulzePoint& p) { return median(p.path_times); }
+double path_updates(const SchulzePoint& p) { return std::pow(static_cast<double>(p.alternatives), 3); }
 
-TextList names_of(const std::vector<int>& indices, const std::vector<std::string>& names) {
-  TextList list;
-  for (int i : indices) list.push_back(names[i]);
-  return list;
-}
-
-/// The first `groups` groups of the ranking (tied alternatives share a group).
-TextGroups ranking_head(const schulze::Result& result, const std::vector<std::string>& names, size_t groups) {
-  TextGroups head;
-  for (size_t g = 0; g < result.ranking.size() && g < groups; ++g) head.push_back(names_of(result.ranking[g], names));
-  return head;
+const ResultFields<SchulzePoint>& schulze_fields() {
+  using F = FieldKind;
+  using P = SchulzePoint;
+  static const ResultFields<P> fields = table_fields<P>(
+      joined<P>({
+          {field<P>("alternatives", F::context, "count", "alternatives", [](const P& p) { return p.alternatives; }),
+           field_where<P>(
+               "voters", F::context, "count", "ballots (their total weight); left out for a pairwise matrix",
+               [](const P& p) { return p.voters > 0; }, [](const P& p) { return p.voters; })},
+          adapt<P>(schulze::result_fields(), [](const P& p) { return p.report; }),
+      }),
+      {
+          field<P>("pairwise_s", F::timing, "s", "building the pairwise matrix",
+                   [](const P& p) { return p.pairwise_s; }),
+          field<P>("paths_s", F::timing, "s", "the strongest-path kernels, median of the repetitions", paths_s).shown(),
+          field<P>("paths_min_s", F::timing, "s", "the fastest repetition's strongest paths",
+                   [](const P& p) { return *std::min_element(p.path_times.begin(), p.path_times.end()); })
+              .formerly("paths_s_min"),
+          field<P>("tera_updates_per_s", F::timing, "1/s", "strongest-path cell updates (n^3) a second, in 10^12",
+                   [](const P& p) { return path_updates(p) / paths_s(p) / 1e12; }),
+      });
+  return fields;
 }
 
 /// An election's doubled counts on the device: the whole matrix for a rank alone, or this rank's
@@ -259,36 +265,24 @@ class SchulzeJob : public ElectionJob {
                                 context.output_file(suffix + "_pairwise.csv"));
     }
 
-    const double paths_s = median(path_times), solve_s = solve_times.median();
-    Row row;
-    row.set("run", context.run_name).set("input", input.describe()).set("alternatives", alternatives);
-    if (election.voters) row.set("voters", election.voters);  // unknown for a pairwise-matrix input
-    row.set("rule", schulze::to_string(options.rule))
-        .set("strength_bits", result.strength_bits)
-        .set("winners", names_of(result.winners, election.names))
-        .set("ranking_groups", result.ranking.size())
-        .set("ranking_head", ranking_head(result, election.names, 5))
-        .set("repetitions", measurement.repetitions)
-        .set("pairwise_s", election.pairwise_seconds)
-        .set("solve_s", solve_s)
-        .set("paths_s", paths_s)
-        .set("paths_min_s", *std::min_element(path_times.begin(), path_times.end()))
-        .set("tera_updates_per_s", updates / paths_s / 1e12)
-        .set("verified", verified);
-    if (settings_.measurement.shared) {                // of the last repetition
-      row.set("exchange_s", result.exchange_seconds);  // rank 0's
-      set_rank_range(row, "exchange_s", result.exchange_seconds);
+    Point point{context.run_name, input.describe(), &solve_times, measurement.repetitions};
+    point.verified = verified;
+    if (settings_.measurement.shared) {  // of the last repetition: rank 0's, and the range over the ranks
+      point.exchange_s = result.exchange_seconds;
+      point.exchange_range = rank_range(result.exchange_seconds);
     }
+    const SchulzePoint reported{point,
+                                schulze::Report{result, options, election.names},
+                                alternatives,
+                                election.voters,
+                                election.pairwise_seconds,
+                                path_times};
+    Row row;
+    set_fields(row, schulze_fields(), reported);
     table.add(row);
-
-    std::cout << context.run_name << ": Schulze (" << schulze::to_string(options.rule) << ", " << result.strength_bits
-              << "-bit) on " << alternatives << " alternatives";
-    if (election.voters) std::cout << ", " << election.voters << " voters";
-    std::cout << "\n  winners: " << join_names(result.winners, election.names, ", ", 10)
-              << "\n  ranking by candidates beaten: " << ranking_text(result, election.names, 8) << "\n";
-    std::printf("  strongest paths %.4f s (%s cell-updates/s), whole solve %.4f s, pairwise %.4f s; verified: %s\n",
-                paths_s, with_si_prefix(updates / paths_s).c_str(), solve_s, election.pairwise_seconds,
-                verified.c_str());
+    std::cout << context.run_name << ": Schulze on " << alternatives << " alternatives"
+              << (election.voters ? ", " + std::to_string(election.voters) + " voters" : "") << "\n  "
+              << summary_line(row, rules_of(schulze_fields())) << "\n";
   }
 
   /// Ranks sharing each solve.
@@ -302,5 +296,7 @@ class SchulzeJob : public ElectionJob {
 std::unique_ptr<Job> parse_schulze(const ConfigNode& run, const RunContext& context) {
   return std::make_unique<SchulzeJob>(run, context);
 }
+
+std::vector<FieldRule> schulze_columns() { return rules_of(schulze_fields()); }
 
 }  // namespace kollective::driver

@@ -89,6 +89,61 @@ const OptionFields<Options>& option_fields() {
   return fields;
 }
 
+namespace {
+
+/// The structure's coalitions as lists of agent names (agent numbers past the names given).
+TextGroups structure_names(const Structure& structure, const std::vector<std::string>& names) {
+  TextGroups groups;
+  for (const std::uint64_t coalition : structure) {
+    TextList members;
+    for (int agent = 0; agent < 64; ++agent) {
+      if (coalition >> agent & 1)
+        members.push_back(agent < static_cast<int>(names.size()) ? names[agent] : std::to_string(agent + 1));
+    }
+    groups.push_back(std::move(members));
+  }
+  return groups;
+}
+
+}  // namespace
+
+const ResultFields<Report>& result_fields() {
+  using F = FieldKind;
+  static const ResultFields<Report> fields = {
+      field<Report>("method", F::context, "", "the method that proved the optimum (auto: ip or idp)",
+                    [](const Report& r) { return r.result.method; })
+          .shown(),
+      field<Report>("precision", F::context, "", "the values' precision in dp and idp",
+                    [](const Report& r) { return to_string(r.options.precision); }),
+      field<Report>("optimum", F::answer, "", "the structure's value (the best found when not exact)",
+                    [](const Report& r) { return r.result.value; })
+          .formerly("value")
+          .shown(),
+      field<Report>("exact", F::answer, "", "the value is the optimum (false: stopped at the time limit)",
+                    [](const Report& r) { return r.result.exact; })
+          .shown(),
+      field<Report>("upper_bound", F::answer, "", "the optimum is at most this",
+                    [](const Report& r) { return r.result.upper_bound; }),
+      field<Report>("gap", F::answer, "", "upper_bound - optimum",
+                    [](const Report& r) { return r.result.upper_bound - r.result.value; }),
+      field<Report>("coalitions", F::answer, "count", "coalitions of the structure",
+                    [](const Report& r) { return r.result.structure.size(); }),
+      field<Report>("structure", F::answer, "", "the structure's coalitions, by agent name",
+                    [](const Report& r) { return structure_names(r.result.structure, r.names); })
+          .shown(),
+      field<Report>("splits", F::counter, "count", "splits the DP evaluated",
+                    [](const Report& r) { return r.result.splits; }),
+      field<Report>("nodes", F::counter, "count", "ip, auto: coalitions IP's branch and bound tried",
+                    [](const Report& r) { return r.result.nodes; }),
+      field<Report>("ip_s", F::timing, "s", "ip, auto: IP's time", [](const Report& r) { return r.result.ip_seconds; })
+          .formerly("ip_seconds"),
+      field<Report>("ip_start_s", F::timing, "s", "of ip_s, the start: statistics, plan and DP start",
+                    [](const Report& r) { return r.result.ip_start_seconds; })
+          .formerly("ip_start_seconds"),
+  };
+  return fields;
+}
+
 std::optional<OptionProblem> check(const Options& options) {
   if (auto problem = check_fields(options, option_fields())) return problem;
   if (options.time_limit > 0 && options.method != Method::ip && options.method != Method::automatic)

@@ -16,6 +16,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/ResultFields.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::coalition {
@@ -96,6 +97,16 @@ struct Result {
 /// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML
 /// reader, the config reference, Python's keyword arguments and check() read them.
 const OptionFields<Options>& option_fields();
+
+/// A solve's result with the options it ran with and the agents' names: what result_fields() read.
+struct Report {
+  const Result& result;
+  const Options& options;
+  const std::vector<std::string>& names;
+};
+/// What a solve reports, declared once: the driver's table columns and console summary, and
+/// Python's result objects, are made from it (core/ResultFields.hpp).
+const ResultFields<Report>& result_fields();
 
 /// The first problem of `options` (the option and what is wrong), or none: every declared field
 /// in its range, and a time_limit only with method ip, or auto on one rank.

@@ -6,6 +6,7 @@
 
 #include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
 #include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny {
@@ -78,6 +79,85 @@ std::optional<OptionProblem> check(const Options& options) { return check_fields
 
 void validate(const Options& options) {
   if (const auto problem = check(options)) fail("kemeny: ", problem->option, " ", problem->problem);
+}
+
+namespace {
+
+/// Doubled counts in votes: exact in a double below 2^53 (halves come from ties).
+double votes(std::int64_t doubled) { return static_cast<double>(doubled) / 2; }
+
+}  // namespace
+
+const ResultFields<Report>& result_fields() {
+  using F = FieldKind;
+  auto reduced = [](const Report& r) { return r.result.reduction_pairs > 0; };  // the LP search's reduction ran
+  auto counted = [](const Report& r) { return r.result.exact && r.result.count > 0; };
+  static const ResultFields<Report> fields = {
+      field<Report>("method", F::context, "", "what solved the components, once each",
+                    [](const Report& r) { return r.result.method; })
+          .shown(),
+      field<Report>("exact", F::answer, "", "the distance is the optimum",
+                    [](const Report& r) { return r.result.exact; })
+          .shown(),
+      field<Report>("distance", F::answer, "votes", "Kemeny distance of the consensus (the best found when not exact)",
+                    [](const Report& r) { return votes(input_distance(r.counts, r.result.distance)); })
+          .shown(),
+      field<Report>("lower_bound", F::answer, "votes", "proven lower bound on the optimal distance",
+                    [](const Report& r) { return votes(input_distance(r.counts, r.result.lower_bound)); }),
+      field<Report>(
+          "gap", F::answer, "votes", "distance - lower_bound",
+          [](const Report& r) { return votes(static_cast<std::int64_t>(r.result.distance - r.result.lower_bound)); }),
+      field<Report>("lop_value", F::answer, "votes", "the consensus's linear ordering value",
+                    [](const Report& r) { return votes(lop_value(r.counts, r.result.distance)); }),
+      field<Report>("lop_upper_bound", F::answer, "votes", "proven upper bound on the linear ordering value",
+                    [](const Report& r) { return votes(lop_value(r.counts, r.result.lower_bound)); }),
+      field<Report>("lp_s", F::timing, "s", "in LP bounds (CLP and the triangle search), over the components",
+                    [](const Report& r) { return r.result.lp_seconds; })
+          .formerly("lp_seconds"),
+      field<Report>("lp_rounds", F::counter, "count", "LP solves", [](const Report& r) { return r.result.lp_rounds; }),
+      field<Report>("lp_cuts", F::counter, "count", "triangle inequalities added",
+                    [](const Report& r) { return r.result.lp_cuts; }),
+      field<Report>("search_nodes", F::counter, "count", "LP nodes of branch and cut",
+                    [](const Report& r) { return r.result.search_nodes; }),
+      field_where<Report>("reduction_pairs", F::counter, "count", "pairs of the components given to the LP search",
+                          reduced, [](const Report& r) { return r.result.reduction_pairs; }),
+      field_where<Report>("fixed_by_exchange", F::counter, "count", "of them, fixed by the exchange rule", reduced,
+                          [](const Report& r) { return r.result.fixed_by_exchange; }),
+      field_where<Report>("fixed_by_majority", F::counter, "count", "fixed by the 3/4-majority rule", reduced,
+                          [](const Report& r) { return r.result.fixed_by_majority; }),
+      field_where<Report>("fixed_by_closure", F::counter, "count", "fixed by transitivity", reduced,
+                          [](const Report& r) { return r.result.fixed_by_closure; }),
+      field<Report>("count_known", F::answer, "", "every optimum was enumerated: optimal_rankings is exact",
+                    [](const Report& r) { return r.result.count_known; })
+          .formerly("count_exact"),
+      field_where<Report>("optimal_rankings", F::answer, "count",
+                          "optimal rankings (at least this many where count_known is false)", counted,
+                          [](const Report& r) { return r.result.count; })
+          .formerly("count")
+          .shown(),
+      field_where<Report>("optimal_rankings_saturated", F::answer, "", "the count passed 2^64 - 1", counted,
+                          [](const Report& r) { return r.result.count_saturated; }),
+      field<Report>("listed_rankings", F::answer, "count", "optimal rankings listed (list_limit at most)",
+                    [](const Report& r) { return r.result.optima.size(); }),
+      field<Report>("consensus", F::answer, "", "the first optimal ranking (the best found when not exact)",
+                    [](const Report& r) { return named(r.result.optima.front(), r.counts.names); })
+          .shown(),
+      field<Report>("components", F::answer, "count", "Condorcet components",
+                    [](const Report& r) { return r.result.component_sizes.size(); }),
+      field<Report>("largest_component", F::answer, "count", "alternatives of the largest component",
+                    [](const Report& r) {
+                      int largest = 0;
+                      for (int size : r.result.component_sizes) largest = std::max(largest, size);
+                      return largest;
+                    }),
+      field<Report>("component_methods", F::context, "", "what solved each component, in ranking order",
+                    [](const Report& r) { return TextList(r.result.component_methods); }),
+      field_where<Report>(
+          "dp_layers_s", F::timing, "s", "in the subset DPs' tables (set up and filled)",
+          [](const Report& r) { return r.result.dp_seconds > 0; }, [](const Report& r) { return r.result.dp_seconds; })
+          .formerly("dp_layers_seconds"),
+  };
+  return fields;
 }
 
 }  // namespace kollective::kemeny

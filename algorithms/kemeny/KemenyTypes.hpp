@@ -16,6 +16,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/ResultFields.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
@@ -89,6 +90,16 @@ struct Result {
   /// With options.certify, for an exact result: what proves it (KemenyCertificate.hpp)
   std::shared_ptr<const Certificate> certificate;
 };
+
+/// A solve's result with the input it solved: what result_fields() read (distances in the
+/// input's own weights, rankings by name).
+struct Report {
+  const Result& result;
+  const Counts& counts;
+};
+/// What a solve reports, declared once: the driver's table columns and console summary, and
+/// Python's result objects, are made from it (core/ResultFields.hpp).
+const ResultFields<Report>& result_fields();
 
 /// Largest n the enumeration accepts (it searches all n! rankings).
 constexpr int enumeration_max_alternatives = 16;

@@ -120,6 +120,48 @@ const OptionFields<TrainOptions>& option_fields() {
   return fields;
 }
 
+const ResultFields<TrainResult>& result_fields() {
+  using F = FieldKind;
+  using R = TrainResult;
+  auto measured = [](const R& r) { return r.seconds_read_x > 0; };
+  static const ResultFields<R> fields = {
+      field<R>("iterations", F::counter, "count", "TRON iterations", [](const R& r) { return r.iterations; }),
+      field<R>("cg_steps", F::counter, "count", "conjugate-gradient steps (Hessian products)",
+               [](const R& r) { return r.cg_steps; }),
+      field<R>("objective", F::answer, "", "f(w) = 1/2 w'w + C * the pairs' squared hinge losses",
+               [](const R& r) { return r.objective; })
+          .shown(),
+      field<R>("gradient_ratio", F::answer, "", "|g| / |g0| at the end (eps stops below it)",
+               [](const R& r) { return r.gradient_norm / r.initial_gradient_norm; }),
+      field<R>("stop", F::context, "", "why TRON stopped", [](const R& r) { return r.stop; }).shown(),
+      field<R>("setup_s", F::timing, "s", "moving the data to the device (X transposed there), before TRON",
+               [](const R& r) { return r.seconds_setup; }),
+      field<R>("fun_s", F::timing, "s", "per function evaluation",
+               [](const R& r) { return r.seconds_fun / r.function_evaluations; })
+          .formerly("seconds_per_fun"),
+      field<R>("grad_s", F::timing, "s", "per gradient",
+               [](const R& r) { return r.iterations ? r.seconds_grad / (r.iterations + 1) : r.seconds_grad; })
+          .formerly("seconds_per_grad"),
+      field<R>("hv_s", F::timing, "s", "per Hessian product",
+               [](const R& r) { return r.cg_steps ? r.seconds_hv / r.cg_steps : 0.0; })
+          .formerly("seconds_per_hv"),
+      field<R>("hv_x_s", F::timing, "s", "of a Hessian product, X.s (sampled)",
+               [](const R& r) { return r.seconds_hv_x; }),
+      field<R>("hv_sums_s", F::timing, "s", "of a Hessian product, the per-query sums (sampled)",
+               [](const R& r) { return r.seconds_hv_sums; }),
+      field<R>("hv_xt_s", F::timing, "s", "of a Hessian product, X'u (sampled)",
+               [](const R& r) { return r.seconds_hv_xt; }),
+      field_where<R>("read_x_twice_s", F::timing, "s",
+                     "two passes over X at the device's copy bandwidth (a floor of Hv; measure_bandwidth)", measured,
+                     [](const R& r) { return 2 * r.seconds_read_x; }),
+      field_where<R>("copy_bytes_per_s", F::timing, "B/s", "the device's copy bandwidth over X (measure_bandwidth)",
+                     measured, [](const R& r) { return r.x_bytes / r.seconds_read_x; }),
+      field<R>("hv_x_bytes_per_s", F::timing, "B/s", "X's bytes read twice per Hessian product, a second",
+               [](const R& r) { return r.cg_steps ? 2 * r.x_bytes * r.cg_steps / r.seconds_hv : 0.0; }),
+  };
+  return fields;
+}
+
 std::optional<OptionProblem> check(const TrainOptions& options) { return check_fields(options, option_fields()); }
 
 void validate(const TrainOptions& options) {

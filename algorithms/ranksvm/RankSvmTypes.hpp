@@ -12,6 +12,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/ResultFields.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::ranksvm {
@@ -107,6 +108,11 @@ struct TrainResult {
   int ranks = 1;                ///< ranks that shared the training
   double seconds_exchange = 0;  ///< of the fenced totals, spent summing over the ranks
 };
+
+/// What a training reports, declared once: the driver's table columns and console summary, and
+/// Python's result objects, are made from it (core/ResultFields.hpp). Per-operation seconds are
+/// means: per TRON iteration's gradient, per function evaluation, per Hessian product.
+const ResultFields<TrainResult>& result_fields();
 
 }  // namespace kollective::ranksvm
 

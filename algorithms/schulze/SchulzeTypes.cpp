@@ -23,6 +23,30 @@ void validate(const Options& options) {
   if (const auto problem = check(options)) fail("schulze: ", problem->option, " ", problem->problem);
 }
 
+const ResultFields<Report>& result_fields() {
+  using F = FieldKind;
+  static const ResultFields<Report> fields = {
+      field<Report>("rule", F::context, "", "a link's strength",
+                    [](const Report& r) { return to_string(r.options.rule); }),
+      field<Report>("strength_bits", F::context, "", "the path computation's width",
+                    [](const Report& r) { return r.result.strength_bits; }),
+      field<Report>("winners", F::answer, "", "alternatives no other beats by a stronger path",
+                    [](const Report& r) { return named(r.result.winners, r.names); })
+          .shown(),
+      field<Report>("ranking_groups", F::answer, "count", "groups of the ranking (tied alternatives share one)",
+                    [](const Report& r) { return r.result.ranking.size(); }),
+      field<Report>("ranking_head", F::answer, "", "the ranking's first groups, by alternatives beaten",
+                    [](const Report& r) {
+                      TextGroups head;
+                      for (std::size_t g = 0; g < r.result.ranking.size() && g < ranking_head_groups; ++g)
+                        head.push_back(named(r.result.ranking[g], r.names));
+                      return head;
+                    })
+          .shown(),
+  };
+  return fields;
+}
+
 std::vector<std::vector<int>> rank_by_beaten(const std::vector<int>& beaten) {
   std::map<int, std::vector<int>, std::greater<int>> groups;
   for (int i = 0; i < static_cast<int>(beaten.size()); ++i) groups[beaten[i]].push_back(i);

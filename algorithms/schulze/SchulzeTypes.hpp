@@ -11,6 +11,7 @@
 
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/ResultFields.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::schulze {
@@ -59,6 +60,19 @@ const OptionFields<Options>& option_fields();
 /// Every declared field in its range: the first problem, if any; validate fails with it.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
+
+/// A solve's result with the names of its alternatives and the options it ran with: what
+/// result_fields() read.
+struct Report {
+  const Result& result;
+  const Options& options;
+  const std::vector<std::string>& names;
+};
+/// What a solve reports, declared once: the driver's table columns and console summary, and
+/// Python's result objects, are made from it (core/ResultFields.hpp).
+const ResultFields<Report>& result_fields();
+/// The ranking's groups shown in the tables (the whole ranking is the ranking file's).
+constexpr std::size_t ranking_head_groups = 5;
 
 /// Groups alternatives by beaten count, most first (ties grouped, indices ascending).
 std::vector<std::vector<int>> rank_by_beaten(const std::vector<int>& beaten);

@@ -40,16 +40,19 @@ nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
   const auto [result, seconds] = solve_timed([&] {
     return single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
   });
-  nb::dict out;
-  out["seconds"] = seconds;
-  out["value"] = result.value;
+  std::vector<std::string> names;
+  for (int a = 1; a <= game.agents; ++a) names.push_back(std::to_string(a));
+  nb::dict out = result_dict(coalition::result_fields(), coalition::Report{result, options, names});
+  out["solve_s"] = seconds;
+  std::vector<std::vector<int>> structure;  // agents 0..n-1, as Python counts them
+  for (const std::uint64_t mask : result.structure) {
+    structure.emplace_back();
+    for (int agent = 0; agent < game.agents; ++agent) {
+      if (mask >> agent & 1) structure.back().push_back(agent);
+    }
+  }
+  out["structure"] = structure;
   out["masks"] = result.structure;
-  out["method"] = result.method;
-  out["exact"] = result.exact;
-  out["upper_bound"] = result.upper_bound;
-  out["nodes"] = result.nodes;
-  out["ip_seconds"] = result.ip_seconds;
-  out["ip_start_seconds"] = result.ip_start_seconds;
   return out;
 }
 
@@ -58,6 +61,7 @@ nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
 void bind_coalition(nb::module_& m) {
   m.def("coalition", &solve, nb::arg("values"), nb::arg("options"));
   m.def("coalition_options", [] { return option_table(describe(coalition::option_fields())); });
+  m.def("coalition_fields", [] { return field_table(rules_of(coalition::result_fields())); });
   m.def(
       "generate_game",
       [](const std::string& model, int agents, std::uint64_t seed) {

@@ -71,13 +71,14 @@ nb::dict schulze(const HostArray<std::uint32_t, 2>& doubled, const nb::dict& giv
     return schulze::solve(space, prefs::to_device(space, counts), options);
   });
   const std::size_t n = counts.alternatives;
-  nb::dict out;
-  out["seconds"] = seconds;
+  nb::dict out = result_dict(schulze::result_fields(), schulze::Report{result, options, counts.names});
+  out["solve_s"] = seconds;
   out["winners"] = result.winners;
-  out["beaten"] = result.beaten;
+  out["ranking_head"] = std::vector<std::vector<int>>(
+      result.ranking.begin(), result.ranking.begin() + std::min(result.ranking.size(), schulze::ranking_head_groups));
   out["ranking"] = result.ranking;
-  out["strength_bits"] = result.strength_bits;
-  out["paths_seconds"] = result.paths_seconds;
+  out["beaten"] = result.beaten;
+  out["doubled_paths"] = nb::none();
   if (keep_paths) out["doubled_paths"] = to_numpy(std::move(result.paths), {n, n});
   return out;
 }
@@ -86,18 +87,11 @@ nb::dict kemeny(const HostArray<std::uint32_t, 2>& doubled, const nb::dict& give
   const kemeny::Options options = options_from("kemeny", kemeny::option_fields(), given, kemeny::check);
   const prefs::PairwiseCounts counts = counts_from(doubled);
   const auto [result, seconds] = solve_timed([&] { return kemeny::solve(Space(), counts, options); });
-  nb::dict out;
-  out["seconds"] = seconds;
-  out["doubled_distance"] = result.distance;
-  out["doubled_lower_bound"] = result.lower_bound;
-  out["exact"] = result.exact;
+  nb::dict out = result_dict(kemeny::result_fields(), kemeny::Report{result, counts});
+  out["solve_s"] = seconds;
+  out["consensus"] = result.optima.front();
   out["rankings"] = result.optima;
-  out["count"] = result.count;
-  out["count_exact"] = result.count_known;
-  out["count_saturated"] = result.count_saturated;
   out["component_sizes"] = result.component_sizes;
-  out["component_methods"] = result.component_methods;
-  out["method"] = result.method;
   out["lp_missing"] = result.lp_missing;
   return out;
 }
@@ -139,8 +133,10 @@ void bind_elections(nb::module_& m) {
       nb::arg("path"));
   m.def("schulze", &schulze, nb::arg("doubled"), nb::arg("options"), nb::arg("keep_paths"));
   m.def("schulze_options", [] { return option_table(describe(schulze::option_fields())); });
+  m.def("schulze_fields", [] { return field_table(rules_of(schulze::result_fields())); });
   m.def("kemeny", &kemeny, nb::arg("doubled"), nb::arg("options"));
   m.def("kemeny_options", [] { return option_table(describe(kemeny::option_fields())); });
+  m.def("kemeny_fields", [] { return field_table(rules_of(kemeny::result_fields())); });
 }
 
 }  // namespace kollective::python

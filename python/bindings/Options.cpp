@@ -78,6 +78,45 @@ void fail_unknown(const std::string& algorithm, const std::string& key, const st
   fail(algorithm, " has no option '", key, "'", did_you_mean(key, names), " (its options: ", list, ")");
 }
 
+nb::list field_table(const std::vector<FieldRule>& fields) {
+  nb::list table;
+  for (const FieldRule& field : fields) {
+    nb::dict row;
+    row["name"] = field.name;
+    row["kind"] = to_string(field.kind);
+    row["unit"] = field.unit;
+    row["meaning"] = field.meaning;
+    row["former_names"] = field.former_names;
+    table.append(row);
+  }
+  return table;
+}
+
+nb::dict result_dict(const Row& row, const std::vector<FieldRule>& fields) {
+  nb::dict out;
+  for (const FieldRule& field : fields) {
+    const Cell* cell = row.find(field.name);
+    if (!cell) {
+      out[field.name.c_str()] = nb::none();
+    } else if (const auto* text = std::get_if<std::string>(cell)) {
+      out[field.name.c_str()] = nb::str(text->c_str());
+    } else if (const auto* integer = std::get_if<std::int64_t>(cell)) {
+      out[field.name.c_str()] = nb::int_(*integer);
+    } else if (const auto* count = std::get_if<std::uint64_t>(cell)) {
+      out[field.name.c_str()] = nb::cast(*count);
+    } else if (const auto* real = std::get_if<double>(cell)) {
+      out[field.name.c_str()] = nb::float_(*real);
+    } else if (const auto* flag = std::get_if<bool>(cell)) {
+      out[field.name.c_str()] = nb::bool_(*flag);
+    } else if (const auto* list = std::get_if<TextList>(cell)) {
+      out[field.name.c_str()] = nb::cast(*list);
+    } else {
+      out[field.name.c_str()] = nb::cast(std::get<TextGroups>(*cell));
+    }
+  }
+  return out;
+}
+
 nb::list option_table(const std::vector<OptionDescription>& fields) {
   nb::list table;
   for (const OptionDescription& field : fields) {

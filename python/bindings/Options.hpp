@@ -14,6 +14,7 @@
 
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Parse.hpp"
+#include "kollective/core/ResultFields.hpp"
 
 namespace kollective::python {
 
@@ -33,6 +34,24 @@ void warn_former(const std::string& former, const OptionRule& rule);
 /// The fields as Python reads them: a list of dicts (name, kind, default, choices, range, note,
 /// meaning, former_names).
 nb::list option_table(const std::vector<OptionDescription>& fields);
+
+/// The declared result fields as Python reads them: a list of dicts (name, kind, unit, meaning,
+/// former_names).
+nb::list field_table(const std::vector<FieldRule>& fields);
+
+/// Every declared field of a solve's report as a dict entry (None where a field does not apply):
+/// the result objects' attributes. Python returns alternatives and agents as indices: the
+/// binding replaces those lists of names by their indices, under the same names.
+template <class Source>
+nb::dict result_dict(const ResultFields<Source>& fields, const Source& source);
+nb::dict result_dict(const Row& row, const std::vector<FieldRule>& fields);
+
+template <class Source>
+nb::dict result_dict(const ResultFields<Source>& fields, const Source& source) {
+  Row row;
+  set_fields(row, fields, source);
+  return result_dict(row, rules_of(fields));
+}
 
 /// Options{} with every keyword of `given` set through `fields`, then `check`ed.
 template <class Options, class Check>

@@ -47,17 +47,11 @@ nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, con
   const ranksvm::RankData data = training_data(x, y, qid, options.precision == Precision::float32);
   const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped
   auto [result, seconds] = solve_timed([&] { return ranksvm::train(Space(), data, options, rows); });
-  nb::dict out;
-  out["seconds"] = seconds;
+  nb::dict out = result_dict(ranksvm::result_fields(), result);
+  out["solve_s"] = seconds;
+  out["converged"] = result.converged;
   const std::size_t features = result.w.size();
   out["w"] = to_numpy(std::move(result.w), {features});
-  out["objective"] = result.objective;
-  out["gradient_norm"] = result.gradient_norm;
-  out["initial_gradient_norm"] = result.initial_gradient_norm;
-  out["iterations"] = result.iterations;
-  out["cg_steps"] = result.cg_steps;
-  out["converged"] = result.converged;
-  out["stop"] = result.stop;
   return out;
 }
 
@@ -113,6 +107,7 @@ nb::tuple read(const std::string& path, int features) {
 void bind_ranksvm(nb::module_& m) {
   m.def("ranksvm_train", &train, nb::arg("x"), nb::arg("y"), nb::arg("qid"), nb::arg("options"), nb::arg("log"));
   m.def("ranksvm_options", [] { return option_table(describe(ranksvm::option_fields())); });
+  m.def("ranksvm_fields", [] { return field_table(rules_of(ranksvm::result_fields())); });
   m.def("ranking_metrics", &metrics, nb::arg("y"), nb::arg("scores"), nb::arg("qid"), nb::arg("ks"),
         nb::arg("convention"));
   m.def("read_letor", &read, nb::arg("path"), nb::arg("features") = 0);

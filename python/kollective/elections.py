@@ -7,12 +7,11 @@ not j prefers i (PrefLib's reading of incomplete ballots).
 
 import functools
 import os
-from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Optional
 
 import numpy as np
 
-from . import _arrays, _kollective, _options
+from . import _arrays, _kollective, _options, _results
 
 Profile = _kollective.Profile
 write_preflib = _kollective.write_preflib
@@ -150,15 +149,13 @@ def pairwise(election, weights=None, names=None) -> Pairwise:
     return Pairwise(_kollective.doubled_pairwise(source), source.names)
 
 
-@dataclass
-class SchulzeResult:
-    winners: List[int]         # alternatives no other beats by a stronger path
-    ranking: List[List[int]]   # groups by the number of alternatives each beats, most first
-    beaten: List[int]          # per alternative, how many it beats
-    doubled_paths: Optional[np.ndarray]  # twice the strongest-path strengths (when paths=True)
-    strength_bits: int         # width of the path computation (16 or 32)
-    names: List[str] = field(default_factory=list)
-    seconds: float = 0.0       # the solve in C++, without the Python layer
+class SchulzeResult(_results.Result):
+    """Schulze's result: the declared fields (SchulzeResult.fields(); winners and ranking_head as
+    indices), and ranking (groups by the number of alternatives each beats, most first), beaten
+    (per alternative, how many it beats), doubled_paths (twice the strongest-path strengths, when
+    paths=True), names, solve_s (the solve in C++)."""
+
+    _algorithm = "schulze"
 
     @functools.cached_property
     def paths(self) -> Optional[np.ndarray]:
@@ -169,40 +166,24 @@ class SchulzeResult:
 def schulze(election, *, paths=True, **options) -> SchulzeResult:
     """Schulze's method on anything pairwise() accepts; paths: keep the strongest-path matrix."""
     matrix = pairwise(election)
-    raw = _kollective.schulze(matrix.doubled, _options.given(options), paths)
-    return SchulzeResult(raw["winners"], raw["ranking"], raw["beaten"], raw.get("doubled_paths"),
-                         raw["strength_bits"], matrix.names, raw["seconds"])
+    return SchulzeResult(_kollective.schulze(matrix.doubled, _options.given(options), paths), names=matrix.names)
 
 
 _options.declare(schulze, "schulze")
 
 
-@dataclass
-class KemenyResult:
-    distance: float            # Kemeny distance of the rankings found, in voters
-    lower_bound: float         # proven lower bound on the optimum: equals distance when exact
-    exact: bool
-    rankings: List[List[int]]  # optimal rankings (at most list_limit), or the best one found
-    count: int                 # optimal rankings: all of them when count_exact, else at least
-    count_exact: bool
-    components: List[int]      # Condorcet components' sizes, in ranking order
-    component_methods: List[str]  # what solved each: trivial, dp, lp, branch-and-cut, heuristic
-    method: str
-    names: List[str] = field(default_factory=list)
-    seconds: float = 0.0       # the solve in C++, without the Python layer
+class KemenyResult(_results.Result):
+    """Kemeny's result: the declared fields (KemenyResult.fields(); distances in voters, consensus
+    as indices), and rankings (the optimal rankings listed, or the best one found),
+    component_sizes (in ranking order), names, solve_s (the solve in C++)."""
 
-    @property
-    def gap(self):
-        return self.distance - self.lower_bound
+    _algorithm = "kemeny"
 
 
 def kemeny(election, **options) -> KemenyResult:
     """Kemeny's optimal rankings of anything pairwise() accepts."""
     matrix = pairwise(election)
-    raw = _kollective.kemeny(matrix.doubled, _options.given(options))
-    return KemenyResult(raw["doubled_distance"] / 2.0, raw["doubled_lower_bound"] / 2.0, raw["exact"],
-                        raw["rankings"], raw["count"], raw["count_exact"], raw["component_sizes"],
-                        raw["component_methods"], raw["method"], matrix.names, raw["seconds"])
+    return KemenyResult(_kollective.kemeny(matrix.doubled, _options.given(options)), names=matrix.names)
 
 
 _options.declare(kemeny, "kemeny")

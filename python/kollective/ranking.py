@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from . import _arrays, _kollective, _options
+from . import _arrays, _kollective, _options, _results
 
 
 def _documents(X, y, qid):
@@ -17,6 +17,13 @@ def _documents(X, y, qid):
     return X, y, qid
 
 
+class RankSvmResult(_results.Result):
+    """A training's result: the declared fields (RankSvmResult.fields()), w, converged and
+    solve_s (the training in C++)."""
+
+    _algorithm = "ranksvm"
+
+
 class RankSVM:
     """Linear RankSVM: minimises 1/2 w'w + C * sum over preference pairs of the squared hinge,
     as liblinear-ranksvm does, by TRON on Kokkos' default execution space.
@@ -24,7 +31,8 @@ class RankSVM:
     fit(X, y, qid) takes documents (rows of X) with integer relevance grades y (0..30) and query
     ids qid; pairs are formed within each query. precision "float" keeps X in float on the
     device (half the memory traffic); verbose prints TRON's iterations on stderr. Attributes
-    after fit: coef_, objective_, n_iter_, cg_steps_, converged_, fit_seconds_.
+    after fit, in scikit-learn's style: coef_, objective_, n_iter_, cg_steps_, converged_,
+    fit_seconds_, and result_ (every declared field of the training).
     """
 
     def __init__(self, verbose=False, **options):
@@ -55,12 +63,13 @@ class RankSVM:
         X, y, qid = _documents(X, y, qid)
         options = {field["name"]: getattr(self, field["name"]) for field in _options.fields("ranksvm")}
         raw = _kollective.ranksvm_train(X, y, qid, _options.given(options), bool(self.verbose))
+        self.result_ = RankSvmResult(raw)  # every declared field (RankSvmResult.fields())
         self.coef_ = raw["w"]
         self.objective_ = raw["objective"]
         self.n_iter_ = raw["iterations"]
         self.cg_steps_ = raw["cg_steps"]
         self.converged_ = raw["converged"]
-        self.fit_seconds_ = raw["seconds"]  # the training in C++, without the Python layer
+        self.fit_seconds_ = raw["solve_s"]  # the training in C++, without the Python layer
         self.n_features_in_ = X.shape[1]
         return self
 

@@ -34,19 +34,19 @@ def test_optimum_matches_brute_force(seed, method, precision):
         values = values.astype(np.float32).astype(np.float64)  # exact in both
     result = kollective.coalition(values, method=method, precision=precision)
     tolerance = 1e-12 if precision == "double" else 1e-5
-    assert result.value == pytest.approx(brute_force(values, n), rel=tolerance, abs=tolerance)
+    assert result.optimum == pytest.approx(brute_force(values, n), rel=tolerance, abs=tolerance)
     covered = 0
     for mask, members in zip(result.masks, result.structure):
         assert covered & mask == 0 and members == [a for a in range(n) if mask >> a & 1]
         covered |= mask
     assert covered == (1 << n) - 1
-    assert sum(values[m] for m in result.masks) == pytest.approx(result.value, rel=tolerance, abs=tolerance)
+    assert sum(values[m] for m in result.masks) == pytest.approx(result.optimum, rel=tolerance, abs=tolerance)
 
 
 def test_generated_game_solves():
     values = kollective.generate_game("idpg", 10, seed=3)
     assert values.shape == (1024,) and values[0] == 0
-    assert kollective.coalition(values).value >= values[-1]
+    assert kollective.coalition(values).optimum >= values[-1]
 
 
 def test_bad_values_raise():
@@ -62,13 +62,13 @@ def test_bad_values_raise():
 
 def test_ip_time_limit_returns_a_bounded_structure():
     values = kollective.generate_game("agent_uniform", 17, seed=2)
-    optimum = kollective.coalition(values, method="idp").value
+    optimum = kollective.coalition(values, method="idp").optimum
     exact = kollective.coalition(values, method="ip")
-    assert exact.exact and exact.upper_bound == exact.value == pytest.approx(optimum, rel=1e-12)
+    assert exact.exact and exact.upper_bound == exact.optimum == pytest.approx(optimum, rel=1e-12)
     stopped = kollective.coalition(values, method="ip", time_limit=1e-6)
     assert not stopped.exact  # the first launch leaves branches on this game
-    assert stopped.value <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
-    assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.value, rel=1e-12)
+    assert stopped.optimum <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
+    assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.optimum, rel=1e-12)
     with pytest.raises(kollective.Error, match="time_limit"):
         kollective.coalition(values, method="idp", time_limit=1.0)
 
@@ -76,20 +76,20 @@ def test_ip_time_limit_returns_a_bounded_structure():
 def test_auto_reports_the_time_ip_took():
     values = kollective.generate_game("agent_normal", 16, seed=3)  # IP cannot end it in its share
     result = kollective.coalition(values, method="auto")
-    assert result.value == pytest.approx(kollective.coalition(values, method="idp").value, rel=1e-12)
-    assert result.nodes > 0 and result.ip_seconds >= result.ip_start_seconds > 0
-    assert kollective.coalition(values, method="idp").ip_seconds == 0  # IDP alone runs no IP
+    assert result.optimum == pytest.approx(kollective.coalition(values, method="idp").optimum, rel=1e-12)
+    assert result.nodes > 0 and result.ip_s >= result.ip_start_s > 0
+    assert kollective.coalition(values, method="idp").ip_s == 0  # IDP alone runs no IP
 
 
 def test_auto_time_limit_returns_a_bounded_structure():
     values = kollective.generate_game("agent_uniform", 17, seed=2)
-    optimum = kollective.coalition(values, method="idp").value
+    optimum = kollective.coalition(values, method="idp").optimum
     stopped = kollective.coalition(values, method="auto", time_limit=1e-6)  # IDP cannot fit: IP alone
     assert not stopped.exact and stopped.method == "ip"
-    assert stopped.value <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
-    assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.value, rel=1e-12)
+    assert stopped.optimum <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
+    assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.optimum, rel=1e-12)
     proven = kollective.coalition(values, method="auto", time_limit=600)
-    assert proven.exact and proven.value == pytest.approx(optimum, rel=1e-12)
+    assert proven.exact and proven.optimum == pytest.approx(optimum, rel=1e-12)
 
 
 def test_ip_and_auto_match_the_dp_on_random_games():
@@ -110,8 +110,8 @@ def test_ip_and_auto_match_the_dp_on_random_games():
             sizes = np.array([bin(m).count("1") for m in range(2**n)])
             values = sizes * rng.uniform(0.5, 1.5) + rng.normal(0, 0.3, 2**n) * sizes
         values[0] = 0
-        optimum = kollective.coalition(values, method="dp").value
+        optimum = kollective.coalition(values, method="dp").optimum
         for method in ("ip", "auto"):
             result = kollective.coalition(values, method=method)
-            assert result.exact and result.value == pytest.approx(optimum, rel=1e-12, abs=1e-12), (game, method)
-            assert sum(values[m] for m in result.masks) == pytest.approx(result.value, rel=1e-12, abs=1e-12)
+            assert result.exact and result.optimum == pytest.approx(optimum, rel=1e-12, abs=1e-12), (game, method)
+            assert sum(values[m] for m in result.masks) == pytest.approx(result.optimum, rel=1e-12, abs=1e-12)

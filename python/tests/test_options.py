@@ -45,7 +45,7 @@ def test_former_names_warn_and_still_work():
     values = kollective.generate_game("uniform", 6, 3)  # (`values=` is coalition's game: the extension's call)
     with pytest.warns(FutureWarning, match="'values' is now 'precision'"):
         renamed = _kollective.coalition(values, {"values": "float"})
-    assert renamed["value"] == pytest.approx(kollective.coalition(values, precision="float").value, rel=1e-6)
+    assert renamed["optimum"] == pytest.approx(kollective.coalition(values, precision="float").optimum, rel=1e-6)
     with pytest.raises(kollective.Error, match="former name of precision"):
         _kollective.coalition(values, {"values": "float", "precision": "float"})
     with pytest.warns(FutureWarning, match="'max_iter' is now 'max_iterations'"):
@@ -71,6 +71,28 @@ def test_an_option_declared_in_the_library_alone_reaches_python():
     parameters = inspect.signature(kollective.coalition).parameters
     assert parameters["ip_share"].default == 0.07 and parameters["ip_round_share"].default == 0.03
     idp_first = kollective.coalition(values, method="auto", ip_share=0)  # no IP before IDP
-    assert idp_first.value == pytest.approx(kollective.coalition(values, method="idp").value, rel=1e-12)
+    assert idp_first.optimum == pytest.approx(kollective.coalition(values, method="idp").optimum, rel=1e-12)
     with pytest.raises(kollective.Error, match=r"ip_share must be in \[0, 1\], got 2"):
         kollective.coalition(values, method="auto", ip_share=2)
+
+
+def test_results_carry_the_declared_fields_and_former_names_warn():
+    values = kollective.generate_game("normal", 8, 1)
+    result = kollective.coalition(values, method="ip")
+    for field in kollective.CoalitionResult.fields():  # every declared field is an attribute
+        assert hasattr(result, field["name"]), field["name"]
+    kinds = {field["name"]: field["kind"] for field in kollective.CoalitionResult.fields()}
+    assert kinds["optimum"] == "answer" and kinds["ip_s"] == "timing" and kinds["nodes"] == "counter"
+    assert result.structure and all(isinstance(agent, int) for c in result.structure for agent in c)
+    with pytest.warns(FutureWarning, match="'value' is now 'optimum'"):
+        assert result.value == result.optimum
+    with pytest.warns(FutureWarning, match="'seconds' is now 'solve_s'"):
+        assert result.seconds == result.solve_s
+    p = kollective.Pairwise.from_counts([[0, 3, 1], [1, 0, 3], [3, 1, 0]])
+    ranked = kollective.kemeny(p)
+    with pytest.warns(FutureWarning, match="'count_exact' is now 'count_known'"):
+        assert ranked.count_exact == ranked.count_known
+    assert ranked.consensus == ranked.rankings[0] and ranked.component_sizes == [3]
+    assert kollective.schulze(p).winners == [0, 1, 2]  # a cycle of equal strengths: all tie
+    with pytest.raises(AttributeError):
+        ranked.no_such_field
