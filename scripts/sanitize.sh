@@ -25,5 +25,5 @@ cmake --build "$build" -j "$jobs" "${targets[@]/#/--target=}" >"$root/build/buil
   || { grep -E -A6 "error" "$root/build/build-openmp-asan.log" | head -n 60 >&2; exit 1; }
 cd "$root"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  OMP_PROC_BIND=${OMP_PROC_BIND:-false} ctest --preset openmp-asan -j "$jobs" -E '^serial$'
+  OMP_PROC_BIND=${OMP_PROC_BIND:-false} ctest --preset openmp-asan -j "$jobs" -E '^serial_'
 echo "sanitize: tests passed under ASan + UBSan"
