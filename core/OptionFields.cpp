@@ -35,22 +35,6 @@ std::string choice_list(const std::vector<std::string>& choices) {
   return list;
 }
 
-const char* to_string(OptionKind kind) {
-  switch (kind) {
-    case OptionKind::flag:
-      return "true/false";
-    case OptionKind::integer:
-      return "integer";
-    case OptionKind::number:
-      return "number";
-    case OptionKind::choice:
-      return "choice";
-    case OptionKind::integers:
-      return "list of integers";
-  }
-  return "?";
-}
-
 std::string OptionRule::range_text() const {
   switch (kind) {
     case OptionKind::flag:

@@ -73,8 +73,13 @@ inline constexpr EnumNames<Precision, 2> precision_names{
 inline const char* to_string(Precision precision) { return name_of(precision_names, precision); }
 
 enum class OptionKind { flag, integer, number, choice, integers };
-/// The kind as the reference names it: "true/false", "integer", "number", "choice", "list of integers".
-const char* to_string(OptionKind kind);
+/// The kinds as the reference names them.
+inline constexpr EnumNames<OptionKind, 5> option_kind_names{{{OptionKind::flag, "true/false"},
+                                                             {OptionKind::integer, "integer"},
+                                                             {OptionKind::number, "number"},
+                                                             {OptionKind::choice, "choice"},
+                                                             {OptionKind::integers, "list of integers"}}};
+inline const char* to_string(OptionKind kind) { return name_of(option_kind_names, kind); }
 
 /// An option's value as read from a config or Python, before it is set into Options: the
 /// alternative matches the field's kind (flag: bool, integer: int64, number: double, choice: the
@@ -132,76 +137,71 @@ struct OptionField : OptionRule {
 template <class Options>
 using OptionFields = std::vector<OptionField<Options>>;
 
-template <class Options>
-OptionField<Options> flag_option(const char* name, bool Options::*member, const char* meaning) {
+/// A field of `kind` read and set by `get` and `put`; the builders below add its range.
+template <class Options, class Get, class Put>
+OptionField<Options> option_field(const char* name, OptionKind kind, const char* meaning, Get get, Put put) {
   OptionField<Options> field;
   field.name = name;
-  field.kind = OptionKind::flag;
+  field.kind = kind;
   field.meaning = meaning;
-  field.get = [member](const Options& o) { return OptionValue(o.*member); };
-  field.put = [member](Options& o, const OptionValue& v) { o.*member = std::get<bool>(v); };
+  field.get = get;
+  field.put = put;
   return field;
+}
+
+template <class Options>
+OptionField<Options> flag_option(const char* name, bool Options::*member, const char* meaning) {
+  return option_field<Options>(
+      name, OptionKind::flag, meaning, [member](const Options& o) { return OptionValue(o.*member); },
+      [member](Options& o, const OptionValue& v) { o.*member = std::get<bool>(v); });
 }
 
 template <class Options, class Integer>
 OptionField<Options> integer_option(const char* name, Integer Options::*member, std::int64_t low, std::int64_t high,
                                     const char* meaning) {
-  OptionField<Options> field;
-  field.name = name;
-  field.kind = OptionKind::integer;
-  field.meaning = meaning;
+  auto field = option_field<Options>(
+      name, OptionKind::integer, meaning,
+      [member](const Options& o) { return OptionValue(static_cast<std::int64_t>(o.*member)); },
+      [member](Options& o, const OptionValue& v) { o.*member = static_cast<Integer>(std::get<std::int64_t>(v)); });
   field.integer_low = low;
   field.integer_high = high;
-  field.get = [member](const Options& o) { return OptionValue(static_cast<std::int64_t>(o.*member)); };
-  field.put = [member](Options& o, const OptionValue& v) {
-    o.*member = static_cast<Integer>(std::get<std::int64_t>(v));
-  };
   return field;
 }
 
 template <class Options>
 OptionField<Options> number_option(const char* name, double Options::*member, NumberRange range, const char* meaning) {
-  OptionField<Options> field;
-  field.name = name;
-  field.kind = OptionKind::number;
-  field.meaning = meaning;
+  auto field = option_field<Options>(
+      name, OptionKind::number, meaning, [member](const Options& o) { return OptionValue(o.*member); },
+      [member](Options& o, const OptionValue& v) { o.*member = std::get<double>(v); });
   field.numbers = range;
-  field.get = [member](const Options& o) { return OptionValue(o.*member); };
-  field.put = [member](Options& o, const OptionValue& v) { o.*member = std::get<double>(v); };
   return field;
 }
 
 template <class Options, class Enum, std::size_t N>
 OptionField<Options> choice_option(const char* name, Enum Options::*member, const EnumNames<Enum, N>& names,
                                    const char* meaning) {
-  OptionField<Options> field;
-  field.name = name;
-  field.kind = OptionKind::choice;
-  field.meaning = meaning;
+  auto field = option_field<Options>(
+      name, OptionKind::choice, meaning,
+      [member, names](const Options& o) { return OptionValue(std::string(name_of(names, o.*member))); },
+      [member, names](Options& o, const OptionValue& v) { o.*member = *from_name(names, std::get<std::string>(v)); });
   field.choices = names_of(names);
-  field.get = [member, names](const Options& o) { return OptionValue(std::string(name_of(names, o.*member))); };
-  field.put = [member, names](Options& o, const OptionValue& v) {
-    o.*member = *from_name(names, std::get<std::string>(v));
-  };
   return field;
 }
 
 template <class Options, class Integer>
 OptionField<Options> integers_option(const char* name, std::vector<Integer> Options::*member, std::int64_t low,
                                      std::int64_t high, const char* meaning) {
-  OptionField<Options> field;
-  field.name = name;
-  field.kind = OptionKind::integers;
-  field.meaning = meaning;
+  auto field = option_field<Options>(
+      name, OptionKind::integers, meaning,
+      [member](const Options& o) {
+        return OptionValue(std::vector<std::int64_t>((o.*member).begin(), (o.*member).end()));
+      },
+      [member](Options& o, const OptionValue& v) {
+        const auto& list = std::get<std::vector<std::int64_t>>(v);
+        o.*member = std::vector<Integer>(list.begin(), list.end());
+      });
   field.integer_low = low;
   field.integer_high = high;
-  field.get = [member](const Options& o) {
-    return OptionValue(std::vector<std::int64_t>((o.*member).begin(), (o.*member).end()));
-  };
-  field.put = [member](Options& o, const OptionValue& v) {
-    const auto& list = std::get<std::vector<std::int64_t>>(v);
-    o.*member = std::vector<Integer>(list.begin(), list.end());
-  };
   return field;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kollective/core/OptionFields.hpp"  // EnumNames
 #include "kollective/core/Tables.hpp"
 
 namespace kollective {
@@ -22,7 +23,11 @@ namespace kollective {
 /// between backends without a wrong answer; context: what was solved and how (sizes, options,
 /// the method that ran).
 enum class FieldKind { answer, timing, counter, context };
-const char* to_string(FieldKind kind);
+inline constexpr EnumNames<FieldKind, 4> field_kind_names{{{FieldKind::answer, "answer"},
+                                                           {FieldKind::timing, "timing"},
+                                                           {FieldKind::counter, "counter"},
+                                                           {FieldKind::context, "context"}}};
+inline const char* to_string(FieldKind kind) { return name_of(field_kind_names, kind); }
 
 /// A field's declaration without its getter: the same for every source type.
 struct FieldRule {

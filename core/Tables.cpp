@@ -160,8 +160,8 @@ std::string markdown_cell(const std::string& text) {
   return out;
 }
 
-/// A cell as Markdown shows it: numbers rounded for reading (6 significant digits; CSV and JSON
-/// keep every digit).
+}  // namespace
+
 std::string reading_text(const Cell& cell) {
   if (const auto* value = std::get_if<double>(&cell)) {
     char text[32];
@@ -170,8 +170,6 @@ std::string reading_text(const Cell& cell) {
   }
   return to_text(cell);
 }
-
-}  // namespace
 
 std::string Table::markdown() const {
   std::vector<std::string> names, footer;

@@ -86,6 +86,9 @@ class Table {
 std::string encode_rows(const std::vector<Row>& rows);
 std::vector<Row> decode_rows(const std::string& bytes);
 
+/// A cell as Markdown and the console show it: numbers rounded for reading (6 significant digits;
+/// CSV and JSON keep every digit).
+std::string reading_text(const Cell& cell);
 /// Text of a cell as written in CSV and Markdown.
 std::string to_text(const Cell& cell);
 /// A cell as a JSON value.

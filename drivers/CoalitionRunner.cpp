@@ -231,14 +231,10 @@ class CoalitionJob : public Job {
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary)
       coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision());
-    Point point{context.run_name,
-                settings.file.empty()
-                    ? settings.model + "(n=" + std::to_string(n) + ", seed=" + std::to_string(settings.seed) + ")"
-                    : settings.format + ":" + settings.file,
-                &times, measurement.repetitions};
-    point.verified = verified;
-    point.exchange_s = result.exchange_seconds;  // rank 0's, of the last repetition
-    if (settings.measurement.shared) point.exchange_range = rank_range(result.exchange_seconds);
+    const std::string input = settings.file.empty() ? settings.model + "(n=" + std::to_string(n) +
+                                                          ", seed=" + std::to_string(settings.seed) + ")"
+                                                    : settings.format + ":" + settings.file;
+    const Point point = timed_point(context.run_name, input, times, measurement, verified, result.exchange_seconds);
     Row row;
     set_fields(row, coalition_fields(),
                CoalitionPoint{point, coalition::Report{result, settings.options, game.names}, n});

@@ -15,6 +15,14 @@ std::pair<double, double> rank_range(double value, bool took_part) {
   return {*std::min_element(values.begin(), values.end()), *std::max_element(values.begin(), values.end())};
 }
 
+Point timed_point(std::string run, std::string input, const Timing& times, const Measurement& measurement,
+                  std::string verified, std::optional<double> exchange_s, bool took_part) {
+  Point point{std::move(run), std::move(input), &times, measurement.repetitions, exchange_s};
+  point.verified = std::move(verified);
+  if (exchange_s && measurement.shared) point.exchange_range = rank_range(*exchange_s, took_part);
+  return point;
+}
+
 const ResultFields<Point>& point_head() {
   static const ResultFields<Point> fields = {
       field<Point>("run", FieldKind::context, "", "the run's name", [](const Point& p) { return p.run; }),

@@ -31,6 +31,12 @@ struct Point {
   std::string verified = "skipped";
 };
 
+/// The point of a timed solve, checked by `verified`. A solve with trades between ranks passes
+/// its (last repetition's) `exchange_s`: rank 0's is reported, and where the solve was shared,
+/// its range over the ranks that `took_part` (a collective: every rank calls it).
+Point timed_point(std::string run, std::string input, const Timing& times, const Measurement& measurement,
+                  std::string verified, std::optional<double> exchange_s = std::nullopt, bool took_part = true);
+
 /// The least and the most of each rank's `value` over the ranks that `took_part` (a collective:
 /// every rank calls it). For exchange seconds, which count the wait for slower ranks, the least
 /// is nearly the transfer itself and the spread is the imbalance of the ranks' work.

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <string>
 
+#include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/schulze/SchulzeTypes.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/drivers/Reporting.hpp"
 
@@ -12,32 +15,21 @@ namespace kollective::driver {
 
 namespace {
 
-/// A kind of work's amount a second, as the estimates assume it.
-struct Throughput {
-  double gpu;          ///< on the GPU
-  double host_thread;  ///< on one thread of a host backend
-};
-
-constexpr Throughput schulze_path_updates_per_second{9e12, 1.6e9};
-constexpr Throughput kemeny_dp_steps_per_second{2.9e11, 7e7};
-constexpr Throughput kemeny_rankings_per_second{4.5e10, 1.9e8};
-constexpr Throughput csg_splits_per_second{1e12, 6e8};
-
-/// Work per second on this build's default execution space: a host backend's rate scales with its
-/// thread count.
+/// Work per second on this build's default execution space, by the algorithms' own time models
+/// (the ones their `auto` choices read): a host backend's rate scales with its thread count.
 double rate(Work work) {
   const bool gpu = !std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value;
-  const double threads = Kokkos::DefaultExecutionSpace().concurrency();
-  const auto of = [&](const Throughput& t) { return gpu ? t.gpu : t.host_thread * threads; };
+  const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+  const auto of = [&](const Throughput& t) { return t.per_second(gpu, threads); };
   switch (work) {
     case Work::schulze_path_updates:
-      return of(schulze_path_updates_per_second);
+      return of(schulze::path_updates_throughput);
     case Work::kemeny_dp_steps:
-      return of(kemeny_dp_steps_per_second);
+      return of(kemeny::dp_steps_throughput);
     case Work::kemeny_rankings:
-      return of(kemeny_rankings_per_second);
+      return of(kemeny::enumeration_throughput);
     case Work::csg_splits:
-      return of(csg_splits_per_second);
+      return of(coalition::idp_splits_throughput);
   }
   return 1.0;
 }

@@ -3,9 +3,9 @@
 
 /// \file Estimate.hpp
 /// Time estimates printed before long work, and the `max_seconds` limit that refuses a run
-/// whose estimate exceeds it. Estimates are rough (a factor of a few): they assume a throughput
-/// per kind of work on the GPU and per host thread (perf/results/README.md indexes the records
-/// they come from).
+/// whose estimate exceeds it. Estimates are rough (a factor of a few): they read each algorithm's
+/// time model (its Throughput per kind of work on a GPU and per host thread), which its `auto`
+/// reads too.
 
 #include <string>
 

@@ -179,12 +179,9 @@ class KemenyJob : public ElectionJob {
     if (settings_.write_rankings)
       context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o));
     if (settings_.options.certify && result.exact) write_certificate(input, context, suffix, result, o, generated);
-    Point point{context.run_name, input.describe(), &times, measurement.repetitions};
-    point.verified = verified;
-    if (measurement.shared) {  // of the last repetition: rank 0's, and the range over the ranks
-      point.exchange_s = result.exchange_seconds;
-      point.exchange_range = rank_range(result.exchange_seconds, world().rank() < result.ranks);
-    }
+    const Point point = timed_point(context.run_name, input.describe(), times, measurement, verified,
+                                    measurement.shared ? std::optional(result.exchange_seconds) : std::nullopt,
+                                    world().rank() < result.ranks);
     const KemenyPoint reported{point, kemeny::Report{result, o}, voters, measurement.shared};
     Row row;
     set_fields(row, kemeny_fields(), reported);

@@ -319,13 +319,9 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
         measure(space, settings.measurement, times, [&] { return ranksvm::train(space, train, options, workspace); });
     workspace.release();  // before the checks
     w = result->w;
-    point.times = &times;
-    point.repetitions = settings.measurement.repetitions;
-    point.verified = verify(settings, train, read_share, *result);
-    if (settings.measurement.shared) {
-      point.exchange_s = result->seconds_exchange;  // rank 0's
-      point.exchange_range = rank_range(result->seconds_exchange);
-    }
+    const auto exchange_s = settings.measurement.shared ? std::optional(result->seconds_exchange) : std::nullopt;
+    point = timed_point(context.run_name, settings.train.describe(), times, settings.measurement,
+                        verify(settings, train, read_share, *result), exchange_s);
   } else {
     // The objective of a given model on this data (with this C): compares solvers' optima.
     model_objective = ranksvm::evaluate(Space(), train, settings.options.C, w, w).f;

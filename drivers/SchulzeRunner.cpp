@@ -265,12 +265,8 @@ class SchulzeJob : public ElectionJob {
                                 context.output_file(suffix + "_pairwise.csv"));
     }
 
-    Point point{context.run_name, input.describe(), &solve_times, measurement.repetitions};
-    point.verified = verified;
-    if (settings_.measurement.shared) {  // of the last repetition: rank 0's, and the range over the ranks
-      point.exchange_s = result.exchange_seconds;
-      point.exchange_range = rank_range(result.exchange_seconds);
-    }
+    const Point point = timed_point(context.run_name, input.describe(), solve_times, measurement, verified,
+                                    measurement.shared ? std::optional(result.exchange_seconds) : std::nullopt);
     const SchulzePoint reported{point,
                                 schulze::Report{result, options, election.names},
                                 alternatives,

@@ -17,6 +17,7 @@
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/ResultFields.hpp"
+#include "kollective/core/Throughput.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::coalition {
@@ -120,6 +121,10 @@ KOKKOS_INLINE_FUNCTION bool idp_allows(int n, int c, int a) {
   const int big = a > c - a ? a : c - a;
   return c == n || big <= n - c;
 }
+/// IDP's splits a second in double (core/Throughput.hpp): on a GPU its rate at the largest sizes,
+/// where it is fastest, so that auto's share for IP stays within its part of IDP's real time
+/// there. auto and the driver's estimates read it.
+inline constexpr Throughput idp_splits_throughput{5e11, 4e8};
 /// Number of splits a method evaluates for n agents.
 double split_count(int n, Method method);
 

@@ -28,10 +28,12 @@ bool distances_fit_32(const Counts& o) {
 
 int auto_dp_limit(const Options& options) {
   if (options.dp_limit >= 0) return std::min(options.dp_limit, dp_max_alternatives);
-  return lp_available() ? 12 : dp_max_alternatives;
+  return lp_available() ? lp_first_size : dp_max_alternatives;
 }
 
-double dp_estimated_seconds(int n, bool on_host) { return n * std::ldexp(1.0, n) / (on_host ? 1.3e8 : 1.7e11); }
+double dp_estimated_seconds(int n, bool on_gpu, int threads) {
+  return n * std::ldexp(1.0, n) / dp_steps_throughput.per_second(on_gpu, threads);
+}
 
 PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes) {
   PlannedWork work;

@@ -17,6 +17,7 @@
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/ResultFields.hpp"
+#include "kollective/core/Throughput.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
@@ -136,17 +137,21 @@ struct PlannedWork {
 };
 PlannedWork planned_work(const Counts& o, const Options& options, std::int64_t device_bytes);
 
-/// auto's largest Condorcet component given to the subset DP first: options.dp_limit, or 12
-/// where the build has the LP search (else every size the DP accepts). Above that the search was
-/// the faster on both kinds of machine: a component of 22 in 0.001 s against the DP's 0.22 s on
-/// 2 CPU cores, a contested one of 30 in 0.004 s against 251 s there and 0.19 s on an H200
-/// (perf/results/2026-11-25_kemeny_lp.md, 2026-11-25_kemeny_reduction.md).
+/// auto's largest Condorcet component given to the subset DP first: options.dp_limit, or
+/// lp_first_size where the build has the LP search (else every size the DP accepts).
 int auto_dp_limit(const Options& options);
+/// Above this size branch and cut on the LP bound proves a component sooner than the subset DP,
+/// on a CPU and on a GPU alike, whose time doubles with each alternative.
+constexpr int lp_first_size = 12;
 
-/// The subset DP's expected seconds for n alternatives: n 2^n steps at the rate measured on the
-/// 2-core CPU machine (1.3e8 a second, n = 30 in 251 s) or on an H200 (1.7e11, n = 30 in 0.19 s).
-/// auto gives the LP search of a component the DP could solve about this long before the DP.
-double dp_estimated_seconds(int n, bool on_host);
+/// Kemeny's time model (core/Throughput.hpp), for auto and the driver's estimates alike: the
+/// subset DP's steps (n 2^n for n alternatives) and the enumeration's rankings a second.
+inline constexpr Throughput dp_steps_throughput{1.7e11, 6.5e7};
+inline constexpr Throughput enumeration_throughput{4.5e10, 1.9e8};
+
+/// The subset DP's expected seconds for n alternatives on a GPU or on `threads` host threads. auto
+/// gives the LP search of a component the DP could solve about this long before the DP.
+double dp_estimated_seconds(int n, bool on_gpu, int threads);
 
 }  // namespace kollective::kemeny
 

@@ -12,6 +12,7 @@
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/ResultFields.hpp"
+#include "kollective/core/Throughput.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 
 namespace kollective::schulze {
@@ -60,6 +61,10 @@ const OptionFields<Options>& option_fields();
 /// Every declared field in its range: the first problem, if any; validate fails with it.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
+
+/// Schulze's time model (core/Throughput.hpp): strongest-path cell updates (n^3) a second, which
+/// the driver's estimates read.
+inline constexpr Throughput path_updates_throughput{9e12, 1.6e9};
 
 /// A solve's result with the names of its alternatives and the options it ran with: what
 /// result_fields() read.

@@ -26,11 +26,7 @@ std::optional<std::int64_t> python_integer(const nb::handle& value) {
 }
 
 nb::object python_object(const OptionValue& value) {
-  if (const auto* flag = std::get_if<bool>(&value)) return nb::bool_(*flag);
-  if (const auto* integer = std::get_if<std::int64_t>(&value)) return nb::int_(*integer);
-  if (const auto* number = std::get_if<double>(&value)) return nb::float_(*number);
-  if (const auto* name = std::get_if<std::string>(&value)) return nb::str(name->c_str());
-  return nb::cast(std::get<std::vector<std::int64_t>>(value));
+  return std::visit([](const auto& held) { return nb::cast(held); }, value);
 }
 
 }  // namespace
@@ -78,15 +74,26 @@ void fail_unknown(const std::string& algorithm, const std::string& key, const st
   fail(algorithm, " has no option '", key, "'", did_you_mean(key, names), " (its options: ", list, ")");
 }
 
+namespace {
+
+/// What every declared field has: its name, kind, meaning and former names.
+template <class Rule>
+nb::dict described(const Rule& rule) {
+  nb::dict row;
+  row["name"] = rule.name;
+  row["kind"] = to_string(rule.kind);
+  row["meaning"] = rule.meaning;
+  row["former_names"] = rule.former_names;
+  return row;
+}
+
+}  // namespace
+
 nb::list field_table(const std::vector<FieldRule>& fields) {
   nb::list table;
   for (const FieldRule& field : fields) {
-    nb::dict row;
-    row["name"] = field.name;
-    row["kind"] = to_string(field.kind);
+    nb::dict row = described(field);
     row["unit"] = field.unit;
-    row["meaning"] = field.meaning;
-    row["former_names"] = field.former_names;
     table.append(row);
   }
   return table;
@@ -96,23 +103,7 @@ nb::dict result_dict(const Row& row, const std::vector<FieldRule>& fields) {
   nb::dict out;
   for (const FieldRule& field : fields) {
     const Cell* cell = row.find(field.name);
-    if (!cell) {
-      out[field.name.c_str()] = nb::none();
-    } else if (const auto* text = std::get_if<std::string>(cell)) {
-      out[field.name.c_str()] = nb::str(text->c_str());
-    } else if (const auto* integer = std::get_if<std::int64_t>(cell)) {
-      out[field.name.c_str()] = nb::int_(*integer);
-    } else if (const auto* count = std::get_if<std::uint64_t>(cell)) {
-      out[field.name.c_str()] = nb::cast(*count);
-    } else if (const auto* real = std::get_if<double>(cell)) {
-      out[field.name.c_str()] = nb::float_(*real);
-    } else if (const auto* flag = std::get_if<bool>(cell)) {
-      out[field.name.c_str()] = nb::bool_(*flag);
-    } else if (const auto* list = std::get_if<TextList>(cell)) {
-      out[field.name.c_str()] = nb::cast(*list);
-    } else {
-      out[field.name.c_str()] = nb::cast(std::get<TextGroups>(*cell));
-    }
+    out[field.name.c_str()] = cell ? std::visit([](const auto& value) { return nb::cast(value); }, *cell) : nb::none();
   }
   return out;
 }
@@ -120,15 +111,11 @@ nb::dict result_dict(const Row& row, const std::vector<FieldRule>& fields) {
 nb::list option_table(const std::vector<OptionDescription>& fields) {
   nb::list table;
   for (const OptionDescription& field : fields) {
-    nb::dict row;
-    row["name"] = field.name;
-    row["kind"] = to_string(field.kind);
+    nb::dict row = described(field);
     row["default"] = python_object(field.fallback);
     row["choices"] = field.choices;
     row["range"] = field.range_text();
     row["note"] = field.note;
-    row["meaning"] = field.meaning;
-    row["former_names"] = field.former_names;
     table.append(row);
   }
   return table;

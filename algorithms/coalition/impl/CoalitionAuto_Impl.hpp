@@ -41,18 +41,11 @@ Kokkos::View<const double*, Memory> table_in_double(const Kokkos::View<Value*, M
   }
 }
 
-/// IDP's splits a second in double on one host thread (at n = 22-24).
-constexpr double idp_splits_per_second_host_thread = 4e8;
-/// IDP's splits a second in double on a GPU: its rate at the largest sizes, where it is fastest,
-/// so that IP's share stays within its part of IDP's real time there.
-constexpr double idp_splits_per_second_gpu = 5e11;
-
 /// IDP's splits per second on `space`, to give auto's IP a share of IDP's time.
 template <class ExecSpace>
 double idp_splits_per_second(const ExecSpace& space) {
-  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible
-             ? idp_splits_per_second_host_thread * space.concurrency()
-             : idp_splits_per_second_gpu;
+  return idp_splits_throughput.per_second(!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible,
+                                          space.concurrency());
 }
 
 /// auto: IP for options.ip_share of IDP's estimated time, then IDP (`solve_idp`, given IDP's

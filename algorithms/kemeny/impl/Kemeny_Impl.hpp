@@ -287,10 +287,11 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
       const bool dp_possible =
           size <= dp_max_alternatives && dp_fits(memory_kind<typename ExecSpace::memory_space>(), sub, options,
                                                  static_cast<std::int64_t>(workspace.bytes()));
-      constexpr bool on_host =
-          Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+      constexpr bool on_gpu =
+          !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
       const double time_limit = seconds_allowed(options.time_limit);
-      const double dp_seconds = dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_host)) : time_limit;
+      const double dp_seconds =
+          dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_gpu, space.concurrency())) : time_limit;
       std::optional<SearchResult> searched;
       auto search_it = [&](double seconds) {
         searched = search_component(space, sub, options, seconds, result, options.certify ? &certified : nullptr);
