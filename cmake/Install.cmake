@@ -16,8 +16,9 @@ install(TARGETS ${exported} EXPORT KollectiveTargets
 foreach(folder core algorithms)
   # core/Config.hpp is the driver's YAML reader (kollective_config, not installed).
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kollective/${folder}
-          FILES_MATCHING PATTERN "*.hpp" PATTERN "Config.hpp" EXCLUDE)
+          FILES_MATCHING PATTERN "*.hpp" PATTERN "Config.hpp" EXCLUDE PATTERN "Kollective.hpp" EXCLUDE)
 endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/algorithms/Kollective.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kollective)
 install(EXPORT KollectiveTargets NAMESPACE Kollective:: DESTINATION ${package_folder})
 
 # What the package must find again at the consumer: the same Kokkos devices, and MPI, CUDA (for

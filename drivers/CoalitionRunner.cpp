@@ -226,7 +226,7 @@ class CoalitionJob : public Job {
       coalition::verify(game, result, settings.single_precision());
       verified = "brute force";
     }
-    coalition::check_result(game, result, settings.single_precision());
+    coalition::check_result(game, result, settings.options.precision);
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary)
@@ -234,7 +234,7 @@ class CoalitionJob : public Job {
     const std::string input = settings.file.empty() ? settings.model + "(n=" + std::to_string(n) +
                                                           ", seed=" + std::to_string(settings.seed) + ")"
                                                     : settings.format + ":" + settings.file;
-    const Point point = timed_point(context.run_name, input, times, measurement, verified, result.exchange_seconds);
+    const Point point = timed_point(context.run_name, input, times, measurement, verified, result.exchange_s);
     Row row;
     set_fields(row, coalition_fields(),
                CoalitionPoint{point, coalition::Report{result, settings.options, game.names}, n});

@@ -180,7 +180,7 @@ class KemenyJob : public ElectionJob {
       context.files->write(context.run_name + suffix + "_rankings.csv", kemeny::rankings_csv(result, o));
     if (settings_.options.certify && result.exact) write_certificate(input, context, suffix, result, o, generated);
     const Point point = timed_point(context.run_name, input.describe(), times, measurement, verified,
-                                    measurement.shared ? std::optional(result.exchange_seconds) : std::nullopt,
+                                    measurement.shared ? std::optional(result.exchange_s) : std::nullopt,
                                     world().rank() < result.ranks);
     const KemenyPoint reported{point, kemeny::Report{result, o}, voters, measurement.shared};
     Row row;

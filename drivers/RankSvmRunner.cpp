@@ -51,7 +51,7 @@ struct RankSvmRun {
   DataSource train, test;
   bool has_test = false;
   std::string model_in;  ///< evaluate this model instead of training
-  ranksvm::TrainOptions options;
+  ranksvm::Options options;
   Measurement measurement;  ///< verify auto: the pair reference checks sets of up to verify_auto_pairs
   ranksvm::Evaluation evaluation;
   bool write_model = true, write_scores = false;
@@ -200,7 +200,7 @@ int check_source(const DataSource& source, int features) {
 /// The `verified` cell: the pair reference's check of the training, where `verify` asks for it (a
 /// collective where each rank read its queries: the same answer on every rank).
 std::string verify(const RankSvmRun& settings, const ranksvm::RankData& train, bool read_share,
-                   const ranksvm::TrainResult& result) {
+                   const ranksvm::Result& result) {
   const Verify verify = settings.measurement.verify;
   const bool small = total(ranksvm::preference_pairs(train), read_share) <= ranksvm::verify_auto_pairs;
   if (verify == Verify::never || (verify == Verify::automatic && !small)) return "skipped";
@@ -212,7 +212,7 @@ std::string verify(const RankSvmRun& settings, const ranksvm::RankData& train, b
 struct RankSvmPoint {
   const Point& point;
   const RankSvmRun& settings;
-  const ranksvm::TrainResult* result;  ///< null: a given model, evaluated
+  const ranksvm::Result* result;  ///< null: a given model, evaluated
   std::int64_t documents = 0, queries = 0, pairs = 0;
   int features = 0;
   double model_objective = 0;  ///< a given model's objective on the training set
@@ -224,8 +224,7 @@ const ResultFields<RankSvmPoint>& ranksvm_fields() {
   auto trained = [](const P& p) { return p.result != nullptr; };
   auto given = [](const P& p) { return p.result == nullptr; };
   static const ResultFields<P> fields = [&] {
-    auto training =
-        adapt<P>(ranksvm::result_fields(), [](const P& p) -> const ranksvm::TrainResult& { return *p.result; });
+    auto training = adapt<P>(ranksvm::result_fields(), [](const P& p) -> const ranksvm::Result& { return *p.result; });
     for (auto& each : training) {  // none for a given model
       each.get = [get = each.get](const P& p) { return p.result ? get(p) : std::nullopt; };
     }
@@ -252,8 +251,7 @@ const ResultFields<RankSvmPoint>& ranksvm_fields() {
         {field_where<P>("iteration_s", F::timing, "s", "per TRON iteration, after the setup", trained,
                         [](const P& p) {
                           const double seconds = p.point.times->median();
-                          return p.result->iterations ? (seconds - p.result->seconds_setup) / p.result->iterations
-                                                      : 0.0;
+                          return p.result->iterations ? (seconds - p.result->setup_s) / p.result->iterations : 0.0;
                         })
              .formerly("seconds_per_iteration")},
         adapt<P>(point_check(), [](const P& p) -> const Point& { return p.point; }),
@@ -285,7 +283,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
                           w.empty() && !settings.write_pairs;
   ranksvm::RankData train = read_share ? ranksvm::read_letor_share(settings.train.file, world())
                                        : load(settings.train, w.empty() ? 0 : static_cast<int>(w.size()));
-  ranksvm::TrainOptions options = settings.options;
+  ranksvm::Options options = settings.options;
   options.data_is_share = read_share;
   options.measure_bandwidth = true;  // the table's read_x_twice_s and copy_bytes_per_s
   ranksvm::RankData test;
@@ -309,7 +307,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
          " has no preference pairs (in every query all documents have the same label): nothing to learn");
   }
   Point point{context.run_name, settings.train.describe()};
-  std::optional<ranksvm::TrainResult> result;
+  std::optional<ranksvm::Result> result;
   Timing times;
   double model_objective = 0;
   if (w.empty()) {
@@ -319,7 +317,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
         measure(space, settings.measurement, times, [&] { return ranksvm::train(space, train, options, workspace); });
     workspace.release();  // before the checks
     w = result->w;
-    const auto exchange_s = settings.measurement.shared ? std::optional(result->seconds_exchange) : std::nullopt;
+    const auto exchange_s = settings.measurement.shared ? std::optional(result->exchange_s) : std::nullopt;
     point = timed_point(context.run_name, settings.train.describe(), times, settings.measurement,
                         verify(settings, train, read_share, *result), exchange_s);
   } else {

@@ -234,7 +234,7 @@ class SchulzeJob : public ElectionJob {
           return measurement.shared ? schulze::solve_shared(space, election.rows, alternatives, options)
                                     : schulze::solve(space, election.doubled, options, workspace);
         },
-        [&](const schulze::Result& each) { path_times.push_back(each.paths_seconds); });
+        [&](const schulze::Result& each) { path_times.push_back(each.paths_s); });
     workspace.release();  // before the checks
     if (settings_.measurement.shared && (check || settings_.write_pairwise)) {
       const double pairwise_seconds = election.pairwise_seconds;
@@ -266,7 +266,7 @@ class SchulzeJob : public ElectionJob {
     }
 
     const Point point = timed_point(context.run_name, input.describe(), solve_times, measurement, verified,
-                                    measurement.shared ? std::optional(result.exchange_seconds) : std::nullopt);
+                                    measurement.shared ? std::optional(result.exchange_s) : std::nullopt);
     const SchulzePoint reported{point,
                                 schulze::Report{result, options, election.names},
                                 alternatives,

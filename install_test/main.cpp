@@ -10,10 +10,7 @@
 #include <numeric>
 #include <vector>
 
-#include "kollective/algorithms/coalition/Coalition.hpp"
-#include "kollective/algorithms/kemeny/Kemeny.hpp"
-#include "kollective/algorithms/ranksvm/RankSvm.hpp"
-#include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/Kollective.hpp"
 
 namespace {
 
@@ -95,7 +92,7 @@ void ranksvm() {
   Kokkos::deep_copy(x, x_host);
   Kokkos::deep_copy(y, y_host);
   Kokkos::deep_copy(qid, qid_host);
-  kollective::ranksvm::TrainOptions options;
+  kollective::ranksvm::Options options;
   options.C = 10;
   const auto model = kollective::ranksvm::train(Space(), x, y, qid, options);
   bool ordered = true;  // within each query, a higher label scores higher

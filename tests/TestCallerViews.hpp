@@ -155,7 +155,7 @@ TEST(TEST_CATEGORY, workspaces_are_reused_and_give_the_same_answers) {
   for (const auto& [data, C] : std::vector<std::pair<const ranksvm::RankData*, double>>{
            {&first, 1.0}, {&first, 0.1}, {&second, 1.0}, {&first, 10.0}}) {
     for (const bool single : {false, true}) {
-      ranksvm::TrainOptions options;
+      ranksvm::Options options;
       options.C = C;
       options.precision = single ? Precision::float32 : Precision::float64;
       const auto expected = ranksvm::train(space, *data, options);
@@ -191,7 +191,7 @@ TEST(TEST_CATEGORY, caller_views_ranksvm) {
   Kokkos::deep_copy(x, x_host);
   Kokkos::deep_copy(y, y_host);
   Kokkos::deep_copy(qid, qid_host);
-  ranksvm::TrainOptions options;
+  ranksvm::Options options;
   const auto grouped = ranksvm::group_by_query(rows.data(), data.features, labels.data(), qids.data(), docs, false);
   const auto expected = ranksvm::train(space, grouped, options);
   std::vector<std::string> log;  // TRON's lines go to the caller's function, one per iteration

@@ -107,13 +107,13 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
     EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << what;
     EXPECT_EQ(ip.method, "ip");
     EXPECT_GT(ip.nodes, 0) << what;
-    EXPECT_GT(ip.ip_start_seconds, 0) << what;
-    EXPECT_GE(ip.ip_seconds, ip.ip_start_seconds) << what;
+    EXPECT_GT(ip.ip_start_s, 0) << what;
+    EXPECT_GE(ip.ip_s, ip.ip_start_s) << what;
     // auto: IP, or IDP once IP has had its share of IDP's time; the same optimum either way.
     const auto automatic = coalition::solve<double>(space, game, {coalition::Method::automatic});
     EXPECT_NEAR(automatic.value, reference, tolerance) << what;
     EXPECT_TRUE(automatic.method == "ip" || automatic.method == "idp") << automatic.method;
-    EXPECT_GT(automatic.ip_seconds, 0) << what;  // IP ran first, whichever method ended the solve
+    EXPECT_GT(automatic.ip_s, 0) << what;  // IP ran first, whichever method ended the solve
     coalition::check_partition(game.agents, automatic.structure);
     EXPECT_NEAR(coalition::structure_value(game, automatic.structure), automatic.value, tolerance) << what;
   }

@@ -34,8 +34,8 @@ inline std::vector<double> random_vector(int n, std::uint64_t seed, double scale
 }
 
 /// Training options with the given eps (TRON's log goes nowhere: the default).
-inline rs::TrainOptions quiet_options(double eps) {
-  rs::TrainOptions options;
+inline rs::Options quiet_options(double eps) {
+  rs::Options options;
   options.eps = eps;
   return options;
 }
@@ -116,7 +116,7 @@ TEST(TEST_CATEGORY, ranksvm_gradient_and_hessian_match_finite_differences) {
 TEST(TEST_CATEGORY, ranksvm_training_converges_and_ranks) {
   TEST_EXECSPACE space;
   const auto data = rs::synthetic_letor("mq2007", 80, 3000, 12, 21);
-  const rs::TrainOptions options = quiet_options(1e-5);
+  const rs::Options options = quiet_options(1e-5);
   const auto result = rs::train(space, data, options);
   EXPECT_TRUE(result.converged) << result.stop;
   EXPECT_LE(result.gradient_norm, 1e-5 * result.initial_gradient_norm);
@@ -143,7 +143,7 @@ TEST(TEST_CATEGORY, ranksvm_float_features_reach_the_same_optimum) {
   // relative, so the optimum moves by about that much; 1e-6 relative is the promised tolerance.
   TEST_EXECSPACE space;
   const auto data = rs::synthetic_letor("mslr", 40, 1200, 12, 8);
-  rs::TrainOptions options = quiet_options(1e-8);
+  rs::Options options = quiet_options(1e-8);
   const auto exact = rs::train(space, data, options);
   options.precision = Precision::float32;
   const auto halved = rs::train(space, data, options);
@@ -192,7 +192,7 @@ TEST(TEST_CATEGORY, ranksvm_optimum_matches_liblinear) {
     const auto w_liblinear = liblinear_weights(stem + "_model.txt");
     ASSERT_EQ(w_liblinear.size(), static_cast<std::size_t>(data.features));
     TEST_EXECSPACE space;
-    const rs::TrainOptions options = quiet_options(1e-8);
+    const rs::Options options = quiet_options(1e-8);
     const auto ours = rs::train(space, data, options);
     EXPECT_TRUE(ours.converged) << ours.stop;
     const double f_liblinear = rs::evaluate(space, data, 1.0, w_liblinear, w_liblinear).f;

@@ -7,9 +7,9 @@
 
 namespace kollective::coalition {
 
-double structure_value(const Game& game, const Structure& structure) {
+double structure_value(Values values, const Structure& structure) {
   double total = 0;
-  for (auto coalition : structure) total += game.values[coalition];
+  for (auto coalition : structure) total += values.v[coalition];
   return total;
 }
 
@@ -27,11 +27,11 @@ void check_partition(int agents, const Structure& structure) {
 
 double value_tolerance(bool single_precision) { return single_precision ? 1e-4 : 1e-9; }
 
-void check_result(const Game& game, const Result& result, bool single_precision) {
-  check_partition(game.agents, result.structure);
-  const double structure = structure_value(game, result.structure);
+void check_result(Values values, const Result& result, Precision precision) {
+  check_partition(values.agents, result.structure);
+  const double structure = structure_value(values, result.structure);
   if (std::fabs(structure - result.value) >
-      value_tolerance(single_precision) * std::max(1.0, std::fabs(result.value))) {
+      value_tolerance(precision == Precision::float32) * std::max(1.0, std::fabs(result.value))) {
     fail("internal error: the recovered structure is worth ", structure, ", not the optimum ", result.value);
   }
 }

@@ -9,7 +9,7 @@
 namespace kollective::coalition {
 
 /// Value of a structure: sum of v over its coalitions.
-double structure_value(const Game& game, const Structure& structure);
+double structure_value(Values values, const Structure& structure);
 /// Fails unless the coalitions are non-empty, disjoint and cover all agents.
 void check_partition(int agents, const Structure& structure);
 
@@ -17,8 +17,9 @@ void check_partition(int agents, const Structure& structure);
 /// for float.
 double value_tolerance(bool single_precision);
 /// Fails unless the result's structure is a partition whose value is its optimum (within
-/// value_tolerance): the structure recovery agrees with the DP.
-void check_result(const Game& game, const Result& result, bool single_precision);
+/// value_tolerance): the structure recovery agrees with the DP. The driver and Python check every
+/// solve's result with it.
+void check_result(Values values, const Result& result, Precision precision);
 
 }  // namespace kollective::coalition
 

@@ -135,10 +135,10 @@ const ResultFields<Report>& result_fields() {
                     [](const Report& r) { return r.result.splits; }),
       field<Report>("nodes", F::counter, "count", "ip, auto: coalitions IP's branch and bound tried",
                     [](const Report& r) { return r.result.nodes; }),
-      field<Report>("ip_s", F::timing, "s", "ip, auto: IP's time", [](const Report& r) { return r.result.ip_seconds; })
+      field<Report>("ip_s", F::timing, "s", "ip, auto: IP's time", [](const Report& r) { return r.result.ip_s; })
           .formerly("ip_seconds"),
       field<Report>("ip_start_s", F::timing, "s", "of ip_s, the start: statistics, plan and DP start",
-                    [](const Report& r) { return r.result.ip_start_seconds; })
+                    [](const Report& r) { return r.result.ip_start_s; })
           .formerly("ip_start_seconds"),
   };
   return fields;

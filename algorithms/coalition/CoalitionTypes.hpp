@@ -80,19 +80,19 @@ struct Options {
 };
 
 struct Result {
-  double value = 0;             ///< f(grand coalition)
-  Structure structure;          ///< an optimal structure (its value equals `value`)
-  std::string method;           ///< the method that proved the optimum (auto: ip or idp)
-  double splits = 0;            ///< splits the solver evaluated (evaluated_splits(n, method))
-  int ranks = 1;                ///< ranks that shared the solve
-  double exchange_seconds = 0;  ///< of the solve, spent gathering layers from the other ranks
-  std::int64_t nodes = 0;       ///< IP (and auto): coalitions its branch and bound tried
+  double value = 0;        ///< f(grand coalition)
+  Structure structure;     ///< an optimal structure (its value equals `value`)
+  std::string method;      ///< the method that proved the optimum (auto: ip or idp)
+  double splits = 0;       ///< splits the solver evaluated (evaluated_splits(n, method))
+  int ranks = 1;           ///< ranks that shared the solve
+  double exchange_s = 0;   ///< of the solve, spent gathering layers from the other ranks
+  std::int64_t nodes = 0;  ///< IP (and auto): coalitions its branch and bound tried
   bool exact = true;       ///< false: ip or auto stopped at its time_limit, `value` that of the best structure found
   double upper_bound = 0;  ///< the optimum is at most this (equal to `value` when exact)
-  double ip_seconds = 0;   ///< ip and auto: IP's time (auto: also when IDP then proved the optimum)
-  /// Of ip_seconds, the start: the values' copy to the device (not in auto, whose copy IP and IDP
+  double ip_s = 0;         ///< ip and auto: IP's time (auto: also when IDP then proved the optimum)
+  /// Of ip_s, the start: the values' copy to the device (not in auto, whose copy IP and IDP
   /// share, made before), the size statistics, the subspace plan and the DP start.
-  double ip_start_seconds = 0;
+  double ip_start_s = 0;
 };
 
 /// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML

@@ -114,7 +114,7 @@ const ResultFields<Report>& result_fields() {
       field<Report>("lop_upper_bound", F::answer, "votes", "proven upper bound on the linear ordering value",
                     [](const Report& r) { return votes(lop_value(r.counts, r.result.lower_bound)); }),
       field<Report>("lp_s", F::timing, "s", "in LP bounds (CLP and the triangle search), over the components",
-                    [](const Report& r) { return r.result.lp_seconds; })
+                    [](const Report& r) { return r.result.lp_s; })
           .formerly("lp_seconds"),
       field<Report>("lp_rounds", F::counter, "count", "LP solves", [](const Report& r) { return r.result.lp_rounds; }),
       field<Report>("lp_cuts", F::counter, "count", "triangle inequalities added",
@@ -156,7 +156,8 @@ const ResultFields<Report>& result_fields() {
                     [](const Report& r) { return TextList(r.result.component_methods); }),
       field_where<Report>(
           "dp_layers_s", F::timing, "s", "in the subset DPs' tables (set up and filled)",
-          [](const Report& r) { return r.result.dp_seconds > 0; }, [](const Report& r) { return r.result.dp_seconds; })
+          [](const Report& r) { return r.result.dp_layers_s > 0; },
+          [](const Report& r) { return r.result.dp_layers_s; })
           .formerly("dp_layers_seconds"),
   };
   return fields;

@@ -73,7 +73,7 @@ struct Result {
   /// ranking), branch-and-cut, or heuristic (not proven: the best ranking found)
   std::vector<std::string> component_methods;
   std::string method;             ///< what ran, e.g. "decomposition+dp+lp": the components' methods once each
-  double lp_seconds = 0;          ///< in LP bounds (CLP and the triangle search), over the components
+  double lp_s = 0;                ///< in LP bounds (CLP and the triangle search), over the components
   int lp_rounds = 0;              ///< LP solves, over the components
   std::int64_t lp_cuts = 0;       ///< triangle inequalities added, over the components
   std::int64_t search_nodes = 0;  ///< LP nodes of branch and cut, over the components
@@ -84,10 +84,10 @@ struct Result {
   std::int64_t fixed_by_exchange = 0;
   std::int64_t fixed_by_majority = 0;
   std::int64_t fixed_by_closure = 0;
-  bool lp_missing = false;      ///< a component was left with a gap that this build's missing LP bound might close
-  int ranks = 1;                ///< ranks that shared the largest subset DP
-  double exchange_seconds = 0;  ///< of the subset DPs, spent waiting for the layer trades between ranks
-  double dp_seconds = 0;        ///< in the subset DPs' tables: set up and filled (waits included; not the listing)
+  bool lp_missing = false;  ///< a component was left with a gap that this build's missing LP bound might close
+  int ranks = 1;            ///< ranks that shared the largest subset DP
+  double exchange_s = 0;    ///< of the subset DPs, spent waiting for the layer trades between ranks
+  double dp_layers_s = 0;   ///< in the subset DPs' tables: set up and filled (waits included; not the listing)
   /// With options.certify, for an exact result: what proves it (KemenyCertificate.hpp)
   std::shared_ptr<const Certificate> certificate;
 };

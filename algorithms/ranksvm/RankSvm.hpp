@@ -24,8 +24,7 @@ namespace kollective::ranksvm {
 /// row-major, in data's document order), read in place with data.x left empty: a caller that
 /// holds X grouped by query already need not copy it.
 template <class ExecSpace>
-TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options,
-                  const double* rows = nullptr) {
+Result train(const ExecSpace& space, const RankData& data, const Options& options, const double* rows = nullptr) {
   validate(options);
   const double* x = rows ? rows : data.x.data();
   return options.precision == Precision::float32 ? Impl::train_with<ExecSpace, float>(space, data, x, options)
@@ -36,8 +35,8 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
 /// there for the next training of the same shape (documents, features, feature precision, label
 /// levels; kollective::Workspace): for many trainings in a row, such as a sweep over C.
 template <class ExecSpace>
-TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptions& options,
-                  Workspace<typename ExecSpace::memory_space>& workspace, const double* rows = nullptr) {
+Result train(const ExecSpace& space, const RankData& data, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace, const double* rows = nullptr) {
   validate(options);
   const double* x = rows ? rows : data.x.data();
   return options.precision == Precision::float32
@@ -52,8 +51,7 @@ TrainResult train(const ExecSpace& space, const RankData& data, const TrainOptio
 /// (group_by_query).
 template <class ExecSpace, class XView, class YView, class QidView,
           class = std::enable_if_t<Kokkos::is_view<XView>::value>>
-TrainResult train(const ExecSpace& space, const XView& x, const YView& y, const QidView& qid,
-                  const TrainOptions& options) {
+Result train(const ExecSpace& space, const XView& x, const YView& y, const QidView& qid, const Options& options) {
   using XValue = typename XView::non_const_value_type;
   static_assert(XView::rank() == 2 && std::is_floating_point<XValue>::value,
                 "ranksvm::train: X must be a rank-2 View (documents x features) of double or float");

@@ -80,7 +80,7 @@ double norm(const std::vector<double>& v) {
 }
 }  // namespace
 
-std::string verify(const RankData& data, const TrainOptions& options, const TrainResult& result, bool data_is_share) {
+std::string verify(const RankData& data, const Options& options, const Result& result, bool data_is_share) {
   const double slack = options.precision == Precision::float32 ? 1e-5 : 1e-9;
   const std::vector<double>& w = result.w;
   const std::size_t d = w.size();

@@ -30,8 +30,7 @@ constexpr std::int64_t verify_auto_pairs = 2000000;
 /// the one at w = 0 (with that slack). `data` is the whole set, or with `data_is_share` this
 /// rank's queries of it (a collective then: the ranks' pair sums are added). Returns the method it
 /// compared with; fails, naming the figures, on a difference.
-std::string verify(const RankData& data, const TrainOptions& options, const TrainResult& result,
-                   bool data_is_share = false);
+std::string verify(const RankData& data, const Options& options, const Result& result, bool data_is_share = false);
 
 /// Every preference pair (i, j), y_i > y_j, as a binary SVM example in SVMlight format: x_i - x_j
 /// labelled +1, or, every other pair, x_j - x_i labelled -1 (LIBLINEAR needs two classes; the

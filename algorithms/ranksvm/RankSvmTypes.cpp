@@ -108,22 +108,22 @@ RankData group_by_query(const double* x, int features, const double* labels, con
   return data;
 }
 
-const OptionFields<TrainOptions>& option_fields() {
-  static const OptionFields<TrainOptions> fields = {
-      number_option("C", &TrainOptions::C, positive, "the loss's weight"),
-      number_option("eps", &TrainOptions::eps, {0, 1, true, true}, "stop when |g| <= eps |g0|"),
-      integer_option("max_iterations", &TrainOptions::max_iterations, 1, max_tron_iterations, "TRON iterations at most")
+const OptionFields<Options>& option_fields() {
+  static const OptionFields<Options> fields = {
+      number_option("C", &Options::C, positive, "the loss's weight"),
+      number_option("eps", &Options::eps, {0, 1, true, true}, "stop when |g| <= eps |g0|"),
+      integer_option("max_iterations", &Options::max_iterations, 1, max_tron_iterations, "TRON iterations at most")
           .formerly("max_iter"),
-      choice_option("precision", &TrainOptions::precision, precision_names, "X's precision on the device")
+      choice_option("precision", &Options::precision, precision_names, "X's precision on the device")
           .formerly("feature_precision"),
   };
   return fields;
 }
 
-const ResultFields<TrainResult>& result_fields() {
+const ResultFields<Result>& result_fields() {
   using F = FieldKind;
-  using R = TrainResult;
-  auto measured = [](const R& r) { return r.seconds_read_x > 0; };
+  using R = Result;
+  auto measured = [](const R& r) { return r.read_x_s > 0; };
   static const ResultFields<R> fields = {
       field<R>("iterations", F::counter, "count", "TRON iterations", [](const R& r) { return r.iterations; }),
       field<R>("cg_steps", F::counter, "count", "conjugate-gradient steps (Hessian products)",
@@ -135,36 +135,34 @@ const ResultFields<TrainResult>& result_fields() {
                [](const R& r) { return r.gradient_norm / r.initial_gradient_norm; }),
       field<R>("stop", F::context, "", "why TRON stopped", [](const R& r) { return r.stop; }).shown(),
       field<R>("setup_s", F::timing, "s", "moving the data to the device (X transposed there), before TRON",
-               [](const R& r) { return r.seconds_setup; }),
+               [](const R& r) { return r.setup_s; }),
       field<R>("fun_s", F::timing, "s", "per function evaluation",
-               [](const R& r) { return r.seconds_fun / r.function_evaluations; })
+               [](const R& r) { return r.fun_total_s / r.function_evaluations; })
           .formerly("seconds_per_fun"),
       field<R>("grad_s", F::timing, "s", "per gradient",
-               [](const R& r) { return r.iterations ? r.seconds_grad / (r.iterations + 1) : r.seconds_grad; })
+               [](const R& r) { return r.iterations ? r.grad_total_s / (r.iterations + 1) : r.grad_total_s; })
           .formerly("seconds_per_grad"),
       field<R>("hv_s", F::timing, "s", "per Hessian product",
-               [](const R& r) { return r.cg_steps ? r.seconds_hv / r.cg_steps : 0.0; })
+               [](const R& r) { return r.cg_steps ? r.hv_total_s / r.cg_steps : 0.0; })
           .formerly("seconds_per_hv"),
-      field<R>("hv_x_s", F::timing, "s", "of a Hessian product, X.s (sampled)",
-               [](const R& r) { return r.seconds_hv_x; }),
+      field<R>("hv_x_s", F::timing, "s", "of a Hessian product, X.s (sampled)", [](const R& r) { return r.hv_x_s; }),
       field<R>("hv_sums_s", F::timing, "s", "of a Hessian product, the per-query sums (sampled)",
-               [](const R& r) { return r.seconds_hv_sums; }),
-      field<R>("hv_xt_s", F::timing, "s", "of a Hessian product, X'u (sampled)",
-               [](const R& r) { return r.seconds_hv_xt; }),
+               [](const R& r) { return r.hv_sums_s; }),
+      field<R>("hv_xt_s", F::timing, "s", "of a Hessian product, X'u (sampled)", [](const R& r) { return r.hv_xt_s; }),
       field_where<R>("read_x_twice_s", F::timing, "s",
                      "two passes over X at the device's copy bandwidth (a floor of Hv; measure_bandwidth)", measured,
-                     [](const R& r) { return 2 * r.seconds_read_x; }),
+                     [](const R& r) { return 2 * r.read_x_s; }),
       field_where<R>("copy_bytes_per_s", F::timing, "B/s", "the device's copy bandwidth over X (measure_bandwidth)",
-                     measured, [](const R& r) { return r.x_bytes / r.seconds_read_x; }),
+                     measured, [](const R& r) { return r.x_bytes / r.read_x_s; }),
       field<R>("hv_x_bytes_per_s", F::timing, "B/s", "X's bytes read twice per Hessian product, a second",
-               [](const R& r) { return r.cg_steps ? 2 * r.x_bytes * r.cg_steps / r.seconds_hv : 0.0; }),
+               [](const R& r) { return r.cg_steps ? 2 * r.x_bytes * r.cg_steps / r.hv_total_s : 0.0; }),
   };
   return fields;
 }
 
-std::optional<OptionProblem> check(const TrainOptions& options) { return check_fields(options, option_fields()); }
+std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
-void validate(const TrainOptions& options) {
+void validate(const Options& options) {
   if (const auto problem = check(options)) fail("ranksvm: ", problem->option, " ", problem->problem);
 }
 

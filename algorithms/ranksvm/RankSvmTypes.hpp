@@ -52,7 +52,7 @@ std::int64_t query_pairs(const RankData& data, std::int64_t q);
 /// Preference pairs of every query.
 std::int64_t preference_pairs(const RankData& data);
 
-struct TrainOptions {
+struct Options {
   double C = 1;
   double eps = 1e-3;  ///< LIBLINEAR's default for this solver; the seed used 1e-5
   int max_iterations = 1000;
@@ -66,8 +66,8 @@ struct TrainOptions {
   comm::Communicator communicator;
   /// Shared: the data passed is this rank's share already (read_letor_share), not the whole set.
   bool data_is_share = false;
-  /// Time copies of up to 2 x 512 MiB on the device first, for seconds_read_x (the benchmark
-  /// tables' floor of X.v); off: seconds_read_x stays 0.
+  /// Time copies of up to 2 x 512 MiB on the device first, for read_x_s (the benchmark
+  /// tables' floor of X.v); off: read_x_s stays 0.
   bool measure_bandwidth = false;
   Reporter reporter;  ///< log: one line per TRON iteration (none: silent)
 };
@@ -81,38 +81,38 @@ struct TrainOptions {
 RankData group_by_query(const double* x, int features, const double* labels, const std::int64_t* qids,
                         std::int64_t docs, bool single_precision);
 
-/// The most TRON iterations a training may take (TrainOptions::max_iterations).
+/// The most TRON iterations a training may take (Options::max_iterations).
 constexpr int max_tron_iterations = 1000000;
 
 /// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML
 /// reader, the config reference, Python's keyword arguments and check() read them.
-const OptionFields<TrainOptions>& option_fields();
+const OptionFields<Options>& option_fields();
 
 /// The one check of options, for the driver, Python and train(): every declared field in its
 /// range. check: the first problem, if any; validate: fails with it.
-std::optional<OptionProblem> check(const TrainOptions& options);
-void validate(const TrainOptions& options);
+std::optional<OptionProblem> check(const Options& options);
+void validate(const Options& options);
 
-struct TrainResult {
+struct Result {
   std::vector<double> w;
   double objective = 0, gradient_norm = 0, initial_gradient_norm = 0;
   int iterations = 0, cg_steps = 0, function_evaluations = 0;
   bool converged = false;  ///< the eps rule was met (else the reason is in `stop`)
   std::string stop;
-  double seconds_fun = 0, seconds_grad = 0, seconds_hv = 0;  ///< fenced totals per operation
-  double seconds_hv_x = 0, seconds_hv_sums = 0,
-         seconds_hv_xt = 0;     ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
-  double seconds_read_x = 0;    ///< one pass over X at the device's copy bandwidth (measure_bandwidth; else 0)
-  double x_bytes = 0;           ///< X's size as stored on the device (float or double)
-  double seconds_setup = 0;     ///< moving the data to the device (X transposed there), before TRON
-  int ranks = 1;                ///< ranks that shared the training
-  double seconds_exchange = 0;  ///< of the fenced totals, spent summing over the ranks
+  double fun_total_s = 0, grad_total_s = 0, hv_total_s = 0;  ///< fenced totals per operation
+  double hv_x_s = 0, hv_sums_s = 0,
+         hv_xt_s = 0;     ///< Hv's parts, X.s, the per-query sums, X'u: means per Hv (sampled)
+  double read_x_s = 0;    ///< one pass over X at the device's copy bandwidth (measure_bandwidth; else 0)
+  double x_bytes = 0;     ///< X's size as stored on the device (float or double)
+  double setup_s = 0;     ///< moving the data to the device (X transposed there), before TRON
+  int ranks = 1;          ///< ranks that shared the training
+  double exchange_s = 0;  ///< of the fenced totals, spent summing over the ranks
 };
 
 /// What a training reports, declared once: the driver's table columns and console summary, and
 /// Python's result objects, are made from it (core/ResultFields.hpp). Per-operation seconds are
 /// means: per TRON iteration's gradient, per function evaluation, per Hessian product.
-const ResultFields<TrainResult>& result_fields();
+const ResultFields<Result>& result_fields();
 
 }  // namespace kollective::ranksvm
 

@@ -49,9 +49,9 @@ struct Result {
   std::vector<int> beaten;                ///< per i: number of j with p[i][j] > p[j][i]
   std::vector<std::vector<int>> ranking;  ///< groups by beaten count, most first
   std::vector<std::uint32_t> paths;       ///< n*n doubled strengths, when keep_paths
-  double paths_seconds = 0.0;             ///< fenced time of the strongest-path kernels alone
+  double paths_s = 0.0;                   ///< fenced time of the strongest-path kernels alone
   int ranks = 1;                          ///< ranks that shared the path matrix
-  double exchange_seconds = 0.0;          ///< this rank's time in broadcasts and block trades (waits included)
+  double exchange_s = 0.0;                ///< this rank's time in broadcasts and block trades (waits included)
   std::uint32_t path(int i, int j) const { return paths[static_cast<size_t>(i) * alternatives + j]; }
 };
 

@@ -69,7 +69,7 @@ void ip_modified_normal(benchmark::State& state) {
     });
     state.SetIterationTime(seconds);
     total += seconds;
-    start += result.ip_start_seconds;
+    start += result.ip_start_s;
     nodes = result.nodes;
   }
   const double iterations = static_cast<double>(state.iterations());
@@ -162,7 +162,7 @@ void auto_shares(benchmark::State& state) {
     }));
   }
   state.SetLabel(model);
-  state.counters["ip_s"] = result.ip_seconds;
+  state.counters["ip_s"] = result.ip_s;
   state.counters["ended_by_ip"] = result.method == "ip";
   state.counters["nodes"] = static_cast<double>(result.nodes);
 }

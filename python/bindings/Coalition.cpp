@@ -9,6 +9,7 @@
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/python/bindings/Bindings.hpp"
 #include "kollective/python/bindings/Options.hpp"
@@ -40,6 +41,7 @@ nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
   const auto [result, seconds] = solve_timed([&] {
     return single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
   });
+  coalition::check_result(game, result, options.precision);  // as the driver checks every solve
   std::vector<std::string> names;
   for (int a = 1; a <= game.agents; ++a) names.push_back(std::to_string(a));
   nb::dict out = result_dict(coalition::result_fields(), coalition::Report{result, options, names});

@@ -42,7 +42,7 @@ ranksvm::RankData training_data(const HostArray<double, 2>& x, const HostArray<d
 
 nb::dict train(const HostArray<double, 2>& x, const HostArray<double, 1>& y, const HostArray<std::int64_t, 1>& qid,
                const nb::dict& given, bool log) {
-  ranksvm::TrainOptions options = options_from("ranksvm", ranksvm::option_fields(), given, ranksvm::check);
+  ranksvm::Options options = options_from("ranksvm", ranksvm::option_fields(), given, ranksvm::check);
   if (log) options.reporter.log = stderr_reporter().log;
   const ranksvm::RankData data = training_data(x, y, qid, options.precision == Precision::float32);
   const double* rows = data.x.empty() ? x.data() : data.x.data();  // the caller's X, if grouped

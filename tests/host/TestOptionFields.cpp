@@ -85,7 +85,7 @@ TEST(option_fields, check_is_the_declared_ranges) {
   EXPECT_EQ(kemeny::check(kemeny_options)->option, "time_limit");
   EXPECT_EQ(kemeny::check(kemeny_options)->problem, "must be a number >= 0, got -1");
 
-  ranksvm::TrainOptions train;
+  ranksvm::Options train;
   train.eps = 1;
   EXPECT_EQ(ranksvm::check(train)->problem, "must be in (0, 1), got 1");
   train = {};

@@ -239,12 +239,12 @@ TEST(distributed, kemeny_auto_shares_each_component_dp) {
 
 TEST(distributed, ranksvm_training_shared_by_every_rank_reaches_the_same_optimum) {
   const ranksvm::RankData data = ranksvm::synthetic_letor("mq2007", 60, 2400, 16, 7);
-  ranksvm::TrainOptions alone;
+  ranksvm::Options alone;
   alone.eps = 1e-7;
-  ranksvm::TrainOptions shared = alone;
+  ranksvm::Options shared = alone;
   shared.communicator = world();
-  const ranksvm::TrainResult a = ranksvm::train(Space(), data, alone);
-  const ranksvm::TrainResult b = ranksvm::train(Space(), data, shared);
+  const ranksvm::Result a = ranksvm::train(Space(), data, alone);
+  const ranksvm::Result b = ranksvm::train(Space(), data, shared);
   ASSERT_TRUE(a.converged && b.converged) << a.stop << " / " << b.stop;
   EXPECT_EQ(b.ranks, world().size());
   // The sums run in another order, so the iterates differ in rounding; f is 1-strongly convex,
@@ -481,13 +481,13 @@ TEST(distributed, ranksvm_training_on_file_parts_reaches_one_ranks_optimum) {
   const ranksvm::RankData data = ranksvm::synthetic_letor("mq2007", 40, 1200, 9, 3);
   const SharedFile file("letor_training.txt", letor_text(data));
   const ranksvm::RankData whole = ranksvm::read_letor(file.path());
-  ranksvm::TrainOptions alone;
+  ranksvm::Options alone;
   alone.eps = 1e-6;
-  ranksvm::TrainOptions shared = alone;
+  ranksvm::Options shared = alone;
   shared.communicator = world();
   shared.data_is_share = world().size() > 1;
-  const ranksvm::TrainResult a = ranksvm::train(Space(), whole, alone);
-  const ranksvm::TrainResult b = ranksvm::train(Space(), ranksvm::read_letor_share(file.path(), world()), shared);
+  const ranksvm::Result a = ranksvm::train(Space(), whole, alone);
+  const ranksvm::Result b = ranksvm::train(Space(), ranksvm::read_letor_share(file.path(), world()), shared);
   ASSERT_TRUE(a.converged && b.converged) << a.stop << " / " << b.stop;
   EXPECT_NEAR(b.objective, a.objective, 1e-9 * std::fabs(a.objective));
 }

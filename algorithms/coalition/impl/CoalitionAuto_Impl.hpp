@@ -107,8 +107,8 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   Result result = solve_idp(idp, on_device, after_layer);
   if (!result.exact) return searched;  // IP ended it, or the limit passed: IP's answer
   result.nodes = searched.nodes;
-  result.ip_seconds = searched.ip_seconds;
-  result.ip_start_seconds = searched.ip_start_seconds;
+  result.ip_s = searched.ip_s;
+  result.ip_start_s = searched.ip_start_s;
   return result;
 }
 

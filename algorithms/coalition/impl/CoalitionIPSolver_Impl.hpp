@@ -85,7 +85,7 @@ class IpSolver {
       stack_ = first_stack(space, searches, n, launch_);
     }
     space.fence();
-    result_.ip_seconds = result_.ip_start_seconds = timer.seconds();
+    result_.ip_s = result_.ip_start_s = timer.seconds();
   }
 
   /// The result so far: the best structure found, and exact once a search has ended (else the
@@ -107,7 +107,7 @@ class IpSolver {
         best.finished ? result_.value
                       : Kokkos::min(result_.upper_bound, Kokkos::max(result_.value, best.stack_bound + search_.slack));
     space_.fence();
-    result_.ip_seconds += timer.seconds();
+    result_.ip_s += timer.seconds();
     return result_;
   }
 
@@ -125,7 +125,7 @@ class IpSolver {
                          RaiseKnown<Memory>{search_.known, table});
     search_.closed_size = closed_size;
     space_.fence();
-    result_.ip_seconds += timer.seconds();
+    result_.ip_s += timer.seconds();
   }
 
  private:

@@ -464,7 +464,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   result.method = to_string(options.method);
   result.splits = evaluated_splits(n, idp);
   result.ranks = ranks;
-  result.exchange_seconds = exchange_seconds;
+  result.exchange_s = exchange_seconds;
   auto value_of = [&](std::uint64_t set) {
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, set))();
   };

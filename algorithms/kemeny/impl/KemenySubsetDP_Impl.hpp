@@ -388,8 +388,8 @@ Result solve_dp_with(const ExecSpace& space, const Counts& o, const Options& opt
   SubsetTables<Distance, typename ExecSpace::memory_space> t;
   t.n = n;
   WallTimer dp;
-  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, workspace, result.exchange_seconds, options.reporter);
-  result.dp_seconds = dp.seconds();  // run_dp ends fenced
+  if (l.rank >= 0) t = run_dp<Distance>(space, o, l, workspace, result.exchange_s, options.reporter);
+  result.dp_layers_s = dp.seconds();  // run_dp ends fenced
   const std::uint64_t full = (std::uint64_t{1} << n) - 1;
   const std::vector<std::int64_t> root = read_sets(space, t, l, {full});
   result.distance = static_cast<std::uint64_t>(root[0]);

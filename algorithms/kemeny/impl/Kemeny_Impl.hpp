@@ -210,7 +210,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     searched = branch_and_cut(o, separate, start, options.count ? options.list_limit : 0, seconds, std::move(known),
                               certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
-    totals.lp_seconds += searched.seconds;
+    totals.lp_s += searched.seconds;
     totals.lp_rounds += searched.rounds;
     totals.lp_cuts += searched.cuts;
     totals.search_nodes += searched.nodes;
@@ -305,8 +305,8 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
         local_count = exact.count;
         local_saturated = exact.count_saturated;
         result.ranks = std::max(result.ranks, exact.ranks);
-        result.exchange_seconds += exact.exchange_seconds;
-        result.dp_seconds += exact.dp_seconds;
+        result.exchange_s += exact.exchange_s;
+        result.dp_layers_s += exact.dp_layers_s;
         how = "dp";
       } else {
         if (!searched) search_it(time_limit);

@@ -84,7 +84,7 @@ class HostCalls {
 
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
 template <class Calls, class ExecSpace>
-int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& result, double delta, const HostVector& g,
+int trust_region_cg(Calls& objective, const ExecSpace& space, Result& result, double delta, const HostVector& g,
                     const HostVector& s, const HostVector& r, const HostVector& d, const HostVector& hd) {
   Kokkos::deep_copy(s, 0.0);
   KokkosBlas::axpby(-1.0, g, 0.0, r);  // r = -g
@@ -94,7 +94,7 @@ int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& resul
   int steps = 0;
   while (std::sqrt(rtr) > cg_tolerance) {
     ++steps;
-    result.seconds_hv += time_fenced(space, [&] { objective.hv(d, hd); });
+    result.hv_total_s += time_fenced(space, [&] { objective.hv(d, hd); });
     double alpha = rtr / KokkosBlas::dot(d, hd);
     KokkosBlas::axpby(alpha, d, 1.0, s);
     if (KokkosBlas::nrm2(s) > delta) {  // step to the trust-region boundary along d
@@ -115,8 +115,8 @@ int trust_region_cg(Calls& objective, const ExecSpace& space, TrainResult& resul
 }
 
 template <class ExecSpace, class Feature>
-TrainResult train_with(const ExecSpace& space, const RankData& data, const double* x, const TrainOptions& options,
-                       Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
+Result train_with(const ExecSpace& space, const RankData& data, const double* x, const Options& options,
+                  Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
   constexpr double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75, sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4;
   Kokkos::Profiling::ScopedRegion region("Kollective::RankSvm::train");
   WallTimer setup;
@@ -134,18 +134,18 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
   HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, communicator);
   using Vector = HostVector;
   const int n = device_objective.features();
-  TrainResult result;
-  result.seconds_setup = setup.seconds();
+  Result result;
+  result.setup_s = setup.seconds();
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
-  if (options.measure_bandwidth) result.seconds_read_x = device_objective.time_pass_over_x();
+  if (options.measure_bandwidth) result.read_x_s = device_objective.time_pass_over_x();
   result.x_bytes = static_cast<double>(device_objective.x_bytes());
   auto fun = [&](const Vector& at) {
     double f = 0;
-    result.seconds_fun += time_fenced(space, [&] { f = objective.fun(at); });
+    result.fun_total_s += time_fenced(space, [&] { f = objective.fun(at); });
     ++result.function_evaluations;
     return f;
   };
-  auto gradient = [&](const Vector& at) { result.seconds_grad += time_fenced(space, [&] { objective.grad(at, g); }); };
+  auto gradient = [&](const Vector& at) { result.grad_total_s += time_fenced(space, [&] { objective.grad(at, g); }); };
 
   double f = fun(w);
   gradient(w);
@@ -214,13 +214,13 @@ TrainResult train_with(const ExecSpace& space, const RankData& data, const doubl
   }
   result.converged = result.stop == "converged";
   const auto parts = device_objective.hv_parts();
-  result.seconds_hv_x = parts.x_times_s;
-  result.seconds_hv_sums = parts.sums;
-  result.seconds_hv_xt = parts.x_transpose_times_u;
+  result.hv_x_s = parts.x_times_s;
+  result.hv_sums_s = parts.sums;
+  result.hv_xt_s = parts.x_transpose_times_u;
   result.objective = f;
   result.gradient_norm = gnorm;
   result.ranks = communicator.size();
-  result.seconds_exchange = objective.seconds_exchange();
+  result.exchange_s = objective.seconds_exchange();
   result.w.assign(w.data(), w.data() + n);
   return result;
 }

@@ -225,7 +225,7 @@ void summarize(const ExecSpace& space, const RowLayout& layout, const PathView<S
     Kokkos::parallel_for(
         "Kollective::Schulze::pack_block", Policy(space, {0, 0}, {own, to_rows}, {16, 16}),
         KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) { sent(i, j) = rows(i, to_column0 + j); });
-    result.exchange_seconds += time_fenced(space, [&] {
+    result.exchange_s += time_fenced(space, [&] {
       comm::exchange_parts(space, layout.communicator, {{sent.data(), sent.size() * sizeof(Strength), to}},
                            {{received.data(), received.size() * sizeof(Strength), from}});
     });
@@ -340,8 +340,8 @@ Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts&
   result.alternatives = static_cast<int>(layout.n);
   result.strength_bits = 8 * sizeof(Strength);
   result.ranks = layout.shared ? layout.ranks : 1;
-  result.paths_seconds = time_fenced(
-      space, [&] { result.exchange_seconds = strongest_paths(space, layout, rows, options.reporter, received); });
+  result.paths_s =
+      time_fenced(space, [&] { result.exchange_s = strongest_paths(space, layout, rows, options.reporter, received); });
   summarize(space, layout, rows, result);
   if (gather) gather_paths(space, layout, rows, result);
   out(space, layout, rows, result);
