@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
 #include "kollective/algorithms/kemeny/KemenyIO.hpp"
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 #include "kollective/tests/TestHelpers.hpp"

@@ -6,11 +6,11 @@
 #include <tuple>
 
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
-#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
-#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenySearch.hpp"
 #include "kollective/core/Random.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"

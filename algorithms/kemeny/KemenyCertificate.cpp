@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Tables.hpp"
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
-#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenySearch.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
 namespace kollective::kemeny {

@@ -1,6 +1,6 @@
 #include "kollective/algorithms/kemeny/KemenyIO.hpp"
 
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Csv.hpp"
 
 namespace kollective::kemeny {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny {

@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
 #include "kollective/algorithms/kemeny/KemenyIO.hpp"
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Timer.hpp"
 #include "kollective/core/preferences/Generators.hpp"

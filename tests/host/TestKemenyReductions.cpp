@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
-#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/tests/TestHelpers.hpp"

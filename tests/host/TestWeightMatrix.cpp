@@ -7,7 +7,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Random.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"

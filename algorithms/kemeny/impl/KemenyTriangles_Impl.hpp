@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 
 namespace kollective::kemeny::Impl {
 

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "kollective/algorithms/kemeny/KemenyCertificate.hpp"
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
-#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
-#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenySearch.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyTriangles_Impl.hpp"
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyEnumeration_Impl.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"

@@ -1,12 +1,12 @@
-#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenySearch.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
-#include "kollective/algorithms/kemeny/KemenyOptima.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyOptima.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Timer.hpp"
 

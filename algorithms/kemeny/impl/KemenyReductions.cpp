@@ -1,9 +1,9 @@
-#include "kollective/algorithms/kemeny/KemenyReductions.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 
 namespace kollective::kemeny {
 

@@ -1,9 +1,9 @@
-#include "kollective/algorithms/kemeny/KemenyOptima.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyOptima.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 
 namespace kollective::kemeny {
 

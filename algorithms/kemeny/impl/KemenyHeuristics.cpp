@@ -1,10 +1,10 @@
-#include "kollective/algorithms/kemeny/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <numeric>
 
-#include "kollective/algorithms/kemeny/KemenyMetrics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Random.hpp"
 
 namespace kollective::kemeny {

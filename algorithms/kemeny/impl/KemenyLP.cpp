@@ -1,4 +1,4 @@
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "kollective/algorithms/kemeny/KemenyLP.hpp"
-#include "kollective/algorithms/kemeny/KemenySearch.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenySearch.hpp"
 
 namespace kollective::kemeny {
 
