@@ -75,14 +75,15 @@ std::string OptionRule::problem(const OptionValue& value) const {
     }
     case OptionKind::integer: {
       const auto* integer = std::get_if<std::int64_t>(&value);
-      if (!integer) return "must be an integer in " + allowed;
+      const std::string wanted = allowed.rfind(">=", 0) == 0 ? allowed : "in " + allowed;
+      if (!integer) return "must be an integer " + wanted;
       if (*integer < integer_low || *integer > integer_high)
-        return "must be in " + allowed + ", got " + integer_text(*integer);
+        return "must be " + wanted + ", got " + integer_text(*integer);
       return "";
     }
     case OptionKind::integers: {
       const auto* list = std::get_if<std::vector<std::int64_t>>(&value);
-      if (!list || list->empty()) return "must be a list of integers in " + allowed;
+      if (!list) return "must be a list of integers in " + allowed;
       for (std::int64_t element : *list) {
         if (element < integer_low || element > integer_high)
           return "must hold integers in " + allowed + ", got " + integer_text(element);

@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -161,7 +162,13 @@ OptionField<Options> integer_option(const char* name, Integer Options::*member, 
                                     const char* meaning) {
   auto field = option_field<Options>(
       name, OptionKind::integer, meaning,
-      [member](const Options& o) { return OptionValue(static_cast<std::int64_t>(o.*member)); },
+      [member](const Options& o) {  // an unsigned member past int64's range reads as its largest
+        if constexpr (std::is_unsigned_v<Integer>) {
+          if (o.*member > static_cast<Integer>(std::numeric_limits<std::int64_t>::max()))
+            return OptionValue(std::numeric_limits<std::int64_t>::max());
+        }
+        return OptionValue(static_cast<std::int64_t>(o.*member));
+      },
       [member](Options& o, const OptionValue& v) { o.*member = static_cast<Integer>(std::get<std::int64_t>(v)); });
   field.integer_low = low;
   field.integer_high = high;

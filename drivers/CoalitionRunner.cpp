@@ -226,7 +226,7 @@ class CoalitionJob : public Job {
       coalition::verify(game, result, settings.single_precision());
       verified = "brute force";
     }
-    coalition::check_result(game, result, settings.options.precision);
+    coalition::check_result(game, result);
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));
     if (settings.write_binary)

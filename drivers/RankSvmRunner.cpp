@@ -225,8 +225,12 @@ const ResultFields<RankSvmPoint>& ranksvm_fields() {
   auto given = [](const P& p) { return p.result == nullptr; };
   static const ResultFields<P> fields = [&] {
     auto training = adapt<P>(ranksvm::result_fields(), [](const P& p) -> const ranksvm::Result& { return *p.result; });
-    for (auto& each : training) {  // none for a given model
-      each.get = [get = each.get](const P& p) { return p.result ? get(p) : std::nullopt; };
+    for (auto& each : training) {  // none for a given model, but its objective on the training set
+      const bool objective = each.name == "objective";
+      each.get = [get = each.get, objective](const P& p) -> std::optional<Cell> {
+        if (p.result) return get(p);
+        return objective ? std::optional<Cell>(make_cell(p.model_objective)) : std::nullopt;
+      };
     }
     return joined<P>({
         {field<P>("run", F::context, "", "the run's name", [](const P& p) { return p.point.run; }),
@@ -243,9 +247,7 @@ const ResultFields<RankSvmPoint>& ranksvm_fields() {
          field<P>("feature_precision", F::context, "", "X's precision on the device",
                   [](const P& p) { return to_string(p.settings.options.precision); }),
          field_where<P>("model", F::context, "", "the model file evaluated instead of a training", given,
-                        [](const P& p) { return p.settings.model_in; }),
-         field_where<P>("objective", F::answer, "", "the given model's objective on the training set", given,
-                        [](const P& p) { return p.model_objective; })},
+                        [](const P& p) { return p.settings.model_in; })},
         training,
         adapt<P>(point_timing(), [](const P& p) -> const Point& { return p.point; }),
         {field_where<P>("iteration_s", F::timing, "s", "per TRON iteration, after the setup", trained,

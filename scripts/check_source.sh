@@ -19,7 +19,8 @@ for file in "${sources[@]}"; do
 done
 
 max_function_lines=125
-"$root/scripts/install_packages.sh" python-test >/dev/null
+"$root/scripts/install_packages.sh" python-test >/dev/null || problem "scripts/install_packages.sh python-test failed"
+[ -x "$root/.deps/venv/bin/lizard" ] || problem "lizard is missing from .deps/venv (python/requirements-test.txt)"
 long=$("$root/.deps/venv/bin/lizard" -l cpp -w -L "$max_function_lines" -C 1000 -a 100 "${sources[@]}" 2>&1 | grep "warning:")
 [ -z "$long" ] || problem "functions over $max_function_lines lines (split them by step):
 $long"

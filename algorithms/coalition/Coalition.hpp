@@ -23,7 +23,7 @@ namespace kollective::coalition {
 template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options = {}) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
-  return Impl::solve<Value>(space, values, options);
+  return Impl::with_precision<Value>(Impl::solve<Value>(space, values, options));
 }
 
 /// solve(), with the value table and the buffers of a shared solve taken from `workspace` and
@@ -33,7 +33,7 @@ template <class Value, class ExecSpace>
 Result solve(const ExecSpace& space, Values values, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
-  return Impl::solve<Value>(space, values, options, &workspace);
+  return Impl::with_precision<Value>(Impl::solve<Value>(space, values, options, &workspace));
 }
 
 /// solve() on the caller's values: a rank-1 View of the 2^n values v[mask] of a game of n agents

@@ -19,7 +19,7 @@ double value_tolerance(bool single_precision);
 /// Fails unless the result's structure is a partition whose value is its optimum (within
 /// value_tolerance): the structure recovery agrees with the DP. The driver and Python check every
 /// solve's result with it.
-void check_result(Values values, const Result& result, Precision precision);
+void check_result(Values values, const Result& result);
 
 }  // namespace kollective::coalition
 

@@ -114,7 +114,7 @@ const ResultFields<Report>& result_fields() {
                     [](const Report& r) { return r.result.method; })
           .shown(),
       field<Report>("precision", F::context, "", "the values' precision in dp and idp",
-                    [](const Report& r) { return to_string(r.options.precision); }),
+                    [](const Report& r) { return to_string(r.result.precision); }),
       field<Report>("optimum", F::answer, "", "the structure's value (the best found when not exact)",
                     [](const Report& r) { return r.result.value; })
           .formerly("value")

@@ -93,6 +93,9 @@ struct Result {
   /// Of ip_s, the start: the values' copy to the device (not in auto, whose copy IP and IDP
   /// share, made before), the size statistics, the subspace plan and the DP start.
   double ip_start_s = 0;
+  /// What the DP's tables held: solve<T>'s T (Options::precision is what the driver and Python
+  /// pick T by); IP computes in double whatever it is.
+  Precision precision = Precision::float64;
 };
 
 /// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML

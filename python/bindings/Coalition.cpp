@@ -41,7 +41,7 @@ nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
   const auto [result, seconds] = solve_timed([&] {
     return single ? coalition::solve<float>(Space(), game, options) : coalition::solve<double>(Space(), game, options);
   });
-  coalition::check_result(game, result, options.precision);  // as the driver checks every solve
+  coalition::check_result(game, result);  // as the driver checks every solve
   std::vector<std::string> names;
   for (int a = 1; a <= game.agents; ++a) names.push_back(std::to_string(a));
   nb::dict out = result_dict(coalition::result_fields(), coalition::Report{result, options, names});

@@ -43,7 +43,9 @@ OptionValue python_value(const nb::handle& value, const OptionRule& rule) {
       return refuse("an integer (64 bits)");
     case OptionKind::number:
       if (is_bool(value) || !PyNumber_Check(value.ptr()) || PyUnicode_Check(value.ptr())) return refuse("a number");
-      return PyFloat_AsDouble(value.ptr());
+      if (const double number = PyFloat_AsDouble(value.ptr()); !(number == -1.0 && PyErr_Occurred())) return number;
+      PyErr_Clear();
+      return refuse("a number");
     case OptionKind::choice:
       if (PyUnicode_Check(value.ptr())) return nb::cast<std::string>(value);
       if (const auto integer = python_integer(value)) return std::to_string(*integer);

@@ -2,16 +2,18 @@
 the package's functions take them as keyword arguments and pass them to the extension whole,
 which checks names, kinds and ranges; here they become the functions' signatures and help."""
 
+import functools
 import inspect
 import warnings
 
 from . import _kollective
 
 
+@functools.lru_cache(maxsize=None)
 def fields(algorithm):
-    """The declared options of "schulze", "kemeny", "coalition" or "ranksvm": a list of dicts
-    (name, kind, default, choices, range, note, meaning, former_names)."""
-    return getattr(_kollective, algorithm + "_options")()
+    """The declared options of "schulze", "kemeny", "coalition" or "ranksvm": dicts (name, kind,
+    default, choices, range, note, meaning, former_names)."""
+    return tuple(getattr(_kollective, algorithm + "_options")())
 
 
 def given(options):

@@ -7,6 +7,7 @@ not j prefers i (PrefLib's reading of incomplete ballots).
 
 import functools
 import os
+import warnings
 from typing import Optional
 
 import numpy as np
@@ -178,6 +179,14 @@ class KemenyResult(_results.Result):
     component_sizes (in ranking order), names, solve_s (the solve in C++)."""
 
     _algorithm = "kemeny"
+
+    @property
+    def components(self):
+        """The Condorcet components' sizes, as before; in the next release the number of
+        components, as the tables' `components` (component_sizes keeps the sizes)."""
+        warnings.warn("KemenyResult.components becomes the number of components in the next release; "
+                      "use component_sizes for the sizes (CHANGELOG.md)", FutureWarning, stacklevel=2)
+        return self.component_sizes
 
 
 def kemeny(election, **options) -> KemenyResult:

@@ -35,11 +35,22 @@ class RankSVM:
     fit_seconds_, and result_ (every declared field of the training).
     """
 
-    def __init__(self, verbose=False, **options):
+    def __init__(self, *, verbose=False, **options):
         for field in _options.fields("ranksvm"):
             setattr(self, field["name"], field["default"])
         self.verbose = verbose
         self.set_params(**options)
+
+    def __getattr__(self, name):  # only for names that are not attributes: a former one reads on
+        if name.startswith("_"):
+            raise AttributeError(name)
+        current = _options.current_name("ranksvm", name)
+        if current == name:
+            raise AttributeError(f"RankSVM has no attribute '{name}'")
+        return getattr(self, current)
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name if name.endswith("_") else _options.current_name("ranksvm", name), value)
 
     def _names(self):
         return [field["name"] for field in _options.fields("ranksvm")] + ["verbose"]
@@ -53,10 +64,10 @@ class RankSVM:
     def set_params(self, **params):
         valid = self._names()
         for name, value in params.items():
-            name = _options.current_name("ranksvm", name)
-            if name not in valid:
+            current = name if name in valid else _options.current_name("ranksvm", name)
+            if current not in valid:
                 raise ValueError(f"RankSVM has no parameter '{name}' (it has {', '.join(valid)})")
-            setattr(self, name, value)
+            object.__setattr__(self, current, value)
         return self
 
     def fit(self, X, y, qid):

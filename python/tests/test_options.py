@@ -96,3 +96,17 @@ def test_results_carry_the_declared_fields_and_former_names_warn():
     assert kollective.schulze(p).winners == [0, 1, 2]  # a cycle of equal strengths: all tie
     with pytest.raises(AttributeError):
         ranked.no_such_field
+
+
+def test_renamed_python_names_keep_working_with_a_warning():
+    with pytest.raises(TypeError):
+        kollective.RankSVM(0.5)  # keywords only: 0.5 once read as C
+    model = kollective.RankSVM(C=0.5)
+    with pytest.warns(FutureWarning, match="'max_iter' is now 'max_iterations'"):
+        assert model.max_iter == 1000
+    with pytest.warns(FutureWarning):
+        model.max_iter = 5
+    assert model.max_iterations == 5
+    ranked = kollective.kemeny(kollective.Pairwise.from_counts([[0, 3, 1], [1, 0, 3], [3, 1, 0]]))
+    with pytest.warns(FutureWarning, match="component_sizes"):
+        assert ranked.components == ranked.component_sizes == [3]
