@@ -147,8 +147,6 @@ std::string to_json(const Cell& cell) {
   return exact_text(std::get<double>(cell));
 }
 
-namespace {
-/// A cell's text with '|' escaped and line breaks as spaces, so it stays one table cell.
 std::string markdown_cell(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -159,8 +157,6 @@ std::string markdown_cell(const std::string& text) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string reading_text(const Cell& cell) {
   if (const auto* value = std::get_if<double>(&cell)) {

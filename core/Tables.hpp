@@ -86,6 +86,8 @@ class Table {
 std::string encode_rows(const std::vector<Row>& rows);
 std::vector<Row> decode_rows(const std::string& bytes);
 
+/// Text as one Markdown table cell: '|' escaped, line breaks as spaces.
+std::string markdown_cell(const std::string& text);
 /// A cell as Markdown and the console show it: numbers rounded for reading (6 significant digits;
 /// CSV and JSON keep every digit).
 std::string reading_text(const Cell& cell);

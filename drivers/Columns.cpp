@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "kollective/core/Tables.hpp"
+
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/Session.hpp"
 
@@ -96,12 +98,6 @@ bool declared(const std::string& column, const std::vector<FieldRule>& rules) {
   return false;
 }
 
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
 }  // namespace
 
 void require_declared(const Table& table, const std::vector<FieldRule>& rules) {
@@ -125,8 +121,8 @@ std::string results_reference() {
     for (const FieldRule& rule : rules) {
       std::string meaning = rule.meaning;
       for (const std::string& former : rule.former_names) meaning += " (formerly `" + former + "`)";
-      out << "| `" << rule.name << "` | " << to_string(rule.kind) << " | " << rule.unit << " | " << cell(meaning)
-          << " |\n";
+      out << "| `" << rule.name << "` | " << to_string(rule.kind) << " | " << rule.unit << " | "
+          << markdown_cell(meaning) << " |\n";
     }
   };
   for (const std::string& algorithm : algorithm_names()) table(algorithm, find_runner(algorithm)->columns());

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "kollective/core/Tables.hpp"
+
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/algorithms/ranksvm/RankSvmMetrics.hpp"
@@ -20,13 +22,6 @@ bool takes(const std::string& algorithms, const std::string& algorithm) {
     if (name == algorithm) return true;
   }
   return false;
-}
-
-/// A table cell: '|' escaped, so that the Markdown table keeps its columns.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
 }
 
 /// The `options.<name>` rows of an algorithm's declared fields.
@@ -210,8 +205,8 @@ std::string config_reference() {
       for (const std::string& former : key.former_names) meaning += " (formerly `" + former + "`)";
       const bool value = !key.fallback.empty() && key.fallback != "none" && key.fallback.find(' ') == std::string::npos;
       const std::string fallback = value ? "`" + key.fallback + "`" : key.fallback;  // a value, not words
-      out << "| `" << key.path << "` | " << key.type << " | " << cell(fallback) << " | " << cell(key.range) << " | "
-          << cell(meaning) << " |\n";
+      out << "| `" << key.path << "` | " << key.type << " | " << markdown_cell(fallback) << " | "
+          << markdown_cell(key.range) << " | " << markdown_cell(meaning) << " |\n";
     }
   }
   return out.str();
