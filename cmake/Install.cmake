@@ -1,5 +1,5 @@
-# Installation: the libraries, their headers under include/kollective/ (core/ and algorithms/, as
-# the sources include them), the CMake package and, where built, the kollective command.
+# Installation: the libraries, the public headers under include/kollective/ (as the sources
+# include them), the CMake package and, where built, the kollective command.
 # find_package(Kollective) then gives Kollective::Kollective (everything), Kollective::algorithms
 # and Kollective::core, the targets add_subdirectory gives too.
 include(CMakePackageConfigHelpers)
@@ -13,11 +13,34 @@ endif()
 install(TARGETS ${exported} EXPORT KollectiveTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(folder core algorithms)
-  # core/Config.hpp is the driver's YAML reader (kollective_config, not installed).
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kollective/${folder}
-          FILES_MATCHING PATTERN "*.hpp" PATTERN "Config.hpp" EXCLUDE PATTERN "Kollective.hpp" EXCLUDE)
+# The headers: kollective/Kollective.hpp (the public API) and core/comm/Mpi.hpp (from_mpi) with
+# everything they include, as they include it; the rest (the driver's, the tests' helpers) stays
+# in the tree. A header whose includes change makes CMake configure again, so the set follows.
+function(kollective_header_closure out)
+  set(pending ${ARGN})
+  set(found)
+  while(pending)
+    list(POP_FRONT pending header)
+    if(header IN_LIST found)
+      continue()
+    endif()
+    list(APPEND found ${header})
+    file(STRINGS ${PROJECT_SOURCE_DIR}/${header} lines REGEX "^#include \"kollective/")
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "^#include \"kollective/([^\"]+)\".*" "\\1" included "${line}")
+      list(APPEND pending ${included})
+    endforeach()
+  endwhile()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+kollective_header_closure(public_headers algorithms/Kollective.hpp core/comm/Mpi.hpp)
+list(REMOVE_ITEM public_headers algorithms/Kollective.hpp)
+foreach(header IN LISTS public_headers)
+  get_filename_component(folder ${header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kollective/${folder})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${header})
 endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/algorithms/Kollective.hpp)
 install(FILES ${PROJECT_SOURCE_DIR}/algorithms/Kollective.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kollective)
 install(EXPORT KollectiveTargets NAMESPACE Kollective:: DESTINATION ${package_folder})
 

@@ -15,7 +15,7 @@
 #include "kollective/algorithms/coalition/CoalitionIO.hpp"
 #include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionReference.hpp"
-#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {

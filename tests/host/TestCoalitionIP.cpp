@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
-#include "kollective/algorithms/coalition/CoalitionIP.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionIP.hpp"
 #include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionReference.hpp"
-#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
 namespace coalition = kollective::coalition;

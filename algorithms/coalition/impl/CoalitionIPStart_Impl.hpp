@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
 

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionIPStart_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"

@@ -1,4 +1,4 @@
-#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 
 #include <algorithm>
 #include <cfloat>

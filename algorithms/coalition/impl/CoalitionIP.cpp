@@ -1,11 +1,11 @@
-#include "kollective/algorithms/coalition/CoalitionIP.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionIP.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "kollective/algorithms/coalition/CoalitionReference.hpp"
-#include "kollective/algorithms/coalition/CoalitionSubspaces.hpp"
+#include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 #include "kollective/core/Error.hpp"
 
 namespace kollective::coalition {
