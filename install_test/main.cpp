@@ -68,7 +68,7 @@ void coalition() {
   host(0b0011) = 3;
   host(0b1100) = 3;
   Kokkos::deep_copy(values, host);
-  const auto result = kollective::coalition::solve<double>(Space(), values);
+  const auto result = kollective::coalition::solve(Space(), values);
   expect(result.value == 6 && result.structure == std::vector<std::uint64_t>{0b0011, 0b1100},
          "coalition structure: {0, 1} and {2, 3}, worth 6");
 }

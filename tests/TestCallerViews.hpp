@@ -108,13 +108,13 @@ TEST(TEST_CATEGORY, caller_views_coalition) {
   auto host = Kokkos::create_mirror_view(values);
   for (std::size_t mask = 0; mask < game.values.size(); ++mask) host(mask) = static_cast<float>(game.values[mask]);
   Kokkos::deep_copy(values, host);
-  const auto expected = coalition::solve<double>(space, game);
+  const auto expected = coalition::solve(space, game);
   const auto found =
-      coalition::solve<double>(space, Kokkos::View<const float*, typename TEST_EXECSPACE::memory_space>(values));
+      coalition::solve(space, Kokkos::View<const float*, typename TEST_EXECSPACE::memory_space>(values));
   EXPECT_EQ(found.value, expected.value);
   EXPECT_EQ(found.structure, expected.structure);
   const auto odd = Kokkos::subview(values, std::make_pair(0, 1000));
-  EXPECT_NE(error_of([&] { coalition::solve<double>(space, odd); }).find("1000 values are not 2^n"), std::string::npos);
+  EXPECT_NE(error_of([&] { coalition::solve(space, odd); }).find("1000 values are not 2^n"), std::string::npos);
 }
 
 TEST(TEST_CATEGORY, workspaces_are_reused_and_give_the_same_answers) {
@@ -142,8 +142,9 @@ TEST(TEST_CATEGORY, workspaces_are_reused_and_give_the_same_answers) {
     for (const auto method : {coalition::Method::dp, coalition::Method::idp}) {
       coalition::Options options;
       options.method = method;
-      const auto expected = coalition::solve<float>(space, game, options);
-      const auto found = coalition::solve<float>(space, game, options, table_workspace);
+      options.precision = Precision::float32;
+      const auto expected = coalition::solve(space, game, options);
+      const auto found = coalition::solve(space, game, options, table_workspace);
       EXPECT_EQ(found.value, expected.value) << n << " " << seed;
       EXPECT_EQ(found.structure, expected.structure) << n << " " << seed;
       EXPECT_GT(table_workspace.bytes(), 0u);

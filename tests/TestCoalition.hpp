@@ -29,7 +29,7 @@ void check_against_brute_force(const coalition::Game& game, const std::string& w
        {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip, coalition::Method::automatic}) {
     coalition::Options options;
     options.method = method;
-    const auto result = coalition::solve<double>(space, game, options);
+    const auto result = coalition::solve(space, game, options);
     const std::string label = what + " " + coalition::to_string(method) + " (" + result.method + ")";
     EXPECT_NEAR(result.value, brute.value, 1e-9 * std::max(1.0, std::fabs(brute.value))) << label;
     coalition::check_partition(game.agents, result.structure);
@@ -77,8 +77,8 @@ TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
     for (const auto& game :
          {coalition::uniform_game(n, 100 + n), mixed_sign_game(n, 200 + n), coalition::idpg_benchmark(n, 99)}) {
       const double reference = coalition::serial_dp(game);
-      const auto dp = coalition::solve<double>(space, game, {coalition::Method::dp});
-      const auto idp = coalition::solve<double>(space, game, {coalition::Method::idp});
+      const auto dp = coalition::solve(space, game, {coalition::Method::dp});
+      const auto idp = coalition::solve(space, game, {coalition::Method::idp});
       EXPECT_EQ(dp.value, reference) << "n=" << n;
       EXPECT_NEAR(idp.value, reference, 1e-12 * std::max(1.0, std::fabs(reference))) << "n=" << n;
       for (const auto* result : {&dp, &idp}) {
@@ -100,7 +100,7 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
   const auto games = every_distribution(15, 7);
   for (const auto& [what, game] : games) {
     const double reference = coalition::serial_dp(game);
-    const auto ip = coalition::solve<double>(space, game, {coalition::Method::ip});
+    const auto ip = coalition::solve(space, game, {coalition::Method::ip});
     const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
     EXPECT_NEAR(ip.value, reference, tolerance) << what;
     coalition::check_partition(game.agents, ip.structure);
@@ -110,7 +110,7 @@ TEST(TEST_CATEGORY, coalition_ip_matches_the_serial_dp) {
     EXPECT_GT(ip.ip_start_s, 0) << what;
     EXPECT_GE(ip.ip_s, ip.ip_start_s) << what;
     // auto: IP, or IDP once IP has had its share of IDP's time; the same optimum either way.
-    const auto automatic = coalition::solve<double>(space, game, {coalition::Method::automatic});
+    const auto automatic = coalition::solve(space, game, {coalition::Method::automatic});
     EXPECT_NEAR(automatic.value, reference, tolerance) << what;
     EXPECT_TRUE(automatic.method == "ip" || automatic.method == "idp") << automatic.method;
     EXPECT_GT(automatic.ip_s, 0) << what;  // IP ran first, whichever method ended the solve
@@ -149,10 +149,10 @@ TEST(TEST_CATEGORY, coalition_ip_and_auto_match_idp_on_every_distribution_at_18)
   TEST_EXECSPACE space;
   for (const auto& model : coalition::value_models()) {
     const auto game = coalition::generate_game(model, 18, 5);
-    const double reference = coalition::solve<double>(space, game, {coalition::Method::idp}).value;
+    const double reference = coalition::solve(space, game, {coalition::Method::idp}).value;
     const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
     for (const auto method : {coalition::Method::ip, coalition::Method::automatic}) {
-      const auto result = coalition::solve<double>(space, game, {method});
+      const auto result = coalition::solve(space, game, {method});
       const std::string label = model + " " + coalition::to_string(method) + " (" + result.method + ")";
       EXPECT_TRUE(result.exact) << label;
       EXPECT_NEAR(result.value, reference, tolerance) << label;
@@ -190,7 +190,7 @@ TEST(TEST_CATEGORY, coalition_ip_stopped_by_its_time_limit_bounds_the_optimum) {
   }
   EXPECT_GT(stopped, 0) << "no game was stopped by the time limit";
   options.method = coalition::Method::idp;  // the other methods cannot stop early
-  EXPECT_ANY_THROW(coalition::solve<double>(space, games.front().second, options));
+  EXPECT_ANY_THROW(coalition::solve(space, games.front().second, options));
 }
 
 TEST(TEST_CATEGORY, coalition_auto_stopped_by_its_time_limit_bounds_the_optimum) {
@@ -198,16 +198,16 @@ TEST(TEST_CATEGORY, coalition_auto_stopped_by_its_time_limit_bounds_the_optimum)
   // where one launch ends the game); a generous one: the optimum, proven.
   TEST_EXECSPACE space;
   const auto game = coalition::generate_game("agent_uniform", 17, 2);
-  const double optimum = coalition::solve<double>(space, game, {coalition::Method::idp}).value;
+  const double optimum = coalition::solve(space, game, {coalition::Method::idp}).value;
   coalition::Options options;
   options.method = coalition::Method::automatic;
   options.time_limit = 1e-6;
-  const auto stopped = coalition::solve<double>(space, game, options);
+  const auto stopped = coalition::solve(space, game, options);
   EXPECT_EQ(stopped.method, "ip");  // IDP not run (a launch may end the game on a large machine)
   expect_bounds_enclose(game, stopped, optimum, "auto, 1e-6 s");
   for (const double generous : {600.0, 1e12}) {  // 1e12 s: past what the clock holds, so no limit
     options.time_limit = generous;
-    const auto proven = coalition::solve<double>(space, game, options);
+    const auto proven = coalition::solve(space, game, options);
     EXPECT_TRUE(proven.exact) << generous;
     EXPECT_NEAR(proven.value, optimum, 1e-12 * std::fabs(optimum)) << generous;
   }
@@ -403,7 +403,9 @@ TEST(TEST_CATEGORY, coalition_idpg_published_optimum_n20) {
   // IDP^G (AAMAS 2014) benchmark values at seed 1234: optimum 11.219613 for 20 agents.
   const auto game = coalition::idpg_benchmark(20, 1234);
   TEST_EXECSPACE space;
-  const auto result = coalition::solve<float>(space, game, {coalition::Method::idp});
+  coalition::Options options{coalition::Method::idp};
+  options.precision = Precision::float32;
+  const auto result = coalition::solve(space, game, options);
   EXPECT_NEAR(result.value, 11.219613, 1e-4);
   coalition::check_partition(20, result.structure);
   EXPECT_NEAR(coalition::structure_value(game, result.structure), result.value, 1e-4);
@@ -413,13 +415,13 @@ TEST(TEST_CATEGORY, coalition_refuses_what_does_not_fit) {
   TEST_EXECSPACE space;
   coalition::Game game;
   game.agents = 41;
-  EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("41 agents outside 1..40"),
+  EXPECT_NE(error_of([&] { coalition::solve(space, game); }).find("41 agents outside 1..40"),
             std::string::npos);
   game.agents = 5;  // no values
-  EXPECT_NE(error_of([&] { coalition::solve<double>(space, game); }).find("0 values for 5 agents"), std::string::npos);
+  EXPECT_NE(error_of([&] { coalition::solve(space, game); }).find("0 values for 5 agents"), std::string::npos);
   setenv("KOLLECTIVE_MEMORY_LIMIT", "100000000", 1);
   const double unread = 0;  // refused before any value is read
-  const std::string message = error_of([&] { coalition::solve<double>(space, coalition::Values(30, &unread)); });
+  const std::string message = error_of([&] { coalition::solve(space, coalition::Values(30, &unread)); });
   unsetenv("KOLLECTIVE_MEMORY_LIMIT");
   EXPECT_NE(message.find("the coalition value table of 30 agents needs 8.00 GiB"), std::string::npos) << message;
 }

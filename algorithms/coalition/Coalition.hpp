@@ -13,34 +13,55 @@
 #include <type_traits>
 #include <vector>
 
+#include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/Coalition_Impl.hpp"
 
 namespace kollective::coalition {
 
-/// Solves with values of type Value (double or float) on the device. `values`: a Game, or a
-/// caller's array of 2^n values read in place (Values(n, pointer)), checked by validate_values.
-template <class Value, class ExecSpace>
-Result solve(const ExecSpace& space, Values values, const Options& options = {}) {
+namespace Impl {
+/// The solve in options.precision (the DP's tables in double or float), its
+/// result checked against the values (check_result): what every public solve runs.
+template <class ExecSpace>
+Result solve_checked(const ExecSpace& space, Values values, const Options& options,
+                     Workspace<typename ExecSpace::memory_space>* workspace) {
+  Result result = options.precision == Precision::float32 ? solve<float>(space, values, options, workspace)
+                                                          : solve<double>(space, values, options, workspace);
+  result.precision = options.precision;
+  check_result(values, result);
+  return result;
+}
+template <class Value>
+Options in_precision(Options options) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
-  return Impl::with_precision<Value>(Impl::solve<Value>(space, values, options));
+  options.precision = std::is_same<Value, float>::value ? Precision::float32 : Precision::float64;
+  return options;
+}
+}  // namespace Impl
+
+/// Solves on the device with options.method, the DP's tables in options.precision, and checks
+/// the result (a partition worth its optimum: check_result). `values`: a Game, or a caller's
+/// array of 2^n values read in place (Values(n, pointer)), checked by validate_values.
+template <class ExecSpace, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+Result solve(const ExecSpace& space, Values values, const Options& options = {}) {
+  return Impl::solve_checked(space, values, options, nullptr);
 }
 
 /// solve(), with the value table and the buffers of a shared solve taken from `workspace` and
 /// left there for the next solve of the same size, precision, method and ranks
 /// (kollective::Workspace): for many games in a row.
-template <class Value, class ExecSpace>
+template <class ExecSpace, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
 Result solve(const ExecSpace& space, Values values, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
-  static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
-  return Impl::with_precision<Value>(Impl::solve<Value>(space, values, options, &workspace));
+  return Impl::solve_checked(space, values, options, &workspace);
 }
 
 /// solve() on the caller's values: a rank-1 View of the 2^n values v[mask] of a game of n agents
 /// (v[0] = 0), double or float, any memory space, const allowed; checked by validate_values.
 /// Read in place where they are contiguous doubles on the host, else copied there first (the
 /// solver's recovery of the structure reads them on the host).
-template <class Value, class ExecSpace, class ValuesView, class = std::enable_if_t<Kokkos::is_view<ValuesView>::value>>
+template <class ExecSpace, class ValuesView,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && Kokkos::is_view<ValuesView>::value>>
 Result solve(const ExecSpace& space, const ValuesView& values, const Options& options = {}) {
   using Given = typename ValuesView::non_const_value_type;
   static_assert(ValuesView::rank() == 1, "coalition::solve: the values must be a rank-1 View of 2^n entries");
@@ -62,8 +83,21 @@ Result solve(const ExecSpace& space, const ValuesView& values, const Options& op
     read = copied.data();
   }
   const Values game(agents, read);
-  validate_values(game, "coalition::solve", std::is_same<Value, float>::value);
-  return solve<Value>(space, game, options);
+  validate_values(game, "coalition::solve", options.precision == Precision::float32);
+  return solve(space, game, options);
+}
+
+/// The former spelling, the precision as a template argument (double or float): overrides
+/// options.precision. Kept for a release (CHANGELOG.md).
+template <class Value, class ExecSpace, class Input>
+[[deprecated("set Options::precision and call coalition::solve(space, values, options)")]] Result solve(
+    const ExecSpace& space, const Input& values, const Options& options = {}) {
+  return solve(space, values, Impl::in_precision<Value>(options));
+}
+template <class Value, class ExecSpace>
+[[deprecated("set Options::precision and call coalition::solve(space, values, options, workspace)")]] Result solve(
+    const ExecSpace& space, Values values, const Options& options, Workspace<typename ExecSpace::memory_space>& workspace) {
+  return solve(space, values, Impl::in_precision<Value>(options), workspace);
 }
 
 /// Splits the device solver evaluates (DP: split_count; IDP: IDP's splits and some more; IP none;

@@ -58,8 +58,7 @@ inline const char* to_string(Method method) { return name_of(method_names, metho
 struct Options {
   Method method = Method::idp;
   /// What the dp and idp tables hold (float: half the memory traffic, sums rounded to float). IP
-  /// computes in double. solve<T>'s T, where the caller picks it at compile time; the driver and
-  /// Python call solve<float> for float32.
+  /// computes in double.
   Precision precision = Precision::float64;
   /// The ranks that share the solve (comm::from_mpi; a collective over them, every rank passing
   /// the same values): each layer's blocks are split over the ranks and the layer is then gathered
@@ -93,8 +92,7 @@ struct Result {
   /// Of ip_s, the start: the values' copy to the device (not in auto, whose copy IP and IDP
   /// share, made before), the size statistics, the subspace plan and the DP start.
   double ip_start_s = 0;
-  /// What the DP's tables held: solve<T>'s T (Options::precision is what the driver and Python
-  /// pick T by); IP computes in double whatever it is.
+  /// What the DP's tables held (Options::precision); IP computes in double whatever it is.
   Precision precision = Precision::float64;
 };
 

@@ -31,11 +31,13 @@ void solve(benchmark::State& state, coalition::Method method) {
   const int n = static_cast<int>(state.range(0));
   const auto game = coalition::idpg_benchmark(n, 1234);
   Space space;
+  coalition::Options options{method};
+  options.precision = std::is_same_v<Value, float> ? kollective::Precision::float32 : kollective::Precision::float64;
   double total = 0, splits = 0;
   for (auto _ : state) {
     coalition::Result result;
     const double seconds =
-        kollective::time_fenced(space, [&] { result = coalition::solve<Value>(space, game, {method}); });
+        kollective::time_fenced(space, [&] { result = coalition::solve(space, game, options); });
     state.SetIterationTime(seconds);
     total += seconds;
     splits = result.splits;

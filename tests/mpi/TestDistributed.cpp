@@ -65,9 +65,10 @@ template <class Value>
 void expect_shared_equals_alone(const coalition::Game& game, coalition::Method method) {
   coalition::Options options;
   options.method = method;
-  const coalition::Result alone = coalition::solve<Value>(Space(), game, options);
+  options.precision = std::is_same_v<Value, float> ? kollective::Precision::float32 : kollective::Precision::float64;
+  const coalition::Result alone = coalition::solve(Space(), game, options);
   options.communicator = world();
-  const coalition::Result shared = coalition::solve<Value>(Space(), game, options);
+  const coalition::Result shared = coalition::solve(Space(), game, options);
   const std::string what = "n=" + std::to_string(game.agents) + " " + coalition::to_string(method);
   EXPECT_EQ(shared.value, alone.value) << what;  // bit for bit
   EXPECT_EQ(shared.structure, alone.structure) << what;
@@ -119,17 +120,17 @@ TEST(distributed, coalition_auto_shared_is_idp_and_refuses_a_time_limit) {
   const auto game = coalition::generate_game("modified_normal", 12, 5);
   coalition::Options options;
   options.method = coalition::Method::automatic;
-  const coalition::Result alone = coalition::solve<double>(Space(), game, options);
+  const coalition::Result alone = coalition::solve(Space(), game, options);
   options.communicator = world();
-  const coalition::Result shared = coalition::solve<double>(Space(), game, options);
+  const coalition::Result shared = coalition::solve(Space(), game, options);
   EXPECT_NEAR(shared.value, alone.value, 1e-12 * std::fabs(alone.value));
   EXPECT_EQ(shared.method, world().size() > 1 ? "idp" : alone.method);
   coalition::check_partition(game.agents, shared.structure);
   options.time_limit = 60;
   if (world().size() > 1) {
-    EXPECT_THROW(coalition::solve<double>(Space(), game, options), kollective::Error);
+    EXPECT_THROW(coalition::solve(Space(), game, options), kollective::Error);
   } else {
-    EXPECT_TRUE(coalition::solve<double>(Space(), game, options).exact);
+    EXPECT_TRUE(coalition::solve(Space(), game, options).exact);
   }
 }
 

@@ -69,8 +69,8 @@ void expect_group_solves_equal_alone(const comm::Communicator& ranks, int group)
   const coalition::Game game = coalition::uniform_game(11, 40 + group);
   coalition::Options coalition_shared;
   coalition_shared.communicator = ranks;
-  const coalition::Result coalition_result = coalition::solve<double>(space, game, coalition_shared);
-  EXPECT_EQ(coalition_result.value, coalition::solve<double>(space, game, {}).value) << what;
+  const coalition::Result coalition_result = coalition::solve(space, game, coalition_shared);
+  EXPECT_EQ(coalition_result.value, coalition::solve(space, game, {}).value) << what;
   EXPECT_EQ(coalition_result.ranks, ranks.size()) << what;
 
   // The group's ranks agree with each other.

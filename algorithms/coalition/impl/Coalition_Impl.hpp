@@ -195,13 +195,6 @@ inline double evaluated_splits(int n, bool idp) {
 }
 
 /// Bytes of the block reads of the high splits (two blocks each), the engine's main traffic.
-/// `result` marked with the precision its DP's tables held (Value).
-template <class Value>
-Result with_precision(Result result) {
-  result.precision = std::is_same<Value, float>::value ? Precision::float32 : Precision::float64;
-  return result;
-}
-
 inline double block_read_bytes(int n, bool idp, int value_bytes) {
   const int high_agents = n > low_agents ? n - low_agents : 0;
   double pairs = 0;
