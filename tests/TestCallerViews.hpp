@@ -109,8 +109,7 @@ TEST(TEST_CATEGORY, caller_views_coalition) {
   for (std::size_t mask = 0; mask < game.values.size(); ++mask) host(mask) = static_cast<float>(game.values[mask]);
   Kokkos::deep_copy(values, host);
   const auto expected = coalition::solve(space, game);
-  const auto found =
-      coalition::solve(space, Kokkos::View<const float*, typename TEST_EXECSPACE::memory_space>(values));
+  const auto found = coalition::solve(space, Kokkos::View<const float*, typename TEST_EXECSPACE::memory_space>(values));
   EXPECT_EQ(found.value, expected.value);
   EXPECT_EQ(found.structure, expected.structure);
   const auto odd = Kokkos::subview(values, std::make_pair(0, 1000));

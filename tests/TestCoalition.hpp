@@ -415,8 +415,7 @@ TEST(TEST_CATEGORY, coalition_refuses_what_does_not_fit) {
   TEST_EXECSPACE space;
   coalition::Game game;
   game.agents = 41;
-  EXPECT_NE(error_of([&] { coalition::solve(space, game); }).find("41 agents outside 1..40"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { coalition::solve(space, game); }).find("41 agents outside 1..40"), std::string::npos);
   game.agents = 5;  // no values
   EXPECT_NE(error_of([&] { coalition::solve(space, game); }).find("0 values for 5 agents"), std::string::npos);
   setenv("KOLLECTIVE_MEMORY_LIMIT", "100000000", 1);

@@ -96,7 +96,8 @@ template <class Value, class ExecSpace, class Input>
 }
 template <class Value, class ExecSpace>
 [[deprecated("set Options::precision and call coalition::solve(space, values, options, workspace)")]] Result solve(
-    const ExecSpace& space, Values values, const Options& options, Workspace<typename ExecSpace::memory_space>& workspace) {
+    const ExecSpace& space, Values values, const Options& options,
+    Workspace<typename ExecSpace::memory_space>& workspace) {
   return solve(space, values, Impl::in_precision<Value>(options), workspace);
 }
 

@@ -34,7 +34,21 @@ template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options = {}) {
   validate(options);
   Workspace<typename ExecSpace::memory_space> workspace;
-  return Impl::solve_dp(space, o, options, workspace);
+  Result result = Impl::solve_dp(space, o, options, workspace);
+  check_result(o, result);
+  return result;
+}
+
+/// solve() (below), with the subset DP's buffers taken from `workspace` and left there for the
+/// next solve (Workspace): for many elections in a row. Every rank of a shared DP passes its
+/// workspace alike. Every solve checks its result (check_result).
+template <class ExecSpace>
+Result solve(const ExecSpace& space, const Counts& o, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace) {
+  validate(options);
+  Result result = Impl::solve(space, o, options, workspace);
+  check_result(o, result);
+  return result;
 }
 
 /// Solves with options.method: `enumeration` (the seed's exhaustive search over n!, n <= 16) or
@@ -42,9 +56,8 @@ Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options 
 /// Condorcet components, each by the DP when it fits in device memory, else by the heuristic.
 template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options = {}) {
-  validate(options);
   Workspace<typename ExecSpace::memory_space> workspace;
-  return Impl::solve(space, o, options, workspace);
+  return solve(space, o, options, workspace);
 }
 
 /// solve() on the caller's doubled counts: an n x n View of 2 d[i][j] (as schulze::solve takes
@@ -53,15 +66,6 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options = {
 template <class ExecSpace, class DoubledView, class = std::enable_if_t<Kokkos::is_view<DoubledView>::value>>
 Result solve(const ExecSpace& space, const DoubledView& doubled, const Options& options = {}) {
   return solve(space, preferences::counts_from_view<ExecSpace>(doubled, "kemeny::solve"), options);
-}
-
-/// solve(), with the subset DP's buffers taken from `workspace` and left there for the next solve
-/// (Workspace): for many elections in a row. Every rank of a shared DP passes its workspace alike.
-template <class ExecSpace>
-Result solve(const ExecSpace& space, const Counts& o, const Options& options,
-             Workspace<typename ExecSpace::memory_space>& workspace) {
-  validate(options);
-  return Impl::solve(space, o, options, workspace);
 }
 
 /// Whether verify has an independent method for an exact result of `method` on n alternatives.

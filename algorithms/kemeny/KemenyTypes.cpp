@@ -79,6 +79,26 @@ const OptionFields<Options>& option_fields() {
 
 std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
+void check_result(const Counts& o, const Result& result) {
+  const int n = o.alternatives;
+  if (result.lower_bound > result.distance || (result.exact && result.lower_bound != result.distance)) {
+    fail("internal error: Kemeny's bound ", result.lower_bound, " does not fit the distance ", result.distance,
+         result.exact ? " of an exact result" : "");
+  }
+  std::vector<char> seen(n);
+  for (const Ranking& ranking : result.optima) {
+    std::fill(seen.begin(), seen.end(), 0);
+    for (const int a : ranking) {
+      if (a < 0 || a >= n || seen[a]) fail("internal error: a Kemeny ranking repeats or leaves its range: ", a);
+      seen[a] = 1;
+    }
+    if (static_cast<int>(ranking.size()) != n) fail("internal error: a Kemeny ranking of ", ranking.size(), " of ", n);
+    if (const std::uint64_t score = distance(o, ranking); score != result.distance) {
+      fail("internal error: a listed Kemeny ranking scores ", score, ", not the distance ", result.distance);
+    }
+  }
+}
+
 void validate(const Options& options) {
   if (const auto problem = check(options)) fail("kemeny: ", problem->option, " ", problem->problem);
 }

@@ -117,6 +117,10 @@ const OptionFields<Options>& option_fields();
 /// range. check: the first problem, if any; validate: fails with it.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
+/// Fails unless a solve's result is consistent with its counts: every listed ranking orders all n
+/// alternatives and scores the distance, the bound is at most the distance (equal when exact).
+/// solve() checks each result with it; an internal error when not.
+void check_result(const Counts& o, const Result& result);
 /// The largest n whose exact results verify re-solves by the enumeration (n! rankings).
 constexpr int enumeration_verify_max = 12;
 

@@ -20,15 +20,18 @@
 
 namespace kollective::ranksvm {
 
-/// Trains on `data` with the execution space `space`. `rows`, when given, is X (docs x features,
-/// row-major, in data's document order), read in place with data.x left empty: a caller that
-/// holds X grouped by query already need not copy it.
+/// Trains on `data` with the execution space `space`, and checks the result (check_result). `rows`, when given, is X
+/// (docs x features, row-major, in data's document order), read in place with data.x left empty: a caller that holds X
+/// grouped by query already need not copy it.
 template <class ExecSpace>
 Result train(const ExecSpace& space, const RankData& data, const Options& options, const double* rows = nullptr) {
   validate(options);
   const double* x = rows ? rows : data.x.data();
-  return options.precision == Precision::float32 ? Impl::train_with<ExecSpace, float>(space, data, x, options)
-                                                 : Impl::train_with<ExecSpace, double>(space, data, x, options);
+  Result result = options.precision == Precision::float32
+                      ? Impl::train_with<ExecSpace, float>(space, data, x, options)
+                      : Impl::train_with<ExecSpace, double>(space, data, x, options);
+  check_result(data, result);
+  return result;
 }
 
 /// train(), with X's device copy and the per-document buffers taken from `workspace` and left
@@ -39,9 +42,11 @@ Result train(const ExecSpace& space, const RankData& data, const Options& option
              Workspace<typename ExecSpace::memory_space>& workspace, const double* rows = nullptr) {
   validate(options);
   const double* x = rows ? rows : data.x.data();
-  return options.precision == Precision::float32
-             ? Impl::train_with<ExecSpace, float>(space, data, x, options, &workspace)
-             : Impl::train_with<ExecSpace, double>(space, data, x, options, &workspace);
+  Result result = options.precision == Precision::float32
+                      ? Impl::train_with<ExecSpace, float>(space, data, x, options, &workspace)
+                      : Impl::train_with<ExecSpace, double>(space, data, x, options, &workspace);
+  check_result(data, result);
+  return result;
 }
 
 /// Trains on the caller's documents, per document: X's row (x: docs x features, double or float),

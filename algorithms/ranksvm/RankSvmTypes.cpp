@@ -163,6 +163,20 @@ const ResultFields<Result>& result_fields() {
 
 std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
+void check_result(const RankData& data, const Result& result) {
+  auto wrong = [](const auto&... what) { fail("internal error: the RankSVM result ", what...); };
+  if (static_cast<int>(result.w.size()) != data.features)
+    wrong("has ", result.w.size(), " weights for ", data.features, " features");
+  auto finite = [](double x) { return std::isfinite(x) && x >= 0; };
+  if (!std::all_of(result.w.begin(), result.w.end(), [](double w) { return std::isfinite(w); }))
+    wrong("has a weight that is not finite");
+  if (!finite(result.objective) || !finite(result.gradient_norm) || !finite(result.initial_gradient_norm)) {
+    wrong("has objective ", result.objective, " and gradient norms ", result.gradient_norm, ", ",
+          result.initial_gradient_norm);
+  }
+  if (!result.converged && result.stop.empty()) wrong("did not converge and says not why");
+}
+
 void validate(const Options& options) {
   if (const auto problem = check(options)) fail("ranksvm: ", problem->option, " ", problem->problem);
 }

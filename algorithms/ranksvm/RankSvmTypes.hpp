@@ -114,6 +114,11 @@ struct Result {
 /// means: per TRON iteration's gradient, per function evaluation, per Hessian product.
 const ResultFields<Result>& result_fields();
 
+/// Fails unless a training's result is consistent with its data: a finite weight per feature, a
+/// finite non-negative objective and gradient norms, and a reason wherever it did not converge.
+/// train() checks each result with it; an internal error when not.
+void check_result(const RankData& data, const Result& result);
+
 }  // namespace kollective::ranksvm
 
 #endif

@@ -19,6 +19,36 @@ const OptionFields<Options>& option_fields() {
 
 std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
+void check_result(const Result& result) {
+  const int n = result.alternatives;
+  auto wrong = [](const auto&... what) { fail("internal error: the Schulze result ", what...); };
+  if (static_cast<int>(result.beaten.size()) != n) wrong("has ", result.beaten.size(), " beaten counts for ", n);
+  if (n > 0 && result.winners.empty()) wrong("has no winner");
+  std::vector<char> placed(n);
+  int previous = n;
+  for (const auto& group : result.ranking) {
+    if (group.empty() || result.beaten[group.front()] >= previous) wrong("ranking is not by beaten count, most first");
+    previous = result.beaten[group.front()];
+    for (const int a : group) {
+      if (a < 0 || a >= n || placed[a] || result.beaten[a] != previous) wrong("ranking misplaces ", a);
+      placed[a] = 1;
+    }
+  }
+  if (std::count(placed.begin(), placed.end(), 1) != n) wrong("ranking leaves out alternatives");
+  if (result.paths.size() != static_cast<std::size_t>(n) * n) return;
+  std::vector<int> winners;
+  for (int i = 0; i < n; ++i) {
+    int beaten = 0, lost = 0;
+    for (int j = 0; j < n; ++j) {
+      beaten += result.path(i, j) > result.path(j, i);
+      lost += result.path(j, i) > result.path(i, j);
+    }
+    if (beaten != result.beaten[i]) wrong("beaten count of ", i, " is not its paths' ", beaten);
+    if (lost == 0) winners.push_back(i);
+  }
+  if (winners != result.winners) wrong("winners are not its paths'");
+}
+
 void validate(const Options& options) {
   if (const auto problem = check(options)) fail("schulze: ", problem->option, " ", problem->problem);
 }

@@ -61,6 +61,11 @@ const OptionFields<Options>& option_fields();
 /// Every declared field in its range: the first problem, if any; validate fails with it.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
+/// Fails unless a solve's result is consistent: the ranking groups every alternative once by
+/// beaten count, most first, some alternative wins, and where the result holds the paths, the
+/// winners and beaten counts are theirs. solve() checks each result with it; an internal error
+/// when not.
+void check_result(const Result& result);
 
 /// Schulze's time model (core/Throughput.hpp): strongest-path cell updates (n^3) a second, which
 /// the driver's estimates read.

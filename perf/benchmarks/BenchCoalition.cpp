@@ -36,8 +36,7 @@ void solve(benchmark::State& state, coalition::Method method) {
   double total = 0, splits = 0;
   for (auto _ : state) {
     coalition::Result result;
-    const double seconds =
-        kollective::time_fenced(space, [&] { result = coalition::solve(space, game, options); });
+    const double seconds = kollective::time_fenced(space, [&] { result = coalition::solve(space, game, options); });
     state.SetIterationTime(seconds);
     total += seconds;
     splits = result.splits;

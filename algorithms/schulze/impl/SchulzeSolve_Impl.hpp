@@ -345,6 +345,7 @@ Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts&
   summarize(space, layout, rows, result);
   if (gather) gather_paths(space, layout, rows, result);
   out(space, layout, rows, result);
+  check_result(result);
   if (!options.keep_paths) result.paths.clear();
   return result;
 }
@@ -352,6 +353,7 @@ Result solve_with(const ExecSpace& space, const RowLayout& layout, const Counts&
 template <class ExecSpace, class Counts, class Out = NoPathsOut>
 Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& counts, const Options& options,
              const Out& out = {}, Workspace<typename ExecSpace::memory_space>* workspace = nullptr) {
+  validate(options);
   const std::uint32_t largest = max_link_strength(space, layout, counts, options.rule);  // the same on every rank
   const bool fits16 = largest <= 0xffffu;
   if (options.width == StrengthWidth::bits16 && !fits16) {
