@@ -221,8 +221,7 @@ class CoalitionJob : public Job {
       if (!brute_force_fits) {
         fail("verify: true needs n <= ", coalition::brute_force_max_agents, " (brute force over all set partitions)");
       }
-      coalition::verify(game, result, settings.single_precision());
-      verified = "brute force";
+      verified = coalition::verify(game, settings.options, result);
     }
     const std::string suffix = settings.agents.size() > 1 ? "_n" + std::to_string(n) : "";
     if (settings.write_values) coalition::write_rahwan_text(game, context.output_file(suffix + "_values.txt"));

@@ -167,7 +167,7 @@ class KemenyJob : public ElectionJob {
     workspace.release();  // before verify's own solves
     std::string verified = "skipped";
     if (measurement.verify != Verify::never) {
-      const std::string against = kemeny::verify(space, result, o, settings_.options);
+      const std::string against = kemeny::verify(space, o, settings_.options, result);
       if (against.empty() && measurement.verify == Verify::always) {
         fail("verify: true, but no independent check applies (an inexact result, or n > ",
              kemeny::enumeration_verify_max, " with method ", result.method, ")");

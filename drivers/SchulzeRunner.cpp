@@ -249,8 +249,7 @@ class SchulzeJob : public ElectionJob {
       if (election.profile && counts.doubled != host_pairwise(*election.profile, input).doubled) {
         fail("verification failed: the device pairwise matrix differs from the reference");
       }
-      schulze::verify(result, counts, options.rule);
-      verified = "exact";
+      verified = schulze::verify(counts, options, result);
     }
 
     const std::string suffix = sweep_suffix(inputs_.size(), alternatives, input.voters);

@@ -9,9 +9,9 @@
 
 namespace kollective::coalition {
 
-BruteForceResult brute_force(const Game& game) {
-  if (game.agents > brute_force_max_agents) {
-    fail("coalition brute force is limited to ", brute_force_max_agents, " agents (got ", game.agents, ")");
+BruteForceResult brute_force(Values values) {
+  if (values.agents > brute_force_max_agents) {
+    fail("coalition brute force is limited to ", brute_force_max_agents, " agents (got ", values.agents, ")");
   }
   BruteForceResult best;
   best.value = -INFINITY;
@@ -30,12 +30,12 @@ BruteForceResult brute_force(const Game& game) {
     for (std::uint64_t sub = others;; sub = (sub - 1) & others) {
       const std::uint64_t coalition = lowest | sub;
       current.push_back(coalition);
-      visit(rest ^ coalition, value + game.values[coalition]);
+      visit(rest ^ coalition, value + values.v[coalition]);
       current.pop_back();
       if (sub == 0) break;
     }
   };
-  visit((std::uint64_t{1} << game.agents) - 1, 0.0);
+  visit((std::uint64_t{1} << values.agents) - 1, 0.0);
   std::sort(best.structure.begin(), best.structure.end());
   return best;
 }
@@ -60,9 +60,11 @@ std::vector<double> serial_dp_table(const Game& game, int largest) {
 
 double serial_dp(const Game& game) { return serial_dp_table(game, game.agents).back(); }
 
-void verify(const Game& game, const Result& result, bool single_precision) {
-  const BruteForceResult brute = brute_force(game);
-  const double tolerance = value_tolerance(single_precision) * std::max(1.0, std::fabs(brute.value));
+std::string verify(Values values, const Options&, const Result& result) {
+  if (values.agents > brute_force_max_agents) return "";
+  const BruteForceResult brute = brute_force(values);
+  const double tolerance =
+      value_tolerance(result.precision == Precision::float32) * std::max(1.0, std::fabs(brute.value));
   if (result.exact && std::fabs(brute.value - result.value) > tolerance) {
     fail("verification failed: optimum ", result.value, " differs from brute force ", brute.value);
   }
@@ -70,6 +72,7 @@ void verify(const Game& game, const Result& result, bool single_precision) {
     fail("verification failed: brute force's optimum ", brute.value, " is not between the best structure found, ",
          result.value, ", and the bound ", result.upper_bound);
   }
+  return "brute force";
 }
 
 }  // namespace kollective::coalition

@@ -4,6 +4,7 @@
 /// \file CoalitionReference.hpp
 /// Serial references: brute force over every set partition, and the plain DP over subsets.
 
+#include <string>
 #include <vector>
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
@@ -18,7 +19,7 @@ struct BruteForceResult {
   double value = 0;
   Structure structure;
 };
-BruteForceResult brute_force(const Game& game);
+BruteForceResult brute_force(Values values);
 
 /// The plain serial DP over subsets, every split (the reference for the device solvers: same
 /// sums, same maxima, so the same double result bit for bit). Returns f(grand coalition).
@@ -27,9 +28,11 @@ double serial_dp(const Game& game);
 /// `largest` agents (larger ones -inf).
 std::vector<double> serial_dp_table(const Game& game, int largest);
 
-/// Fails unless the result's optimum equals brute force's within value_tolerance (not exact: unless brute
-/// force's lies between the value and the upper bound).
-void verify(const Game& game, const Result& result, bool single_precision);
+/// Checks a result against brute force (n <= brute_force_max_agents): its optimum equal within
+/// value_tolerance of the result's precision (not exact: brute force's between the value and the
+/// upper bound). Returns the method it compared with, or "" when none applies (a larger n); fails
+/// on a difference. The shape of every algorithm's verify: (input, options, result).
+std::string verify(Values values, const Options& options, const Result& result);
 
 }  // namespace kollective::coalition
 

@@ -74,9 +74,10 @@ inline bool can_verify(int n, Method method) { return n <= enumeration_verify_ma
 /// Checks an exact result against an independent method: brute force for n <= 9, else the
 /// subset DP for enumeration results and the enumeration for the others (n <= 12). Returns the
 /// method it compared with, or "" when no check applies (an inexact result, or a larger n);
-/// fails on any difference (compare_optima).
+/// fails on any difference (compare_optima). The shape of every algorithm's verify: (input,
+/// options, result), the execution space of the re-solve first.
 template <class ExecSpace>
-std::string verify(const ExecSpace& space, const Result& result, const Counts& o, const Options& options) {
+std::string verify(const ExecSpace& space, const Counts& o, const Options& options, const Result& result) {
   if (!result.exact) return "";
   IndependentOptima other;
   if (o.alternatives <= 9) {

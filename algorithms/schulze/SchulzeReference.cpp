@@ -42,11 +42,12 @@ Result solve_reference(const preferences::PairwiseCounts& counts, LinkRule rule)
   return result;
 }
 
-void verify(const Result& result, const preferences::PairwiseCounts& counts, LinkRule rule) {
-  const Result reference = solve_reference(counts, rule);
+std::string verify(const preferences::PairwiseCounts& counts, const Options& options, const Result& result) {
+  const Result reference = solve_reference(counts, options.rule);
   if (result.winners != reference.winners) fail("verification failed: winner sets differ from the reference");
   if (result.beaten != reference.beaten) fail("verification failed: beaten counts differ from the reference");
   if (result.paths != reference.paths) fail("verification failed: strongest paths differ from the reference");
+  return "reference";
 }
 
 }  // namespace kollective::schulze

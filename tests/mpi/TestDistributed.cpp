@@ -78,7 +78,7 @@ void expect_shared_equals_alone(const coalition::Game& game, coalition::Method m
     EXPECT_EQ(shared.value, coalition::serial_dp(game)) << what;
   }
   if (game.agents <= coalition::brute_force_max_agents) {
-    coalition::verify(game, shared, sizeof(Value) == 4);
+    EXPECT_EQ(coalition::verify(game, options, shared), "brute force");
   }
 }
 
