@@ -1,6 +1,9 @@
 #ifndef KOLLECTIVE_TESTS_HELPERS_HPP
 #define KOLLECTIVE_TESTS_HELPERS_HPP
 
+#include <gtest/gtest.h>
+
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -49,6 +52,13 @@ inline ranksvm::RankData one_query(const std::vector<double>& labels, const std:
   data.query_begin = {0, data.docs};
   data.query_ids = {1};
   return data;
+}
+
+/// A file of `text` named `name` in the test's temporary folder; returns its path.
+inline std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
 }
 
 /// The message of the kollective::Error that f throws ("" when none).

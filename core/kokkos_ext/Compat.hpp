@@ -32,7 +32,7 @@ inline constexpr bool runs_on_host =
 
 /// Kokkos 4.6 with its mdspan-based View: the default constructor of SharedAllocationTracker is
 /// constexpr, which GCC 12.2 to 12.5 could skip (Kokkos issue 8187, fixed in 4.7.00); the
-/// bootstrap's patch works around it and tests/host/TestKokkosBuild.cpp checks that it did.
+/// bootstrap's patch works around it and tests/core/TestKokkosBuild.cpp checks that it did.
 #if defined(KOKKOS_ENABLE_IMPL_MDSPAN) && KOKKOS_VERSION < 40700
 #define KOLLECTIVE_KOKKOS_HAS_ISSUE_8187 1
 #else

@@ -4,11 +4,15 @@
 #include <sstream>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 #include "kollective/core/preferences/PrefLib.hpp"
 
 namespace prefs = kollective::preferences;
 
 namespace {
+
+using kollective::test::error_of;
+using kollective::test::write_temp;
 
 prefs::Profile parse(const std::string& text, const std::string& declared = "") {
   std::istringstream in(text);
@@ -17,12 +21,7 @@ prefs::Profile parse(const std::string& text, const std::string& declared = "") 
 
 /// The error message of parsing `text` ("" when it parses).
 std::string parse_error(const std::string& text, const std::string& declared = "") {
-  try {
-    parse(text, declared);
-  } catch (const kollective::Error& e) {
-    return e.what();
-  }
-  return "";
+  return error_of([&] { parse(text, declared); });
 }
 
 const std::string header3 =
@@ -146,12 +145,6 @@ TEST(preflib, missing_file_is_a_clear_error) {
 }
 
 namespace {
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 std::string read_error(const std::string& path) {
   try {

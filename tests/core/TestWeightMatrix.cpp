@@ -9,6 +9,7 @@
 
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 #include "kollective/core/Random.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 
@@ -17,19 +18,11 @@ namespace kemeny = kollective::kemeny;
 
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using kollective::test::error_of;
+using kollective::test::write_temp;
 
 std::string lolib_error(const std::string& text) {
-  try {
-    prefs::read_lolib(write_temp("bad.mat", text));
-  } catch (const kollective::Error& e) {
-    return e.what();
-  }
-  return "";
+  return error_of([&] { prefs::read_lolib(write_temp("bad.mat", text)); });
 }
 
 /// Sum over pairs placed i before j of w[i][j], straight from the weights.

@@ -13,19 +13,12 @@
 #include "kollective/algorithms/schulze/SchulzeTypes.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/OptionReader.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace {
 
 using namespace kollective;
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 /// What every declaration must hold: unique names (former ones included), defaults that pass
 /// their own rules, and a config reference row per field showing its default and range.

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 #include "kollective/core/preferences/PrefLib.hpp"
 
@@ -11,19 +12,11 @@ namespace prefs = kollective::preferences;
 
 namespace {
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using kollective::test::error_of;
+using kollective::test::write_temp;
 
 std::string read_error(const std::string& text) {
-  try {
-    prefs::read_pairwise_csv(write_temp("bad.csv", text));
-  } catch (const kollective::Error& e) {
-    return e.what();
-  }
-  return "";
+  return error_of([&] { prefs::read_pairwise_csv(write_temp("bad.csv", text)); });
 }
 
 }  // namespace

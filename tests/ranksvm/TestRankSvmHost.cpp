@@ -376,3 +376,26 @@ TEST_F(ranksvm_host, pairwise_accuracy_matches_counting_every_pair) {
   }
   EXPECT_EQ(rs::pairwise_accuracy(data, scores), static_cast<double>(correct) / static_cast<double>(pairs));
 }
+
+// The result check every training runs (check_result): a weight per feature, finite values,
+// and a reason where it did not converge.
+TEST(ranksvm_result_check, refuses_missing_or_non_finite_weights) {
+  const rs::RankData data = one_query({2, 1, 0}, {1.0, 0.5, 0.0});
+  rs::Result good;
+  good.w = {0.75};
+  good.objective = 0.1;
+  good.converged = true;
+  EXPECT_EQ(error_of([&] { rs::check_result(data, good); }), "");
+  rs::Result wide = good;
+  wide.w.push_back(0);
+  EXPECT_NE(error_of([&] { rs::check_result(data, wide); }).find("2 weights for 1 features"), std::string::npos);
+  rs::Result not_finite = good;
+  not_finite.w[0] = std::nan("");
+  EXPECT_NE(error_of([&] { rs::check_result(data, not_finite); }).find("not finite"), std::string::npos);
+  rs::Result negative = good;
+  negative.objective = -1;
+  EXPECT_NE(error_of([&] { rs::check_result(data, negative); }).find("objective -1"), std::string::npos);
+  rs::Result silent = good;
+  silent.converged = false;
+  EXPECT_NE(error_of([&] { rs::check_result(data, silent); }).find("says not why"), std::string::npos);
+}

@@ -6,16 +6,10 @@
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/TextInput.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const kollective::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using kollective::test::error_of;
 }  // namespace
 
 TEST(text_input, only_regular_files_are_inputs) {

@@ -247,3 +247,19 @@ TEST(coalition_host, bids_are_strict_numbers) {
   EXPECT_NE(error_for("items 3\r\n5 1\r\n5 9\r\n").find("kollective_strict.bids:3: item '9' is not in 1..3"),
             std::string::npos);
 }
+
+// verify's shape (input, options, result): brute force names itself where it applies, "" past
+// its size, and a wrong optimum fails.
+TEST(coalition_verify, names_brute_force_and_refuses_a_wrong_optimum) {
+  const coalition::Game game = coalition::uniform_game(8, 5);
+  coalition::Result result;
+  const auto brute = coalition::brute_force(game);
+  result.value = brute.value;
+  result.structure = brute.structure;
+  result.exact = true;
+  EXPECT_EQ(coalition::verify(game, {}, result), "brute force");
+  result.value += 1;
+  EXPECT_NE(error_of([&] { coalition::verify(game, {}, result); }).find("differs from brute force"), std::string::npos);
+  const coalition::Game larger = coalition::uniform_game(coalition::brute_force_max_agents + 1, 5);
+  EXPECT_EQ(coalition::verify(larger, {}, result), "");
+}

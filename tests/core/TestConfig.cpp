@@ -3,19 +3,10 @@
 #include <functional>
 
 #include "kollective/core/Config.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 using kollective::ConfigNode;
-
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const kollective::Error& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using kollective::test::error_of;
 
 TEST(config, typed_values_and_defaults) {
   const auto config = ConfigNode::load_string("a: 3\nb: 2.5\nc: true\nd: [1, 2, 3]\ne: text\nf: 1e3\n", "t.yaml");

@@ -2,9 +2,11 @@
 
 #include "kollective/algorithms/schulze/SchulzeReference.hpp"
 #include "kollective/core/preferences/PrefLib.hpp"
+#include "kollective/tests/TestHelpers.hpp"
 
 namespace prefs = kollective::preferences;
 namespace schulze = kollective::schulze;
+using kollective::test::error_of;
 
 namespace {
 schulze::Result solve_file(const std::string& file, schulze::LinkRule rule = schulze::LinkRule::winning_votes) {
@@ -59,4 +61,30 @@ TEST(schulze_reference, margins_with_ties_are_exact_halves) {
   const auto result = schulze::solve_reference(counts, schulze::LinkRule::margin);
   EXPECT_EQ(result.path(1, 0), 2u);  // margin 1, doubled
   EXPECT_EQ(result.winners, (std::vector<int>{1}));
+}
+
+// The result check every solve runs (check_result): the reference's result passes, and winners,
+// beaten counts or a ranking that its paths or counts contradict are refused; verify compares
+// with the reference and names it.
+TEST(schulze_result_check, refuses_what_the_paths_contradict) {
+  const auto profile = prefs::read_preflib(std::string(KOLLECTIVE_TEST_DATA) + "/participation_10.soc");
+  const auto counts = prefs::pairwise_reference(profile);
+  const schulze::Result good = schulze::solve_reference(counts, schulze::LinkRule::winning_votes);
+  EXPECT_EQ(error_of([&] { schulze::check_result(good); }), "");
+  EXPECT_EQ(schulze::verify(counts, {}, good), "reference");
+
+  schulze::Result wrong_winner = good;
+  wrong_winner.winners = {good.ranking.back().front()};
+  EXPECT_NE(error_of([&] { schulze::check_result(wrong_winner); }).find("winners are not its paths'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { schulze::verify(counts, {}, wrong_winner); }).find("winner sets differ"), std::string::npos);
+
+  schulze::Result reordered = good;
+  std::swap(reordered.ranking.front(), reordered.ranking.back());
+  EXPECT_NE(error_of([&] { schulze::check_result(reordered); }).find("not by beaten count"), std::string::npos);
+
+  schulze::Result without_paths = good;
+  without_paths.paths.clear();
+  without_paths.ranking.pop_back();
+  EXPECT_NE(error_of([&] { schulze::check_result(without_paths); }).find("leaves out"), std::string::npos);
 }
