@@ -25,10 +25,11 @@ namespace kollective {
 #define KOLLECTIVE_UNROLL
 #endif
 
-/// True when the execution space runs on the host (team sizes, scratch strategy).
+/// True when the execution space runs on the host (team sizes, scratch strategy, time models):
+/// it reads host memory. Asked of the space, not of its memory, which CUDA's UVM makes readable
+/// from the host too.
 template <class ExecSpace>
-inline constexpr bool runs_on_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+inline constexpr bool runs_on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
 /// Kokkos 4.6 with its mdspan-based View: the default constructor of SharedAllocationTracker is
 /// constexpr, which GCC 12.2 to 12.5 could skip (Kokkos issue 8187, fixed in 4.7.00); the

@@ -2,6 +2,7 @@
 options: the same names, defaults and checks as the YAML configs, former names with a warning."""
 
 import inspect
+import random
 
 import numpy as np
 import pytest
@@ -56,6 +57,17 @@ def test_former_names_warn_and_still_work():
 def test_a_time_limit_of_0_is_no_limit_everywhere():
     tournament = kollective.Pairwise.from_counts([[0, 3, 1], [1, 0, 3], [3, 1, 0]])
     assert kollective.kemeny(tournament, time_limit=0).exact
+    # Past dp_limit the LP's branch and cut runs with the time limit: 0 lets it branch until it
+    # proves the optimum (a limit of 0 seconds would stop it at the root and leave the DP to
+    # prove it). A weighted tournament of 20 whose LP bound needs a few nodes:
+    rng = random.Random(1)
+    margins = [[0] * 20 for _ in range(20)]
+    for i in range(20):
+        for j in range(i + 1, 20):
+            margins[i][j] = rng.randint(0, 9)
+            margins[j][i] = 9 - margins[i][j]
+    searched = kollective.kemeny(kollective.Pairwise.from_counts(margins), dp_limit=2, time_limit=0)
+    assert searched.exact and searched.search_nodes > 1 and "dp" not in searched.method, searched.method
     assert kollective.coalition(kollective.generate_game("normal", 8, 1), method="ip", time_limit=0).exact
     with pytest.raises(kollective.Error, match="time_limit must be a number >= 0"):
         kollective.kemeny(tournament, time_limit=-1)

@@ -27,6 +27,7 @@
 #include "kollective/algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"
 #include "kollective/core/Timer.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Progress.hpp"
@@ -287,8 +288,7 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
       const bool dp_possible =
           size <= dp_max_alternatives && dp_fits(memory_kind<typename ExecSpace::memory_space>(), sub, options,
                                                  static_cast<std::int64_t>(workspace.bytes()));
-      constexpr bool on_gpu =
-          !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+      constexpr bool on_gpu = !runs_on_host<ExecSpace>;
       const double time_limit = seconds_allowed(options.time_limit);
       const double dp_seconds =
           dp_possible ? std::max(0.05, dp_estimated_seconds(size, on_gpu, space.concurrency())) : time_limit;
