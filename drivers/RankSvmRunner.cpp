@@ -244,8 +244,9 @@ const ResultFields<RankSvmPoint>& ranksvm_fields() {
          field<P>("C", F::context, "", "the loss's weight", [](const P& p) { return p.settings.options.C; }),
          field<P>("eps", F::context, "", "TRON's stopping tolerance",
                   [](const P& p) { return p.settings.options.eps; }),
-         field<P>("feature_precision", F::context, "", "X's precision on the device",
-                  [](const P& p) { return to_string(p.settings.options.precision); }),
+         field<P>("precision", F::context, "", "X's precision on the device",
+                  [](const P& p) { return to_string(p.settings.options.precision); })
+             .formerly("feature_precision"),
          field_where<P>("model", F::context, "", "the model file evaluated instead of a training", given,
                         [](const P& p) { return p.settings.model_in; })},
         training,

@@ -123,7 +123,7 @@ for r in csv.DictReader(open(sys.argv[1])):
               f"{float(r['solve_s']):9.4f}s {float(r['splits_per_s']):9.3g} splits/s ranks={r.get('ranks', 1)} "
               f"exchange={float(r.get('exchange_s', 0)):.4f}s nodes={r.get('nodes', '')} verified={r['verified']}")
     elif 'cg_steps' in r:
-        print(f"{r['run']:<28} docs={r['documents']:>9} {r['feature_precision']:<6} f={float(r['objective']):.12e} "
+        print(f"{r['run']:<28} docs={r['documents']:>9} {r.get('precision') or r['feature_precision']:<6} f={float(r['objective']):.12e} "
               f"{float(r['solve_s']):8.3f}s setup={float(r['setup_s']):6.3f}s cg={r['cg_steps']:>5} ranks={r.get('ranks', 1)} "
               f"exchange={float(r.get('exchange_s') or 0):.4f}s")
     elif 'method' in r:

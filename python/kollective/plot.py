@@ -91,7 +91,7 @@ ALGORITHMS = (
     # Total training time follows the iteration count, not the size; the Hessian product is what scales.
     Algorithm(
         "ranksvm", "RankSVM (TRON)", "documents", "training documents", ("iterations",),
-        ("train", "feature_precision"),
+        ("train", "precision"),
         (Metric("hv_s", "time", "time per Hessian-vector product", "s",
                 references=(("read_x_twice_s", "floor: X read twice at copy rate"),)),
          Metric("hv_x_bytes_per_s", "throughput", "X read in Hessian products", "TB/s", 1e12,
@@ -147,6 +147,8 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
     renamed = dict(_LEGACY_COLUMNS) if "run" in columns else {}  # the driver's tables before the `_s` names
     if "agents" in columns and "precision" not in columns:
         renamed["values"] = "precision"
+    if "documents" in columns and "precision" not in columns:
+        renamed["feature_precision"] = "precision"
     if any(c in renamed for c in columns):
         columns = tuple(renamed.get(c, c) for c in columns)
         rows = [{renamed.get(k, k): v for k, v in row.items()} for row in rows]
@@ -226,8 +228,8 @@ def _variant_text(column, value):
         return _input_family(value)
     if column == "strength_bits":
         return f"{value}-bit"
-    if column == "feature_precision":
-        return f"{value} X"
+    if column == "precision":
+        return f"{value} precision"
     if column == "method":  # `auto` records what each component got (decomposition+lp, ...): one series
         return value.split("+")[0]
     return value
