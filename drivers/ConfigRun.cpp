@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "kollective/core/TextInput.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/ResultsDatabase.hpp"
 #include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
@@ -151,13 +153,82 @@ std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& p
   return owner;
 }
 
+/// A point's parameters for the results database: its context cells (input, size, options),
+/// as a JSON object; not the run, the check or what every row of the session shares.
+std::string point_parameters(const std::vector<Row>& rows, const std::vector<FieldRule>& declared) {
+  std::string json = "{";
+  if (rows.empty()) return "{}";
+  for (const auto& [column, cell] : rows.front().cells()) {
+    const auto rule =
+        std::find_if(declared.begin(), declared.end(), [&](const FieldRule& r) { return r.name == column; });
+    if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "verified") continue;
+    if (json.size() > 1) json += ", ";
+    json += json_string(column) + ": " + to_json(cell);
+  }
+  return json + "}";
+}
+
+/// This rank's results database, opened at its first point: rank 0's `results.sqlite` (every
+/// point of the campaign, the others' as they are gathered) or another rank's own file (the
+/// points it solved alone, kept should it or rank 0 die before they are gathered).
+class PointLog {
+ public:
+  PointLog(std::string out_dir, SessionContext context) : out_dir_(std::move(out_dir)), context_(std::move(context)) {}
+
+  /// A fresh campaign over the folder: rank 0 forgets the earlier points of these runs. (A
+  /// campaign that solves no point leaves no database.)
+  void start(const std::vector<std::string>& runs) {
+    if (world().rank() != 0 || !std::filesystem::exists(path())) return;
+    for (const std::string& run : runs) database().clear_run(run);
+  }
+  void add(StoredPoint point) {
+    point.session = session();
+    database().add_point(point);
+  }
+  /// The session's end, where this rank wrote any point; a rank's own file goes once rank 0
+  /// holds its points.
+  void end(const std::string& status, bool gathered) {
+    if (!database_) return;
+    database_->end_session(session_, status);
+    if (world().rank() != 0 && gathered) {
+      database_.reset();
+      for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path() + suffix).c_str());
+    }
+  }
+
+ private:
+  std::string path() const { return ResultsDatabase::path_in(out_dir_, world().rank()); }
+  ResultsDatabase& database() {
+    if (!database_) {
+      database_ = std::make_unique<ResultsDatabase>(path());
+      session_ = database_->begin_session(context_);
+    }
+    return *database_;
+  }
+  std::int64_t session() {
+    database();
+    return session_;
+  }
+  std::string out_dir_;
+  SessionContext context_;
+  std::unique_ptr<ResultsDatabase> database_;
+  std::int64_t session_ = 0;
+};
+
+/// A solved point: its rows and when it ran (the results database keeps both).
+struct SolvedPoint {
+  std::size_t point = 0;
+  std::vector<Row> rows;
+  std::string started, ended;
+};
+
 /// What one rank did for one run; over ranks, a run's status is the highest of theirs.
 struct RankRun {
   enum Status : std::uint8_t { completed, skipped, failed };
   Status status = completed;
-  std::vector<std::pair<std::size_t, std::vector<Row>>> points;  ///< rows of each point it ran
-  std::unique_ptr<ResultFiles> files;                            ///< the result files of its points
-  std::unique_ptr<ResultFiles> discard;                          ///< files of shared points, kept by rank 0 only
+  std::vector<SolvedPoint> points;       ///< rows of each point it ran
+  std::unique_ptr<ResultFiles> files;    ///< the result files of its points
+  std::unique_ptr<ResultFiles> discard;  ///< files of shared points, kept by rank 0 only
 };
 
 std::string encode(const std::vector<RankRun>& runs, std::size_t begin, std::size_t end) {
@@ -165,9 +236,11 @@ std::string encode(const std::vector<RankRun>& runs, std::size_t begin, std::siz
   for (std::size_t i = begin; i < end; ++i) {
     out.raw(runs[i].status);
     out.count(runs[i].points.size());
-    for (const auto& [point, rows] : runs[i].points) {
-      out.count(point);
-      out.text(encode_rows(rows));
+    for (const SolvedPoint& point : runs[i].points) {
+      out.count(point.point);
+      out.text(encode_rows(point.rows));
+      out.text(point.started);
+      out.text(point.ended);
     }
   }
   return out.bytes();
@@ -180,9 +253,11 @@ std::vector<RankRun> decode(const std::string& bytes, std::size_t count) {
   for (RankRun& run : runs) {
     run.status = in.raw<RankRun::Status>();
     run.points.resize(in.count());
-    for (auto& [point, rows] : run.points) {
-      point = in.raw<std::uint64_t>();
-      rows = decode_rows(in.text());
+    for (SolvedPoint& point : run.points) {
+      point.point = in.raw<std::uint64_t>();
+      point.rows = decode_rows(in.text());
+      point.started = in.text();
+      point.ended = in.text();
     }
   }
   if (!in.done()) fail("internal: trailing bytes in the runs of another rank");
@@ -191,26 +266,33 @@ std::vector<RankRun> decode(const std::string& bytes, std::size_t count) {
 
 class ConfigRunner {
  public:
-  ConfigRunner(std::vector<PlannedRun> plan, std::string out_dir, std::string config_dir, bool keep_going)
+  ConfigRunner(std::vector<PlannedRun> plan, std::string out_dir, std::string config_dir, bool keep_going,
+               SessionContext session)
       : plan_(std::move(plan)),
         out_dir_(std::move(out_dir)),
         config_dir_(std::move(config_dir)),
         keep_going_(keep_going),
         owner_(shared_assignment(plan_)),
-        mine_(plan_.size()) {}
+        mine_(plan_.size()),
+        log_(out_dir_, std::move(session)) {}
 
   /// Runs this rank's points. Runs are finished (gathered, their files committed) with one rank
   /// after each run; with several before each shared run (every rank has then run
   /// all the points before it, and an error that ends every rank loses only that run) and at
   /// the end. Returns the exit status.
   int run() {
+    std::vector<std::string> names;
+    for (const PlannedRun& planned : plan_) names.push_back(planned.name);
+    log_.start(names);
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       if (plan_[i].shared) finish_until(i);
       run_points(i);
       if (world().size() == 1) finish_until(i + 1);
     }
     finish_until(plan_.size());
-    return report();
+    const int status = report();
+    log_.end(status == 0 ? "completed" : "failed", true);
+    return status;
   }
 
  private:
@@ -232,8 +314,10 @@ class ConfigRunner {
       Table table(planned.name);
       ran = true;
       try {
+        const std::string started = ResultsDatabase::now();
         with_context("run '" + planned.name + "'", [&] { planned.job->run_point(k, context, table); });
-        run.points.emplace_back(k, table.rows());
+        run.points.push_back({k, table.rows(), started, ResultsDatabase::now()});
+        if (!shared || world().rank() == 0) record(i, run.points.back(), world().rank());
       } catch (const SharedError& e) {  // every rank failed alike: no rank waits
         if (world().rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
         fail_run(run);
@@ -272,8 +356,11 @@ class ConfigRunner {
         if (r == world().rank()) continue;
         RankRun& other = theirs[r][i - finished_];
         status = std::max(status, other.status);
-        for (auto& point : other.points) {
-          if (world().rank() == 0 && owner_[i][point.first] != all_ranks) mine_[i].points.push_back(std::move(point));
+        for (SolvedPoint& point : other.points) {
+          if (world().rank() == 0 && owner_[i][point.point] != all_ranks) {
+            record(i, point, r);
+            mine_[i].points.push_back(std::move(point));
+          }
         }
       }
       finish(status, i);
@@ -304,14 +391,28 @@ class ConfigRunner {
     run.points.clear();
   }
 
+  /// Commits point `solved` of run i, solved by `rank`, to the results database.
+  void record(std::size_t i, const SolvedPoint& solved, int rank) {
+    StoredPoint stored;
+    stored.run = plan_[i].name;
+    stored.point = solved.point;
+    stored.rank = rank;
+    stored.parameters = point_parameters(solved.rows, plan_[i].runner->columns());
+    stored.started = solved.started;
+    stored.ended = solved.ended;
+    const int ranks = owner_[i][solved.point] == all_ranks ? world().size() : 1;
+    for (Row row : solved.rows) stored.rows.push_back(std::move(row.set("ranks", ranks)));
+    log_.add(std::move(stored));
+  }
+
   /// Run i's rows from every rank, in point order, with the ranks that solved each point.
   Table table_of(std::size_t i) {
     auto& points = mine_[i].points;
-    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
     Table table(plan_[i].name);
-    for (auto& [point, rows] : points) {
-      const int ranks = owner_[i][point] == all_ranks ? world().size() : 1;
-      for (Row& row : rows) table.add_complete(std::move(row.set("ranks", ranks)));
+    for (SolvedPoint& point : points) {
+      const int ranks = owner_[i][point.point] == all_ranks ? world().size() : 1;
+      for (Row& row : point.rows) table.add_complete(std::move(row.set("ranks", ranks)));
     }
     require_declared(table, plan_[i].runner->columns());
     return table;
@@ -351,11 +452,13 @@ class ConfigRunner {
   std::size_t finished_ = 0;             ///< runs before it are finished
   std::set<std::string> written_;        ///< files committed by earlier runs
   bool stopped_ = false;                 ///< a run failed and keep_going is off
+  PointLog log_;                         ///< every solved point, committed as it is solved
 };
 
 /// A config read and checked on every rank: every run planned, the output folder settled.
 struct CheckedConfig {
   ConfigNode config;
+  std::string config_hash;
   std::vector<PlannedRun> plan;
   std::string out_dir, config_dir;
   bool keep_going = false;
@@ -385,7 +488,16 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
     }
     return runs;
   });
-  return {config, std::move(plan), out_dir, config_dir, keep_going};
+  return {config, content_hash(text), std::move(plan), out_dir, config_dir, keep_going};
+}
+
+/// What the results database records of this `kollective run`.
+SessionContext session_context(const std::string& config_path, const std::string& config_hash) {
+  const RuntimeInfo& info = runtime_info();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return {config_path,         config_hash, info.revision,  info.backend,          info.device,
+          info.kokkos_version, host,        world().size(), ResultsDatabase::now()};
 }
 
 }  // namespace
@@ -398,7 +510,9 @@ int run_config(const std::string& config_path, std::string out_dir, bool keep_go
     if (world().size() > 1) std::cout << ", " << world().size() << " ranks";
     std::cout << ", output in " << checked.out_dir << "\n\n" << std::flush;
   }
-  return ConfigRunner(std::move(checked.plan), checked.out_dir, checked.config_dir, checked.keep_going).run();
+  return ConfigRunner(std::move(checked.plan), checked.out_dir, checked.config_dir, checked.keep_going,
+                      session_context(config_path, checked.config_hash))
+      .run();
 }
 
 int check_config(const std::string& config_path, std::string out_dir) {

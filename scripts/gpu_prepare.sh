@@ -18,6 +18,11 @@ for package in kokkos kokkos-kernels; do  # the checked release archives, where 
   archive=$("$root/scripts/kokkos_sources.sh" "$package" 4.6.01 | tail -n 1)
   [ "$archive" -ef "$root/.deps/src/$(basename "$archive")" ] || cp "$archive" "$root/.deps/src/"
 done
+# SQLite's headers (the driver's results database): the GPU machine has the library
+# (libsqlite3.so.0) but not libsqlite3-dev; these are the distribution's, installed here.
+"$root/scripts/install_packages.sh" >/dev/null
+mkdir -p "$root/.deps/src/sqlite3-include"
+cp /usr/include/sqlite3.h /usr/include/sqlite3ext.h "$root/.deps/src/sqlite3-include/"
 # The copy sent to the GPU machine has no .git: record the revision for the result tables.
 git -C "$root" describe --always --dirty --abbrev=12 > "$root/.deps/src/REVISION"
 du -sh "$root/.deps/src"

@@ -74,7 +74,12 @@ prefix=$(tail -n 1 "$out/kokkos_prefix")
 # -lineinfo: line tables only (the same machine code), as scripts/gpu_sanitize.sh builds, so it reuses this build.
 compiler=()
 [ $backend = cuda ] && compiler=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-lineinfo)
-step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" "${compiler[@]}" -DKOLLECTIVE_LP=$lp \
+sqlite=()  # the results database: the machine's libsqlite3.so.0 with the headers gpu_prepare.sh carried
+if [ ! -f /usr/include/sqlite3.h ] && [ -f "$deps/src/sqlite3-include/sqlite3.h" ]; then
+  sqlite=(-DSQLite3_INCLUDE_DIR="$deps/src/sqlite3-include"
+          -DSQLite3_LIBRARY="$(ldconfig -p | awk '/libsqlite3\.so\.0 /{print $NF; exit}')")
+fi
+step configure cmake --preset "$preset" -S "$root" -DCMAKE_PREFIX_PATH="$prefix;$tools" "${compiler[@]}" "${sqlite[@]}" -DKOLLECTIVE_LP=$lp \
   -DKOLLECTIVE_ENABLE_PYTHON=OFF  # no PyPI there for nanobind
 targets=()  # KOLLECTIVE_GPU_TARGETS="a b": build only those (default: everything)
 for target in ${KOLLECTIVE_GPU_TARGETS:-}; do targets+=(--target "$target"); done

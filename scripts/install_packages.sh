@@ -9,7 +9,7 @@
 #           python/requirements-test.txt too (pytest, matplotlib, pref_voting: tests and plots)
 set -euo pipefail
 needed=(cmake g++ make git xz-utils patch curl libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev liblinear-tools
-        clang-format pkg-config coinor-libclp-dev)
+        clang-format pkg-config coinor-libclp-dev libsqlite3-dev)
 if [ "${1:-}" = fuzz ]; then needed+=(clang libclang-rt-dev llvm); fi
 if [ "${1:-}" = mpi ]; then needed+=(libopenmpi-dev openmpi-bin); fi
 if [ "${1:-}" = odpip ]; then needed+=(openjdk-17-jdk-headless libcommons-math-java); fi
