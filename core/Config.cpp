@@ -150,6 +150,28 @@ ConfigNode ConfigNode::required(const std::string& key) const {
   return ConfigNode((*node_)[key], file_, path);
 }
 
+namespace {
+void collect_leaves(const YAML::Node& node, const std::string& path,
+                    std::vector<std::pair<std::string, std::string>>& leaves) {
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
+      collect_leaves(entry.second, path.empty() ? key : path + "." + key, leaves);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) collect_leaves(node[i], path + "[" + std::to_string(i) + "]", leaves);
+  } else {
+    leaves.emplace_back(path, node.IsScalar() ? node.Scalar() : "");
+  }
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> ConfigNode::leaves() const {
+  std::vector<std::pair<std::string, std::string>> found;
+  collect_leaves(*node_, "", found);
+  return found;
+}
+
 std::vector<ConfigNode> ConfigNode::elements() const {
   std::vector<ConfigNode> items;
   if (node_->IsSequence()) {

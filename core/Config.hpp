@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kollective/core/Error.hpp"
@@ -66,6 +67,10 @@ class ConfigNode {
   std::int64_t get_int_in(const std::string& key, std::int64_t fallback, std::int64_t low, std::int64_t high) const;
   /// A list of integers (a single integer is a list of one).
   std::vector<std::int64_t> get_int_list(const std::string& key, std::vector<std::int64_t> fallback) const;
+
+  /// Every scalar under this node with its path below it ("options.method", "agents[2]"), in
+  /// the file's order: what a run was configured with, to compare with a later config.
+  std::vector<std::pair<std::string, std::string>> leaves() const;
 
   /// Fails with "file:line: key: message".
   [[noreturn]] void error(const std::string& message) const;

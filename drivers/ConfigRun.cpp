@@ -5,6 +5,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -23,7 +24,9 @@
 #include "kollective/core/TextInput.hpp"
 #include "kollective/drivers/Runner.hpp"
 #include "kollective/drivers/ConfigKeys.hpp"
+#include "kollective/drivers/CampaignLog.hpp"
 #include "kollective/drivers/ResultsDatabase.hpp"
+#include "kollective/drivers/Stop.hpp"
 #include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
@@ -37,6 +40,7 @@ struct PlannedRun {
   const Runner* runner = nullptr;
   std::vector<double> point_seconds;
   bool shared = false;
+  std::vector<std::pair<std::string, std::string>> keys;  ///< its entry's scalars (the results database)
 };
 
 /// The run's name: given (a safe file name, unique) or <algorithm>_<k>.
@@ -82,7 +86,7 @@ std::vector<PlannedRun> plan_runs(const ConfigNode& config, const std::string& o
     with_context("run '" + name + "'", [&] {
       std::shared_ptr<const Job> job = runner->parse(entry, context);
       job->validate(context);
-      plan.push_back({job, name, runner, job->point_seconds(), job->shares_solves()});
+      plan.push_back({job, name, runner, job->point_seconds(), job->shares_solves(), entry.leaves()});
     });
   }
   if (plan.empty()) runs.error("no runs");
@@ -99,9 +103,10 @@ std::string read_text(const std::string& path) {
 
 /// Fails on every rank unless every rank read the same config and was given the same options.
 void check_same_config(const std::string& config_path, const std::string& text, const std::string& out_dir,
-                       bool keep_going) {
-  const std::string signature =
-      std::to_string(std::hash<std::string>{}(text)) + " " + std::to_string(keep_going) + " " + out_dir;
+                       const RunFlags& flags) {
+  const std::string signature = std::to_string(std::hash<std::string>{}(text)) + " " +
+                                std::to_string(flags.keep_going) + std::to_string(flags.resume) +
+                                std::to_string(flags.force_resume) + " " + out_dir;
   const std::vector<std::string> signatures = world().allgather(signature);
   for (int r = 1; r < world().size(); ++r) {
     if (signatures[r] != signatures[0]) {
@@ -113,6 +118,7 @@ void check_same_config(const std::string& config_path, const std::string& text, 
 }
 
 constexpr int all_ranks = -1;
+constexpr int solved_before = -2;  ///< a point a resumed campaign found in the results database
 
 /// Which rank runs each point of each run: all_ranks for shared runs; the other points
 /// longest first onto the least loaded rank (lowest rank on ties), so that a sweep whose sizes
@@ -168,53 +174,6 @@ std::string point_parameters(const std::vector<Row>& rows, const std::vector<Fie
   return json + "}";
 }
 
-/// This rank's results database, opened at its first point: rank 0's `results.sqlite` (every
-/// point of the campaign, the others' as they are gathered) or another rank's own file (the
-/// points it solved alone, kept should it or rank 0 die before they are gathered).
-class PointLog {
- public:
-  PointLog(std::string out_dir, SessionContext context) : out_dir_(std::move(out_dir)), context_(std::move(context)) {}
-
-  /// A fresh campaign over the folder: rank 0 forgets the earlier points of these runs. (A
-  /// campaign that solves no point leaves no database.)
-  void start(const std::vector<std::string>& runs) {
-    if (world().rank() != 0 || !std::filesystem::exists(path())) return;
-    for (const std::string& run : runs) database().clear_run(run);
-  }
-  void add(StoredPoint point) {
-    point.session = session();
-    database().add_point(point);
-  }
-  /// The session's end, where this rank wrote any point; a rank's own file goes once rank 0
-  /// holds its points.
-  void end(const std::string& status, bool gathered) {
-    if (!database_) return;
-    database_->end_session(session_, status);
-    if (world().rank() != 0 && gathered) {
-      database_.reset();
-      for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path() + suffix).c_str());
-    }
-  }
-
- private:
-  std::string path() const { return ResultsDatabase::path_in(out_dir_, world().rank()); }
-  ResultsDatabase& database() {
-    if (!database_) {
-      database_ = std::make_unique<ResultsDatabase>(path());
-      session_ = database_->begin_session(context_);
-    }
-    return *database_;
-  }
-  std::int64_t session() {
-    database();
-    return session_;
-  }
-  std::string out_dir_;
-  SessionContext context_;
-  std::unique_ptr<ResultsDatabase> database_;
-  std::int64_t session_ = 0;
-};
-
 /// A solved point: its rows and when it ran (the results database keeps both).
 struct SolvedPoint {
   std::size_t point = 0;
@@ -264,26 +223,37 @@ std::vector<RankRun> decode(const std::string& bytes, std::size_t count) {
   return runs;
 }
 
+/// The runs as the campaign log records them.
+std::vector<LoggedRun> logged_runs(const std::vector<PlannedRun>& plan) {
+  std::vector<LoggedRun> runs;
+  for (const PlannedRun& planned : plan) runs.push_back({planned.name, planned.keys});
+  return runs;
+}
+
 class ConfigRunner {
  public:
-  ConfigRunner(std::vector<PlannedRun> plan, std::string out_dir, std::string config_dir, bool keep_going,
-               SessionContext session)
+  ConfigRunner(std::vector<PlannedRun> plan, std::string config_path, std::string out_dir, std::string config_dir,
+               RunFlags flags, SessionContext session)
       : plan_(std::move(plan)),
+        config_path_(std::move(config_path)),
         out_dir_(std::move(out_dir)),
         config_dir_(std::move(config_dir)),
-        keep_going_(keep_going),
+        flags_(flags),
+        keep_going_(flags.keep_going),
         owner_(shared_assignment(plan_)),
         mine_(plan_.size()),
-        log_(out_dir_, std::move(session)) {}
+        log_(out_dir_, std::move(session), logged_runs(plan_)) {}
 
   /// Runs this rank's points. Runs are finished (gathered, their files committed) with one rank
   /// after each run; with several before each shared run (every rank has then run
   /// all the points before it, and an error that ends every rank loses only that run) and at
   /// the end. Returns the exit status.
   int run() {
-    std::vector<std::string> names;
-    for (const PlannedRun& planned : plan_) names.push_back(planned.name);
-    log_.start(names);
+    if (flags_.resume) {
+      skip_solved_points();
+    } else {
+      log_.start_fresh();
+    }
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       if (plan_[i].shared) finish_until(i);
       run_points(i);
@@ -291,7 +261,7 @@ class ConfigRunner {
     }
     finish_until(plan_.size());
     const int status = report();
-    log_.end(status == 0 ? "completed" : "failed", true);
+    log_.end(status == 0 ? "completed" : signal_ ? "stopped" : "failed", true);
     return status;
   }
 
@@ -305,7 +275,7 @@ class ConfigRunner {
     for (std::size_t k = 0; k < owner_[i].size(); ++k) {
       const bool shared = owner_[i][k] == all_ranks;
       if (!shared && owner_[i][k] != world().rank()) continue;
-      if (stopped_) {  // the same on every rank at a shared point (see finish_until)
+      if (stopped_ || stopping(shared)) {  // the same on every rank at a shared point (see finish_until)
         run.status = std::max(run.status, RankRun::skipped);
         continue;
       }
@@ -334,6 +304,39 @@ class ConfigRunner {
       }
     }
     if (ran && world().rank() == 0) std::cout << "\n";
+  }
+
+  /// Whether a stop signal ends the campaign here: this rank's alone, or, before a point every
+  /// rank shares, any rank's (every rank then agrees).
+  bool stopping(bool collective) {
+    std::vector<std::int64_t> caught{signal_ ? signal_ : stop_signal()};
+    if (collective && world().size() > 1) world().allreduce_max(caught);  // every rank takes part
+    signal_ = static_cast<int>(caught[0]);
+    return signal_ != 0;
+  }
+
+  /// `--resume`: the points the results database holds are not solved again (rank 0 checks the
+  /// folder and tells every rank).
+  void skip_solved_points() {
+    std::vector<std::set<std::size_t>> solved;
+    world().on_every_rank([&] {
+      solved = log_.start_resumed(flags_.force_resume);
+      return 0;
+    });
+    std::vector<std::int64_t> flat;
+    for (std::size_t i = 0; i < solved.size(); ++i) {
+      for (const std::size_t k : solved[i]) {
+        flat.push_back(static_cast<std::int64_t>(i));
+        flat.push_back(static_cast<std::int64_t>(k));
+      }
+    }
+    world().broadcast(flat, 0);
+    for (std::size_t at = 0; at + 1 < flat.size(); at += 2) {
+      auto& owner = owner_.at(static_cast<std::size_t>(flat[at]));
+      if (static_cast<std::size_t>(flat[at + 1]) < owner.size())
+        owner[static_cast<std::size_t>(flat[at + 1])] = solved_before;
+      ++resumed_points_;
+    }
   }
 
   void fail_run(RankRun& run) {
@@ -367,17 +370,22 @@ class ConfigRunner {
       if (status_[i] == RankRun::failed && !keep_going_) stopped_ = true;
     }
     finished_ = end;
+    if (stopping(true)) stopped_ = true;  // every rank alike
   }
 
   /// Commits run i's files on every rank when it completed everywhere (rank 0 adds its table,
   /// rows in point order); otherwise its files go.
+  /// A run stopped by a signal keeps its finished points likewise.
   void finish(RankRun::Status status, std::size_t i) {
     RankRun& run = mine_[i];
     status_.push_back(status);
-    if (status == RankRun::completed) {
+    if (status == RankRun::completed || (status == RankRun::skipped && signal_)) {
       try {
         with_context("run '" + plan_[i].name + "'", [&] {
-          if (world().rank() == 0) table_of(i).write(*run.files);
+          if (world().rank() == 0) {
+            const Table table = table_of(i);
+            if (!table.rows().empty()) table.write(*run.files);
+          }
           run.files->commit();
         });
       } catch (const Error& e) {
@@ -402,20 +410,46 @@ class ConfigRunner {
     stored.ended = solved.ended;
     const int ranks = owner_[i][solved.point] == all_ranks ? world().size() : 1;
     for (Row row : solved.rows) stored.rows.push_back(std::move(row.set("ranks", ranks)));
-    log_.add(std::move(stored));
+    log_.add(i, std::move(stored));
   }
 
-  /// Run i's rows from every rank, in point order, with the ranks that solved each point.
+  /// Run i's rows, in point order, with the ranks that solved each point: rank 0 reads them from
+  /// the results database, which holds every rank's points, and those of earlier sessions a
+  /// resumed campaign goes on from.
   Table table_of(std::size_t i) {
-    auto& points = mine_[i].points;
-    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
     Table table(plan_[i].name);
-    for (SolvedPoint& point : points) {
-      const int ranks = owner_[i][point.point] == all_ranks ? world().size() : 1;
-      for (Row& row : point.rows) table.add_complete(std::move(row.set("ranks", ranks)));
+    for (StoredPoint& point : log_.points(i)) {
+      if (point.point >= owner_[i].size()) continue;  // a sweep point the config no longer has
+      finished_points_[i] += 1;
+      for (Row& row : point.rows) table.add_complete(std::move(row));
     }
     require_declared(table, plan_[i].runner->columns());
     return table;
+  }
+
+  /// After a stop signal: what was done, what was not, and the command that goes on.
+  int report_stop() const {
+    if (world().rank() == 0) {
+      std::string done, partly, not_run;
+      for (std::size_t i = 0; i < plan_.size(); ++i) {
+        const auto found = finished_points_.find(i);
+        const std::size_t finished = found == finished_points_.end() ? 0 : found->second;
+        const std::string name = plan_[i].name;
+        const std::size_t points = owner_[i].size();
+        std::string& list = i < status_.size() && status_[i] == RankRun::completed ? done
+                            : finished > 0                                         ? partly
+                                                                                   : not_run;
+        list += (list.empty() ? "" : ", ") + name;
+        if (&list == &partly) list += " (" + std::to_string(finished) + " of " + std::to_string(points) + " points)";
+      }
+      std::cerr << "kollective: stopped by " << signal_name(signal_) << "; every finished point is in " << out_dir_
+                << "/results.sqlite and the tables\n"
+                << "  completed: " << (done.empty() ? "none" : done) << "\n"
+                << "  stopped:   " << (partly.empty() ? "none" : partly) << "\n"
+                << "  not run:   " << (not_run.empty() ? "none" : not_run) << "\n"
+                << "to go on:  kollective run " << config_path_ << " --out " << out_dir_ << " --resume\n";
+    }
+    return 128 + signal_;
   }
 
   int report() const {
@@ -424,6 +458,7 @@ class ConfigRunner {
       if (status_[i] == RankRun::completed) completed.push_back(plan_[i].name);
       if (status_[i] == RankRun::failed) failed.push_back(plan_[i].name);
     }
+    if (signal_ && completed.size() < plan_.size()) return report_stop();
     if (failed.empty() && completed.size() == plan_.size()) {
       if (world().rank() == 0) std::cout << "tables written to " << out_dir_ << "/\n";
       return 0;
@@ -444,15 +479,19 @@ class ConfigRunner {
   }
 
   std::vector<PlannedRun> plan_;
-  std::string out_dir_, config_dir_;
+  std::string config_path_, out_dir_, config_dir_;
+  RunFlags flags_;
   bool keep_going_;
   std::vector<std::vector<int>> owner_;
   std::vector<RankRun> mine_;
-  std::vector<RankRun::Status> status_;  ///< of each finished run, over all ranks
-  std::size_t finished_ = 0;             ///< runs before it are finished
-  std::set<std::string> written_;        ///< files committed by earlier runs
-  bool stopped_ = false;                 ///< a run failed and keep_going is off
-  PointLog log_;                         ///< every solved point, committed as it is solved
+  std::vector<RankRun::Status> status_;                 ///< of each finished run, over all ranks
+  std::size_t finished_ = 0;                            ///< runs before it are finished
+  std::set<std::string> written_;                       ///< files committed by earlier runs
+  bool stopped_ = false;                                ///< a run failed and keep_going is off
+  CampaignLog log_;                                     ///< every solved point, committed as it is solved
+  int signal_ = 0;                                      ///< the stop signal every rank agreed on (0: none)
+  std::size_t resumed_points_ = 0;                      ///< points a resumed campaign found solved
+  std::map<std::size_t, std::size_t> finished_points_;  ///< rank 0: points in each run's table
 };
 
 /// A config read and checked on every rank: every run planned, the output folder settled.
@@ -461,24 +500,24 @@ struct CheckedConfig {
   std::string config_hash;
   std::vector<PlannedRun> plan;
   std::string out_dir, config_dir;
-  bool keep_going = false;
+  RunFlags flags;
 };
 
 /// Every check `run` makes before its first run. `prepare`: create the output folder (else only
 /// check that it could be made and written).
-CheckedConfig check_config_file(const std::string& config_path, std::string out_dir, bool keep_going, bool prepare) {
+CheckedConfig check_config_file(const std::string& config_path, std::string out_dir, RunFlags flags, bool prepare) {
   const std::string text = world().on_every_rank([&] {
     check_input_file(config_path, "config");
     return read_text(config_path);
   });
-  check_same_config(config_path, text, out_dir, keep_going);
+  check_same_config(config_path, text, out_dir, flags);
   const ConfigNode config = world().on_every_rank([&] { return ConfigNode::load_file(config_path); });
   std::string config_dir;
   std::vector<PlannedRun> plan = world().on_every_rank([&] {
     config.expect_keys(keys_under("config", ""));
     const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
     if (out_dir.empty()) out_dir = configured_out;
-    keep_going = keep_going || config.get_bool("keep_going", false);
+    flags.keep_going = flags.keep_going || config.get_bool("keep_going", false);
     config_dir = std::filesystem::path(config_path).parent_path().string();
     std::vector<PlannedRun> runs = plan_runs(config, out_dir, config_dir);
     if (prepare) {
@@ -488,7 +527,7 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
     }
     return runs;
   });
-  return {config, content_hash(text), std::move(plan), out_dir, config_dir, keep_going};
+  return {config, content_hash(text), std::move(plan), out_dir, config_dir, flags};
 }
 
 /// What the results database records of this `kollective run`.
@@ -502,21 +541,22 @@ SessionContext session_context(const std::string& config_path, const std::string
 
 }  // namespace
 
-int run_config(const std::string& config_path, std::string out_dir, bool keep_going) {
-  CheckedConfig checked = check_config_file(config_path, out_dir, keep_going, true);
+int run_config(const std::string& config_path, std::string out_dir, const RunFlags& flags) {
+  CheckedConfig checked = check_config_file(config_path, out_dir, flags, true);
+  catch_stop_signals();
   if (world().rank() == 0) {
     if (checked.config.has("title")) std::cout << checked.config.required("title").as_string() << "\n";
     std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device;
     if (world().size() > 1) std::cout << ", " << world().size() << " ranks";
     std::cout << ", output in " << checked.out_dir << "\n\n" << std::flush;
   }
-  return ConfigRunner(std::move(checked.plan), checked.out_dir, checked.config_dir, checked.keep_going,
+  return ConfigRunner(std::move(checked.plan), config_path, checked.out_dir, checked.config_dir, checked.flags,
                       session_context(config_path, checked.config_hash))
       .run();
 }
 
 int check_config(const std::string& config_path, std::string out_dir) {
-  const CheckedConfig checked = check_config_file(config_path, out_dir, false, false);
+  const CheckedConfig checked = check_config_file(config_path, out_dir, RunFlags{}, false);
   if (world().rank() == 0) {
     std::cout << config_path << ": " << checked.plan.size() << (checked.plan.size() == 1 ? " run" : " runs")
               << " checked, output in " << checked.out_dir << "\n";

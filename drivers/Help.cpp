@@ -14,7 +14,7 @@ namespace {
 const char* overview =
     "usage: kollective COMMAND [ARGUMENTS]\n"
     "\n"
-    "  run CONFIG.yaml [--out DIR] [--quiet] [--keep-going]   runs the config's runs, writes tables\n"
+    "  run CONFIG.yaml [--out DIR] [--quiet] [--keep-going] [--resume]   runs the config's runs\n"
     "  check CONFIG.yaml [--out DIR]    every check `run` makes first; solves nothing\n"
     "  info                             backend, device, memory, versions, optional parts\n"
     "  help [TOPIC]                     this text, or one of: run, check, info, algorithms, config, results\n"
@@ -24,13 +24,19 @@ const char* overview =
     "the command. Start with configs/quickstart.yaml; README.md says more.\n";
 
 const char* run_help =
-    "kollective run CONFIG.yaml [--out DIR] [--quiet] [--keep-going]\n"
+    "kollective run CONFIG.yaml [--out DIR] [--quiet] [--keep-going] [--resume | --force-resume]\n"
     "\n"
     "Runs every entry of the config's `runs:` list, prints a summary and writes tables (Markdown,\n"
     "CSV, JSON) and result files to DIR (default: the config's `output:`, else `results`).\n"
     "Every run is checked before the first starts (as `kollective check` does); a run's files\n"
     "appear only when it completes. After a failed run the rest are skipped, unless --keep-going\n"
     "(or `keep_going: true` in the config); the exit status is 1 if any run failed.\n"
+    "Every solved point is committed at once to DIR/results.sqlite (SQLite). SIGTERM or SIGINT\n"
+    "stops after the point in flight: the tables of every finished point are written, the\n"
+    "command that goes on is printed, and the exit status is 128 + the signal (143 for SIGTERM);\n"
+    "a second signal 3 s or more later stops at once. --resume solves only the points DIR's\n"
+    "database lacks and writes the whole tables; it refuses when the revision, the backend or a\n"
+    "key that changes answers differs from the stored points' (--force-resume goes on).\n"
     "--quiet silences the progress and time estimates on stderr.\n"
     "Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
     "the tables; runs with `distribute: solve` share each solve among all ranks.\n";

@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS points (
   run TEXT NOT NULL, point INTEGER NOT NULL, session INTEGER NOT NULL REFERENCES sessions(id),
   rank INTEGER NOT NULL, parameters TEXT NOT NULL, started TEXT NOT NULL, ended TEXT NOT NULL,
   PRIMARY KEY (run, point));
+CREATE TABLE IF NOT EXISTS run_keys (
+  run TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run, key));
 CREATE TABLE IF NOT EXISTS rows (
   run TEXT NOT NULL, point INTEGER NOT NULL, row INTEGER NOT NULL, cells TEXT NOT NULL, encoded BLOB NOT NULL,
   PRIMARY KEY (run, point, row), FOREIGN KEY (run, point) REFERENCES points(run, point) ON DELETE CASCADE);
@@ -179,6 +181,60 @@ void ResultsDatabase::clear_run(const std::string& run) {
   Statement remove(db_, "DELETE FROM points WHERE run = ?", path_);
   remove.bind(1, run);
   remove.step();
+}
+
+void ResultsDatabase::set_run_keys(const std::string& run,
+                                   const std::vector<std::pair<std::string, std::string>>& keys) {
+  execute("BEGIN IMMEDIATE;");
+  try {
+    Statement remove(db_, "DELETE FROM run_keys WHERE run = ?", path_);
+    remove.bind(1, run);
+    remove.step();
+    Statement insert(db_, "INSERT OR REPLACE INTO run_keys VALUES (?, ?, ?)", path_);
+    for (const auto& [key, value] : keys) {
+      insert.bind(1, run).bind(2, key).bind(3, value);
+      insert.step();
+      insert.reset();
+    }
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
+    throw;
+  }
+  execute("COMMIT;");
+}
+
+std::vector<std::pair<std::string, std::string>> ResultsDatabase::run_keys(const std::string& run) const {
+  Statement query(db_, "SELECT key, value FROM run_keys WHERE run = ? ORDER BY rowid", path_);
+  query.bind(1, run);
+  std::vector<std::pair<std::string, std::string>> keys;
+  while (query.step()) keys.emplace_back(query.text(0), query.text(1));
+  return keys;
+}
+
+std::vector<StoredSession> ResultsDatabase::sessions() const {
+  Statement query(db_,
+                  "SELECT id, config, config_hash, revision, backend, device, kokkos, host, ranks, started, "
+                  "ifnull(ended, ''), status FROM sessions ORDER BY id",
+                  path_);
+  std::vector<StoredSession> sessions;
+  while (query.step()) {
+    StoredSession session;
+    session.id = query.integer(0);
+    SessionContext& context = session.context;
+    context.config_path = query.text(1);
+    context.config_hash = query.text(2);
+    context.revision = query.text(3);
+    context.backend = query.text(4);
+    context.device = query.text(5);
+    context.kokkos_version = query.text(6);
+    context.host = query.text(7);
+    context.ranks = static_cast<int>(query.integer(8));
+    context.started = query.text(9);
+    session.ended = query.text(10);
+    session.status = query.text(11);
+    sessions.push_back(std::move(session));
+  }
+  return sessions;
 }
 
 std::vector<StoredPoint> ResultsDatabase::select(const std::string& where, const std::string& run) const {

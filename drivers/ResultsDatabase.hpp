@@ -15,6 +15,8 @@
 ///    device, Kokkos version, host, ranks, start and end (ISO 8601, UTC), status.
 ///  - points: (run, point) once each: the session and rank that solved it, its parameters (JSON
 ///    object of the point's context cells), start and end.
+///  - run_keys: each run's config entry, a row per scalar (key path, value), as the last fresh
+///    campaign over the folder gave it: what `--resume` compares the config with.
 ///  - rows: a point's result rows in order, as a JSON object of typed cells (`cells`) and as
 ///    the driver's exact encoding (`encoded`, for tables identical to the first ones).
 
@@ -36,6 +38,13 @@ struct SessionContext {
   std::string revision, backend, device, kokkos_version, host;
   int ranks = 1;
   std::string started;  ///< ISO 8601, UTC (ResultsDatabase::now())
+};
+
+/// A session as stored.
+struct StoredSession {
+  std::int64_t id = 0;
+  SessionContext context;
+  std::string ended, status;
 };
 
 /// One point as stored.
@@ -70,6 +79,12 @@ class ResultsDatabase {
   void add_point(const StoredPoint& point);
   /// Forgets every point of `run` (a fresh campaign over the same folder).
   void clear_run(const std::string& run);
+  /// Records `run`'s config entry (its scalars by key path), replacing an earlier one.
+  void set_run_keys(const std::string& run, const std::vector<std::pair<std::string, std::string>>& keys);
+  /// The recorded entry of `run` (empty: none recorded).
+  std::vector<std::pair<std::string, std::string>> run_keys(const std::string& run) const;
+  /// Every session, oldest first.
+  std::vector<StoredSession> sessions() const;
 
   /// The stored points of `run`, in point order.
   std::vector<StoredPoint> points(const std::string& run) const;

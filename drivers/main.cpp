@@ -83,13 +83,18 @@ std::string usage() { return "\n" + driver::help_text(""); }
 
 int command_line(std::vector<std::string> args) {
   std::string command, config, out_dir;
-  bool keep_going = false, quiet = false;
+  bool quiet = false;
+  driver::RunFlags flags;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--quiet" || arg == "-q") {
       quiet = true;
     } else if (arg == "--keep-going") {
-      keep_going = true;
+      flags.keep_going = true;
+    } else if (arg == "--resume") {
+      flags.resume = true;
+    } else if (arg == "--force-resume") {
+      flags.resume = flags.force_resume = true;
     } else if (arg == "--out") {
       if (i + 1 == args.size() || args[i + 1].empty()) fail("--out needs a folder");
       out_dir = args[++i];
@@ -109,7 +114,8 @@ int command_line(std::vector<std::string> args) {
   if (command == "info") return info();
   if (command == "run" || command == "check") {
     if (config.empty()) fail(command, " needs a config file", usage());
-    return command == "run" ? driver::run_config(config, out_dir, keep_going) : driver::check_config(config, out_dir);
+    if (command == "check" && flags.resume) fail("--resume and --force-resume are options of run", usage());
+    return command == "run" ? driver::run_config(config, out_dir, flags) : driver::check_config(config, out_dir);
   }
   std::cerr << driver::help_text("");
   return 2;

@@ -1,0 +1,139 @@
+#include "kollective/drivers/CampaignLog.hpp"
+
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "kollective/core/Error.hpp"
+#include "kollective/drivers/Session.hpp"
+
+namespace kollective::driver {
+
+bool answer_neutral_key(const std::string& key) {
+  for (const char* neutral : {"name", "repetitions", "warmup", "verify", "max_seconds"}) {
+    if (key == neutral) return true;
+  }
+  return key.rfind("write.", 0) == 0 || key == "write";
+}
+
+CampaignLog::CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs)
+    : out_dir_(std::move(out_dir)),
+      session_context_(std::move(session)),
+      runs_(std::move(runs)),
+      keys_stored_(runs_.size(), false) {}
+
+CampaignLog::~CampaignLog() = default;
+
+std::string CampaignLog::path() const { return ResultsDatabase::path_in(out_dir_, world().rank()); }
+
+ResultsDatabase& CampaignLog::database() {
+  if (!database_) {
+    database_ = std::make_unique<ResultsDatabase>(path());
+    session_ = database_->begin_session(session_context_);
+  }
+  return *database_;
+}
+
+void CampaignLog::start_fresh() {
+  if (world().rank() != 0 || !std::filesystem::exists(path())) return;
+  for (const LoggedRun& run : runs_) database().clear_run(run.name);
+}
+
+void CampaignLog::merge_rank_files() {
+  const std::regex rank_file(R"(results\.rank[0-9]+\.sqlite)");
+  for (const auto& entry : std::filesystem::directory_iterator(out_dir_)) {
+    const std::string name = entry.path().filename().string();
+    if (!std::regex_match(name, rank_file)) continue;
+    {
+      ResultsDatabase other(entry.path().string());
+      std::map<std::int64_t, std::int64_t> sessions;  // theirs -> ours
+      for (const StoredSession& session : other.sessions()) {
+        sessions[session.id] = database().begin_session(session.context);
+        database().end_session(sessions[session.id], session.status);
+      }
+      for (StoredPoint point : other.all_points()) {
+        point.session = sessions[point.session];
+        database().add_point(point);
+      }
+    }
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(entry.path().string() + suffix);
+  }
+}
+
+/// The first answer-changing difference between a run's stored keys and its keys now, as
+/// "'key' is X here, Y when ..." ("" when none).
+std::string changed_key(const std::vector<std::pair<std::string, std::string>>& stored,
+                        const std::vector<std::pair<std::string, std::string>>& now) {
+  const std::map<std::string, std::string> before(stored.begin(), stored.end()), after(now.begin(), now.end());
+  auto shown = [](const std::map<std::string, std::string>& keys, const std::string& key) {
+    const auto found = keys.find(key);
+    return found == keys.end() ? std::string("absent") : "'" + found->second + "'";
+  };
+  for (const auto* keys : {&after, &before}) {
+    for (const auto& [key, value] : *keys) {
+      if (answer_neutral_key(key)) continue;
+      const auto other = (keys == &after ? before : after).find(key);
+      if (other == (keys == &after ? before : after).end() || other->second != value) {
+        return "'" + key + "' is " + shown(after, key) + " here, " + shown(before, key) +
+               " when its stored points were solved";
+      }
+    }
+  }
+  return "";
+}
+
+std::vector<std::set<std::size_t>> CampaignLog::start_resumed(bool force) {
+  std::vector<std::set<std::size_t>> done(runs_.size());
+  if (world().rank() != 0) return done;
+  if (!std::filesystem::exists(path())) {
+    fail("nothing to resume in ", out_dir_, "/: it holds no results database (results.sqlite); run without --resume");
+  }
+  merge_rank_files();
+  const std::vector<StoredSession> sessions = database().sessions();
+  const char* again = " (use another --out for a fresh campaign, or --force-resume to mix them)";
+  for (const StoredSession& earlier : sessions) {
+    if (earlier.id == session_) continue;
+    const SessionContext& then = earlier.context;
+    if (!force && (then.revision != session_context_.revision || then.backend != session_context_.backend)) {
+      fail("resuming ", out_dir_, "/: its points were solved by revision ", then.revision, " on ", then.backend,
+           ", this is revision ", session_context_.revision, " on ", session_context_.backend, again);
+    }
+  }
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    const auto stored = database().run_keys(runs_[i].name);
+    for (const StoredPoint& point : database().points(runs_[i].name)) done[i].insert(point.point);
+    if (stored.empty()) continue;  // a run new to the campaign
+    keys_stored_[i] = true;
+    const std::string change = changed_key(stored, runs_[i].keys);
+    if (!force && !change.empty() && !done[i].empty()) {
+      fail("resuming run '", runs_[i].name, "': ", change, ": its answers could differ", again);
+    }
+  }
+  return done;
+}
+
+void CampaignLog::add(std::size_t run, StoredPoint point) {
+  database();  // opened, its session begun
+  point.session = session_;
+  if (world().rank() == 0 && !keys_stored_[run]) {
+    database().set_run_keys(runs_[run].name, runs_[run].keys);
+    keys_stored_[run] = true;
+  }
+  database().add_point(point);
+}
+
+std::vector<StoredPoint> CampaignLog::points(std::size_t run) {
+  if (!database_ && !std::filesystem::exists(path())) return {};
+  return database().points(runs_[run].name);
+}
+
+void CampaignLog::end(const std::string& status, bool holds_all) {
+  if (!database_) return;
+  database_->end_session(session_, status);
+  if (world().rank() != 0 && holds_all) {
+    database_.reset();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path() + suffix);
+  }
+}
+
+}  // namespace kollective::driver

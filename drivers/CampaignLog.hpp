@@ -1,0 +1,68 @@
+#ifndef KOLLECTIVE_DRIVERS_CAMPAIGN_LOG_HPP
+#define KOLLECTIVE_DRIVERS_CAMPAIGN_LOG_HPP
+
+/// \file CampaignLog.hpp
+/// A `kollective run` as the results database sees it (ResultsDatabase.hpp): the session, each
+/// solved point committed as it is solved, a fresh campaign forgetting the earlier points of its
+/// runs, and `--resume` going on from the points the folder holds, after checking that the
+/// config, revision and backend still give the same answers.
+
+#include <cstddef>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kollective/drivers/ResultsDatabase.hpp"
+
+namespace kollective::driver {
+
+/// A run of the config as the log needs it: its name and its entry's scalars.
+struct LoggedRun {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> keys;
+};
+
+class CampaignLog {
+ public:
+  /// This rank's log of a campaign over `runs` in `out_dir`. Rank 0's database is
+  /// `results.sqlite`, opened at its first point (a campaign that solves none leaves none);
+  /// another rank's holds the points it solved alone until rank 0 has them.
+  CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs);
+  ~CampaignLog();
+
+  /// A fresh campaign (rank 0): the database forgets the earlier points of these runs.
+  void start_fresh();
+  /// `--resume` (rank 0): takes in the points other ranks kept in their own files, checks that
+  /// the revision, backend and every run's answer-changing keys are those its points were solved
+  /// with (unless `force`), and returns each run's points already solved. Fails naming what
+  /// changed, or when the folder holds no database.
+  std::vector<std::set<std::size_t>> start_resumed(bool force);
+
+  /// Commits a solved point of run `run` (an index into the runs).
+  void add(std::size_t run, StoredPoint point);
+  /// Rank 0: the stored points of run `run`, in point order.
+  std::vector<StoredPoint> points(std::size_t run);
+  /// Ends the session with `status`; another rank's own file goes once rank 0 `holds_all`.
+  void end(const std::string& status, bool holds_all);
+
+ private:
+  std::string path() const;
+  ResultsDatabase& database();
+  void merge_rank_files();
+  std::string out_dir_;
+  SessionContext session_context_;
+  std::vector<LoggedRun> runs_;
+  std::vector<bool> keys_stored_;
+  std::unique_ptr<ResultsDatabase> database_;
+  std::int64_t session_ = 0;
+};
+
+/// Keys whose change does not change a run's answers (how often and how carefully it is timed
+/// and checked, and which extra files it writes): a resumed campaign may differ in them.
+bool answer_neutral_key(const std::string& key);
+
+}  // namespace kollective::driver
+
+#endif

@@ -1,0 +1,61 @@
+#include "kollective/drivers/Stop.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <ctime>
+#include <cstring>
+
+namespace kollective::driver {
+
+namespace {
+
+volatile std::sig_atomic_t caught = 0;
+std::time_t caught_at = 0;
+/// A signal this soon after the first is the same stop again, as when a scheduler signals every
+/// process of a job and mpirun passes its own on to the ranks.
+constexpr std::time_t same_stop_seconds = 3;
+
+std::time_t seconds_now() {  // clock_gettime is async-signal-safe
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec;
+}
+
+extern "C" void on_stop_signal(int signal) {
+  if (caught != 0) {
+    if (seconds_now() - caught_at < same_stop_seconds) return;
+    _exit(128 + signal);  // a second stop: at once
+  }
+  caught = signal;
+  caught_at = seconds_now();
+  const char* note = "kollective: stopping after the point in flight (a second signal stops at once)\n";
+  const ssize_t written = write(STDERR_FILENO, note, std::strlen(note));
+  (void)written;
+}
+
+}  // namespace
+
+void catch_stop_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // reads and writes in flight go on
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+}
+
+int stop_signal() { return caught; }
+
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    default:
+      return "a signal";
+  }
+}
+
+}  // namespace kollective::driver

@@ -1,0 +1,109 @@
+"""A campaign stopped from outside keeps every finished point (issue #52): kollective run on
+stop_resume/sweep.yaml, sent SIGTERM once the sweep has three points in the results database,
+exits 143 with those points in its tables and the command that goes on; --resume finishes it
+with the answers of an uninterrupted run. SIGKILL at another instant leaves a database that
+passes PRAGMA integrity_check, and --resume finishes that too. A resume is refused where the
+config changed an answer-changing key (naming the run and the key), or where the folder holds
+no database; --force-resume goes on anyway.
+
+    python3 check_stop_resume.py KOLLECTIVE WORK_DIR
+"""
+
+import csv
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIG = os.path.join(HERE, "stop_resume", "sweep.yaml")
+ANSWERS = ("agents", "optimum", "structure", "exact")
+failures = []
+
+
+def expect(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAILED:", what)
+
+
+def run(kollective, out, *extra, config=CONFIG):
+    return subprocess.run([kollective, "run", config, "--out", out, "--quiet", *extra], capture_output=True,
+                          text=True, env=dict(os.environ, OMP_PROC_BIND="false"), timeout=300)
+
+
+def stored_points(out, run_name="sweep"):
+    try:
+        with sqlite3.connect(os.path.join(out, "results.sqlite"), timeout=10) as db:
+            return db.execute("SELECT count(*) FROM points WHERE run = ?", (run_name,)).fetchone()[0]
+    except sqlite3.Error:  # not made yet, or made but its tables not yet
+        return 0
+
+
+def stop_when(kollective, out, points, sig):
+    """Starts a run and sends `sig` once the sweep has `points` stored (0: after `points` s)."""
+    process = subprocess.Popen([kollective, "run", CONFIG, "--out", out, "--quiet"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=dict(os.environ, OMP_PROC_BIND="false"))
+    deadline = time.time() + 120
+    while process.poll() is None and time.time() < deadline and stored_points(out) < points:
+        time.sleep(0.05)
+    process.send_signal(sig)
+    stdout, stderr = process.communicate(timeout=300)
+    return process.returncode, stderr
+
+
+def answers(out, name):
+    with open(os.path.join(out, name + ".csv"), newline="") as handle:
+        return [tuple(row[c] for c in ANSWERS) for row in csv.DictReader(handle)]
+
+
+def main(kollective, work):
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    full, stopped, killed = (os.path.join(work, name) for name in ("full", "stopped", "killed"))
+    expect(run(kollective, full).returncode == 0, "the uninterrupted run")
+    expected = {name: answers(full, name) for name in ("quick", "sweep", "after")}
+
+    status, stderr = stop_when(kollective, stopped, 3, signal.SIGTERM)
+    expect(status == 143, f"SIGTERM exits 143, not {status}: {stderr}")
+    expect(f"kollective run {CONFIG} --out {stopped} --resume" in stderr, f"the stop names the resume command: {stderr}")
+    kept = answers(stopped, "sweep") if os.path.exists(os.path.join(stopped, "sweep.csv")) else []
+    expect(len(kept) >= 3 and kept == expected["sweep"][:len(kept)], f"the sweep's finished points in its table: {kept}")
+    expect(answers(stopped, "quick") == expected["quick"], "the completed run's table")
+    expect(not os.path.exists(os.path.join(stopped, "after.csv")), "no table for the run not started")
+    resumed = run(kollective, stopped, "--resume")
+    expect(resumed.returncode == 0, f"--resume: {resumed.stderr}")
+    for name, rows in expected.items():
+        expect(answers(stopped, name) == rows, f"after --resume, {name}'s answers equal an uninterrupted run's")
+    with sqlite3.connect(os.path.join(stopped, "results.sqlite")) as db:
+        statuses = [status for (status,) in db.execute("SELECT status FROM sessions ORDER BY id")]
+    expect(statuses == ["stopped", "completed"], f"the sessions: {statuses}")
+
+    status, _ = stop_when(kollective, killed, 2, signal.SIGKILL)
+    expect(status == -signal.SIGKILL, f"SIGKILL: {status}")
+    with sqlite3.connect(os.path.join(killed, "results.sqlite")) as db:
+        expect(db.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "the killed run's database is intact")
+    expect(stored_points(killed) >= 2, "the killed run's finished points are stored")
+    resumed = run(kollective, killed, "--resume")
+    expect(resumed.returncode == 0, f"--resume after SIGKILL: {resumed.stderr}")
+    for name, rows in expected.items():
+        expect(answers(killed, name) == rows, f"after SIGKILL and --resume, {name}'s answers")
+
+    changed = os.path.join(work, "changed.yaml")
+    with open(CONFIG) as source, open(changed, "w") as target:
+        target.write(source.read().replace("options: {method: idp}", "options: {method: dp}"))
+    refused = run(kollective, stopped, "--resume", config=changed)
+    expect(refused.returncode != 0 and "resuming run 'sweep': 'options.method' is 'dp' here, 'idp'" in refused.stderr,
+           f"a changed answer-changing key is refused by name: {refused.stderr}")
+    expect(run(kollective, stopped, "--force-resume", config=changed).returncode == 0, "--force-resume goes on")
+    empty = run(kollective, os.path.join(work, "nothing"), "--resume")
+    expect(empty.returncode != 0 and "nothing to resume" in empty.stderr, f"no database to resume: {empty.stderr}")
+    print("stop and resume:", "FAILED" if failures else "every check passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
