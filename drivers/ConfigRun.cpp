@@ -160,14 +160,17 @@ std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& p
 }
 
 /// A point's parameters for the results database: its context cells (input, size, options),
-/// as a JSON object; not the run, the check or what every row of the session shares.
+/// as a JSON object; not the run, how often it was timed, the check, or what every row of the
+/// session shares (backend, device, ...): what matches it with the same point of another campaign.
 std::string point_parameters(const std::vector<Row>& rows, const std::vector<FieldRule>& declared) {
   std::string json = "{";
   if (rows.empty()) return "{}";
   for (const auto& [column, cell] : rows.front().cells()) {
     const auto rule =
         std::find_if(declared.begin(), declared.end(), [&](const FieldRule& r) { return r.name == column; });
-    if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "verified") continue;
+    if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "verified" ||
+        column == "repetitions")
+      continue;
     if (json.size() > 1) json += ", ";
     json += json_string(column) + ": " + to_json(cell);
   }

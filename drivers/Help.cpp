@@ -16,8 +16,10 @@ const char* overview =
     "\n"
     "  run CONFIG.yaml [--out DIR] [--quiet] [--keep-going] [--resume]   runs the config's runs\n"
     "  check CONFIG.yaml [--out DIR]    every check `run` makes first; solves nothing\n"
+    "  compare A B [--csv FILE] [--fail-above RATIO]   two output folders, point by point\n"
     "  info                             backend, device, memory, versions, optional parts\n"
-    "  help [TOPIC]                     this text, or one of: run, check, info, algorithms, config, results\n"
+    "  help [TOPIC]                     this text, or one of: run, check, compare, info, algorithms,\n"
+    "                                   config, results\n"
     "  --version                        version and revision\n"
     "\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are accepted before or after\n"
@@ -50,6 +52,18 @@ const char* check_help =
     "written (it is not created). Prints the runs and their points; exit status 0, or the first\n"
     "error with its file:line and status 1.\n";
 
+const char* compare_help =
+    "kollective compare A B [--csv FILE] [--fail-above RATIO]\n"
+    "\n"
+    "Compares the results databases of two output folders of `kollective run` (OpenMP against\n"
+    "CUDA, one GPU against two, one revision against the next). Points match by run and\n"
+    "parameters (input, size, options; not backend, device or repetitions). Prints a Markdown\n"
+    "table: per point whether every answer column agrees (doubles within a relative 1e-6, the\n"
+    "rest exactly) and solve_s in A and B with their ratio B/A, within noise where both timed\n"
+    "repetitions (the ratio within the larger spread, solve_s over solve_min_s). --csv writes every\n"
+    "timing column's ratio, a line each. Exit status 1 when an answer differs, or with\n"
+    "--fail-above when a point's solve_s ratio exceeds RATIO beyond noise (each named on stderr).\n";
+
 const char* info_help =
     "kollective info\n"
     "\n"
@@ -74,11 +88,15 @@ const char* algorithms_help =
 
 }  // namespace
 
-std::vector<std::string> help_topics() { return {"run", "check", "info", "algorithms", "config", "results"}; }
+std::vector<std::string> help_topics() {
+  return {"run", "check", "compare", "info", "algorithms", "config", "results"};
+}
 
 std::string help_text(const std::string& topic) {
   const std::pair<const char*, const char*> texts[] = {
-      {"", overview}, {"run", run_help}, {"check", check_help}, {"info", info_help}, {"algorithms", algorithms_help},
+      {"", overview},        {"run", run_help},
+      {"check", check_help}, {"compare", compare_help},
+      {"info", info_help},   {"algorithms", algorithms_help},
   };
   if (topic == "config") return config_reference();
   if (topic == "results") return results_reference();

@@ -97,20 +97,24 @@ std::string ResultsDatabase::path_in(const std::string& folder, int rank) {
   return folder + "/" + (rank == 0 ? std::string("results.sqlite") : "results.rank" + std::to_string(rank) + ".sqlite");
 }
 
-ResultsDatabase::ResultsDatabase(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+ResultsDatabase::ResultsDatabase(const std::string& path, Access access) : path_(path) {
+  const int flags = access == Access::read ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string reason = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     fail("results database '", path, "' cannot be opened: ", reason);
   }
   try {
     sqlite3_busy_timeout(db_, 10000);  // a reader (Python, compare) holds it briefly
-    // WAL: a commit is one append, readers never block the writer; FULL: a commit is on disk
-    // before the point is reported done, so a node failure keeps it too.
-    execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
-    execute(std::string("BEGIN IMMEDIATE;") + schema + "COMMIT;");
+    if (access == Access::write) {
+      // WAL: a commit is one append, readers never block the writer; FULL: a commit is on disk
+      // before the point is reported done, so a node failure keeps it too.
+      execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
+      execute(std::string("BEGIN IMMEDIATE;") + schema + "COMMIT;");
+    }
     Statement version(db_, "SELECT value FROM kollective WHERE key = 'schema_version'", path_);
     if (!version.step()) {
+      if (access == Access::read) fail("'", path, "' is not a Kollective results database");
       execute("INSERT INTO kollective VALUES ('schema_version', '" + std::to_string(schema_version) + "');");
     } else if (version.text(0) != std::to_string(schema_version)) {
       fail("results database '", path, "' has schema version ", version.text(0), "; this kollective reads version ",

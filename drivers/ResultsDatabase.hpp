@@ -63,9 +63,10 @@ class ResultsDatabase {
   /// The database file of `rank` in `folder`.
   static std::string path_in(const std::string& folder, int rank = 0);
 
-  /// Opens (creating, with its tables) the database at `path`; fails naming the file and
-  /// SQLite's reason (not a database, locked by another writer, read-only, ...).
-  explicit ResultsDatabase(const std::string& path);
+  enum class Access { write, read };
+  /// Opens (creating, with its tables, for `write`) the database at `path`; fails naming the
+  /// file and SQLite's reason (missing, not a database, locked by another writer, read-only, ...).
+  explicit ResultsDatabase(const std::string& path, Access access = Access::write);
   ResultsDatabase(const ResultsDatabase&) = delete;
   ResultsDatabase& operator=(const ResultsDatabase&) = delete;
   ~ResultsDatabase();

@@ -17,8 +17,10 @@
 #include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
+#include "kollective/core/Parse.hpp"
 #include "kollective/core/RuntimeInfo.hpp"
 #include "kollective/core/comm/Communicator.hpp"
+#include "kollective/drivers/Compare.hpp"
 #include "kollective/drivers/ConfigRun.hpp"
 #include "kollective/drivers/Help.hpp"
 #include "kollective/drivers/KokkosSettings.hpp"
@@ -121,6 +123,32 @@ int command_line(std::vector<std::string> args) {
   return 2;
 }
 
+/// `kollective compare A B [--csv FILE] [--fail-above RATIO]`: reads two results databases
+/// (needs no Kokkos).
+int compare_command(const std::vector<std::string>& args) {
+  std::vector<std::string> folders;
+  driver::CompareOptions options;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool has_value = i + 1 < args.size() && !args[i + 1].empty();
+    if (arg == "--csv") {
+      if (!has_value) fail("--csv needs a file");
+      options.csv = args[++i];
+    } else if (arg == "--fail-above") {
+      if (!has_value) fail("--fail-above needs a ratio, e.g. 1.1");
+      options.fail_above = parse_decimal(args[++i]);
+      if (!options.fail_above || !(*options.fail_above > 0))
+        fail("--fail-above needs a ratio above 0, not '", args[i], "'");
+    } else if (!arg.empty() && arg[0] == '-') {
+      fail("unknown option '", arg, "' of compare (--csv FILE, --fail-above RATIO)");
+    } else {
+      folders.push_back(arg);
+    }
+  }
+  if (folders.size() != 2) fail("compare needs two output folders or databases: kollective compare A B");
+  return driver::compare_results(folders[0], folders[1], options);
+}
+
 /// `--version`, `--help` and `help [TOPIC]` answered before Kokkos starts (Kokkos would print its
 /// own help for --help first); nullopt for every other command line.
 std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
@@ -134,6 +162,14 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
   if (version) {
     std::cout << driver::version_line() << "\n";
     return 0;
+  }
+  if (!help && !args.empty() && args[0] == "compare") {
+    try {
+      return compare_command(args);
+    } catch (const Error& e) {
+      std::cerr << "kollective: error: " << e.what() << "\n";
+      return 1;
+    }
   }
   if (!help && (words.empty() || words[0] != "help")) return std::nullopt;
   const std::vector<std::string> topics = driver::help_topics();

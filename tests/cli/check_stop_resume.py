@@ -2,7 +2,8 @@
 stop_resume/sweep.yaml, sent SIGTERM once the sweep has three points in the results database,
 exits 143 with those points in its tables and the command that goes on; --resume finishes it
 with the answers of an uninterrupted run. SIGKILL at another instant leaves a database that
-passes PRAGMA integrity_check, and --resume finishes that too. A resume is refused where the
+passes PRAGMA integrity_check, and --resume finishes that too; `kollective compare` matches its
+points with the uninterrupted run's and --fail-above fails on a slower one. A resume is refused where the
 config changed an answer-changing key (naming the run and the key), or where the folder holds
 no database; --force-resume goes on anyway.
 
@@ -99,6 +100,16 @@ def main(kollective, work):
     expect(refused.returncode != 0 and "resuming run 'sweep': 'options.method' is 'dp' here, 'idp'" in refused.stderr,
            f"a changed answer-changing key is refused by name: {refused.stderr}")
     expect(run(kollective, stopped, "--force-resume", config=changed).returncode == 0, "--force-resume goes on")
+    table = os.path.join(work, "compare.csv")
+    compared = subprocess.run([kollective, "compare", full, killed, "--csv", table], capture_output=True, text=True)
+    expect(compared.returncode == 0 and "10 points matched; only in A: 0; only in B: 0" in compared.stdout
+           and "DIFFER" not in compared.stdout, f"compare: every point matched, answers agree: {compared.stdout}")
+    with open(table, newline="") as handle:
+        ratios = [row for row in csv.DictReader(handle) if row["column"] == "solve_s"]
+    expect(len(ratios) == 10 and all(float(r["ratio"]) > 0 for r in ratios), "compare's CSV: a solve_s ratio a point")
+    slowed = subprocess.run([kollective, "compare", full, killed, "--fail-above", "0.001"], capture_output=True,
+                            text=True)
+    expect(slowed.returncode == 1 and "slower (above 0.001)" in slowed.stderr, "--fail-above names the slower points")
     empty = run(kollective, os.path.join(work, "nothing"), "--resume")
     expect(empty.returncode != 0 and "nothing to resume" in empty.stderr, f"no database to resume: {empty.stderr}")
     print("stop and resume:", "FAILED" if failures else "every check passed")

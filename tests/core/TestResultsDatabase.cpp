@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kollective/drivers/Compare.hpp"
 #include "kollective/drivers/ResultsDatabase.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
@@ -102,4 +103,32 @@ TEST(results_database, refuses_a_file_that_is_not_its_database) {
   EXPECT_EQ(kollective::driver::content_hash("runs: []\n"), kollective::driver::content_hash("runs: []\n"));
   EXPECT_NE(kollective::driver::content_hash("runs: []\n"), kollective::driver::content_hash("runs: [] \n"));
   EXPECT_EQ(kollective::driver::content_hash(""), "cbf29ce484222325");  // FNV-1a's offset basis
+}
+
+// kollective compare on two databases of one point: agreeing answers pass, a different optimum
+// fails and is named, a point without a partner is counted.
+TEST(results_database, compare_finds_a_differing_answer) {
+  auto database_with = [](const std::string& name, double optimum, std::size_t points) {
+    const std::string path = fresh_path(name);
+    ResultsDatabase database(path);
+    const std::int64_t session = database.begin_session(SessionContext{"c.yaml", "0"});
+    for (std::size_t k = 0; k < points; ++k) {
+      StoredPoint point = point_of("sweep", k, 1.0);
+      point.session = session;
+      point.rows.pop_back();
+      point.rows[0].set("optimum", optimum + k);
+      database.add_point(point);
+    }
+    return path;
+  };
+  const std::string a = database_with("compare_a.sqlite", 10.0, 2);
+  const std::string same = database_with("compare_same.sqlite", 10.0 * (1 + 1e-9), 3);
+  const std::string other = database_with("compare_other.sqlite", 10.5, 2);
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(kollective::driver::compare_results(a, same, {}), 0);
+  EXPECT_EQ(kollective::driver::compare_results(a, other, {}), 1);
+  const std::string printed = testing::internal::GetCapturedStdout(), errors = testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("2 points matched; only in A: 0; only in B: 1"), std::string::npos) << printed;
+  EXPECT_NE(errors.find("answers differ: optimum"), std::string::npos) << errors;
 }

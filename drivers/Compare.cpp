@@ -1,0 +1,183 @@
+#include "kollective/drivers/Compare.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "kollective/core/Csv.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Tables.hpp"
+#include "kollective/drivers/Columns.hpp"
+#include "kollective/drivers/ResultsDatabase.hpp"
+#include "kollective/drivers/Runner.hpp"
+
+namespace kollective::driver {
+
+namespace {
+
+/// Relative difference below which two double answers agree (sums in another order, another
+/// device's rounding).
+constexpr double answer_tolerance = 1e-6;
+
+/// The database of an output folder, or the file given.
+std::string database_path(const std::string& given) {
+  const std::string path =
+      std::filesystem::is_directory(given) ? ResultsDatabase::path_in(given) : given;
+  if (!std::filesystem::exists(path)) {
+    fail("compare: '", given, "' holds no results database (", path, "): give an output folder of `kollective run`");
+  }
+  return path;
+}
+
+/// Every declared column's kind, over the four algorithms' tables.
+std::map<std::string, FieldKind> column_kinds() {
+  std::map<std::string, FieldKind> kinds;
+  for (const std::string& algorithm : algorithm_names()) {
+    for (const FieldRule& rule : find_runner(algorithm)->columns()) kinds.emplace(rule.name, rule.kind);
+  }
+  for (const FieldRule& rule : table_context()) kinds.emplace(rule.name, rule.kind);
+  return kinds;
+}
+
+std::optional<double> number(const Cell* cell) {
+  if (!cell) return std::nullopt;
+  if (const auto* d = std::get_if<double>(cell)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(cell)) return static_cast<double>(*i);
+  if (const auto* u = std::get_if<std::uint64_t>(cell)) return static_cast<double>(*u);
+  return std::nullopt;
+}
+
+bool same_answer(const Cell& a, const Cell& b) {
+  const auto x = number(&a), y = number(&b);
+  if (std::holds_alternative<double>(a) && x && y) {
+    return std::fabs(*x - *y) <= answer_tolerance * std::max({1.0, std::fabs(*x), std::fabs(*y)});
+  }
+  return to_text(a) == to_text(b);
+}
+
+/// One timing column of one matched row.
+struct Ratio {
+  std::string column;
+  double a = 0, b = 0;
+  std::optional<bool> within_noise;  ///< where both sides timed repetitions
+};
+
+/// A matched point: its answers' agreement and its timings' ratios.
+struct Matched {
+  std::string run, label;
+  std::vector<std::string> differing;  ///< answer columns that differ
+  std::vector<Ratio> ratios;
+};
+
+/// The spread of a row's repetitions, median over least (solve_s / solve_min_s), where timed
+/// more than once.
+std::optional<double> spread(const Row& row) {
+  const auto median = number(row.find("solve_s")), least = number(row.find("solve_min_s"));
+  const auto repetitions = number(row.find("repetitions"));
+  if (!median || !least || !repetitions || *repetitions < 2 || *least <= 0) return std::nullopt;
+  return *median / *least;
+}
+
+Matched match_rows(const StoredPoint& a, const StoredPoint& b, const std::map<std::string, FieldKind>& kinds) {
+  Matched matched{a.run, a.parameters, {}, {}};
+  for (std::size_t r = 0; r < std::min(a.rows.size(), b.rows.size()); ++r) {
+    const Row &x = a.rows[r], &y = b.rows[r];
+    const auto noise_a = spread(x), noise_b = spread(y);
+    for (const auto& [column, cell] : x.cells()) {
+      const auto kind = kinds.find(column);
+      const Cell* other = y.find(column);
+      if (kind == kinds.end() || !other) continue;
+      if (kind->second == FieldKind::answer && !same_answer(cell, *other)) matched.differing.push_back(column);
+      const auto t = number(&cell), u = number(other);
+      if (kind->second != FieldKind::timing || !t || !u || column.find("_min_s") != std::string::npos) continue;
+      Ratio ratio{column, *t, *u, std::nullopt};
+      if (column == "solve_s" && noise_a && noise_b && *t > 0) {
+        ratio.within_noise = std::fabs(*u / *t - 1) <= std::max(*noise_a, *noise_b) - 1;
+      }
+      matched.ratios.push_back(ratio);
+    }
+  }
+  if (a.rows.size() != b.rows.size()) matched.differing.push_back("rows");
+  return matched;
+}
+
+std::string ratio_text(double a, double b) {
+  if (a <= 0) return "";
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(3) << b / a;
+  return text.str();
+}
+
+std::string noise_text(const std::optional<bool>& within) {
+  return within ? (*within ? "within noise" : "beyond noise") : "one repetition";
+}
+
+void write_csv(const std::string& path, const std::vector<Matched>& points) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail("compare: cannot write '", path, "'");
+  out << csv_record({"run", "parameters", "answers", "column", "a", "b", "ratio", "noise"});
+  for (const Matched& point : points) {
+    const std::string answers = point.differing.empty() ? "agree" : "differ";
+    for (const Ratio& ratio : point.ratios) {
+      out << csv_record({point.run, point.label, answers, ratio.column, exact_text(ratio.a), exact_text(ratio.b),
+                         ratio_text(ratio.a, ratio.b), noise_text(ratio.within_noise)});
+    }
+  }
+  if (!out.flush()) fail("compare: cannot write '", path, "'");
+}
+
+}  // namespace
+
+int compare_results(const std::string& a_given, const std::string& b_given, const CompareOptions& options) {
+  const ResultsDatabase a(database_path(a_given), ResultsDatabase::Access::read);
+  const ResultsDatabase b(database_path(b_given), ResultsDatabase::Access::read);
+  const auto kinds = column_kinds();
+  std::map<std::pair<std::string, std::string>, StoredPoint> theirs;
+  for (StoredPoint& point : b.all_points()) theirs[{point.run, point.parameters}] = std::move(point);
+  std::vector<Matched> matched;
+  std::vector<std::string> only_a;
+  for (const StoredPoint& point : a.all_points()) {
+    const auto found = theirs.find({point.run, point.parameters});
+    if (found == theirs.end()) {
+      only_a.push_back(point.run + " " + point.parameters);
+      continue;
+    }
+    matched.push_back(match_rows(point, found->second, kinds));
+    theirs.erase(found);
+  }
+  std::cout << "| run | point | answers | solve_s A | solve_s B | B/A | noise |\n|---|---|---|---|---|---|---|\n";
+  int status = 0;
+  for (const Matched& point : matched) {
+    const std::string answers = point.differing.empty() ? "agree" : "DIFFER:";
+    std::string differing;
+    for (const auto& column : point.differing) differing += " " + column;
+    for (const Ratio& ratio : point.ratios) {
+      if (ratio.column != "solve_s") continue;
+      std::cout << "| " << markdown_cell(point.run) << " | " << markdown_cell(point.label) << " | " << answers
+                << differing << " | " << reading_text(Cell(ratio.a)) << " | " << reading_text(Cell(ratio.b)) << " | "
+                << ratio_text(ratio.a, ratio.b) << " | " << noise_text(ratio.within_noise) << " |\n";
+      const bool slower = options.fail_above && ratio.a > 0 && ratio.b / ratio.a > *options.fail_above &&
+                          ratio.within_noise != std::optional<bool>(true);
+      if (slower) {
+        std::cerr << "kollective compare: " << point.run << " " << point.label << " is " << ratio_text(ratio.a, ratio.b)
+                  << "x slower (above " << *options.fail_above << ")\n";
+        status = 1;
+      }
+    }
+    if (!point.differing.empty()) {
+      std::cerr << "kollective compare: " << point.run << " " << point.label << ": answers differ:" << differing << "\n";
+      status = 1;
+    }
+  }
+  std::cout << "\n" << matched.size() << " points matched";
+  std::cout << "; only in A: " << only_a.size() << "; only in B: " << theirs.size() << "\n";
+  if (!options.csv.empty()) write_csv(options.csv, matched);
+  return status;
+}
+
+}  // namespace kollective::driver
