@@ -26,8 +26,7 @@ constexpr double answer_tolerance = 1e-6;
 
 /// The database of an output folder, or the file given.
 std::string database_path(const std::string& given) {
-  const std::string path =
-      std::filesystem::is_directory(given) ? ResultsDatabase::path_in(given) : given;
+  const std::string path = std::filesystem::is_directory(given) ? ResultsDatabase::path_in(given) : given;
   if (!std::filesystem::exists(path)) {
     fail("compare: '", given, "' holds no results database (", path, "): give an output folder of `kollective run`");
   }
@@ -170,7 +169,8 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
       }
     }
     if (!point.differing.empty()) {
-      std::cerr << "kollective compare: " << point.run << " " << point.label << ": answers differ:" << differing << "\n";
+      std::cerr << "kollective compare: " << point.run << " " << point.label << ": answers differ:" << differing
+                << "\n";
       status = 1;
     }
   }

@@ -13,7 +13,7 @@
 namespace kollective::driver {
 
 struct CompareOptions {
-  std::string csv;                    ///< also write the comparison here as CSV ("" : not)
+  std::string csv;                   ///< also write the comparison here as CSV ("" : not)
   std::optional<double> fail_above;  ///< exit 1 when a point's solve_s ratio exceeds it beyond noise
 };
 
