@@ -33,6 +33,7 @@ from .elections import (  # noqa: E402
     write_preflib,
 )
 from .ranking import RankSVM, mean_ndcg, ndcg, pairwise_accuracy, read_letor  # noqa: E402
+from . import results  # noqa: E402  (kollective.results.load: a campaign's results database)
 
 atexit.register(_kollective.finalize)
 

@@ -20,6 +20,7 @@ caller's backend is left alone. Imports nothing from the rest of the package.
 """
 
 import csv
+import json
 import math
 import pathlib
 import re
@@ -155,9 +156,10 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
     return columns, rows
 
 
-def _classify(path, root):
-    """The table at path if it is a result table (the driver's, or another program's), else None."""
-    columns, rows = _read_csv(path)
+def _classify(path, root, table=None):
+    """The table at path if it is a result table (the driver's, or another program's), else None.
+    `table`: its (columns, rows) already read (a results database's run)."""
+    columns, rows = table or _read_csv(path)
     if rows and "run" in columns:
         for algorithm in ALGORITHMS:
             if all(c in columns for c in (algorithm.size_column, *algorithm.marker_columns)):
@@ -187,11 +189,31 @@ def _csv_files(path):
     return sorted(p for p in path.rglob("*.csv") if p.is_file())
 
 
+def _database_tables(path):
+    """Each run of a results database as a table: (columns, rows) of text cells, as a CSV gives."""
+    from . import results  # the standard library's sqlite3 and json only
+    runs = {}
+    for row in results.load(path):
+        cells = {k: v for k, v in row.items() if k not in ("point", "session", "rank", "parameters", "started",
+                                                            "ended") and not k.startswith("session_")}
+        runs.setdefault(row["run"], []).append(
+            {k: json.dumps(v) if isinstance(v, list) else "" if v is None else str(v).lower()
+             if isinstance(v, bool) else str(v) for k, v in cells.items()})
+    for run, rows in runs.items():
+        columns = tuple(dict.fromkeys(c for r in rows for c in r))
+        yield run, (columns, rows)
+
+
 def read_tables(paths):
-    """Every result table below the given folders or CSV files, with its algorithm resolved."""
+    """Every result table below the given folders or CSV files, and in the given results
+    databases (results.sqlite), with its algorithm resolved."""
     tables, seen = [], set()
     for path in paths:
         root = path if path.is_dir() else path.parent
+        if path.is_file() and path.suffix == ".sqlite":
+            for run, table in _database_tables(path):
+                tables.append(_classify(path.parent / f"{path.name}#{run}", root, table))
+            continue
         for csv_path in _csv_files(path):
             if csv_path.resolve() not in seen:  # a folder given twice (or inside another) counts once
                 seen.add(csv_path.resolve())
