@@ -8,6 +8,11 @@ config changed an answer-changing key (naming the run and the key), or where the
 no database; --force-resume goes on anyway.
 
     python3 check_stop_resume.py KOLLECTIVE WORK_DIR
+    python3 check_stop_resume.py KOLLECTIVE WORK_DIR --mpiexec MPIEXEC   (3 ranks, one killed)
+
+With --mpiexec: under 3 ranks, one rank other than 0 is killed (SIGKILL) once the sweep has three
+points stored in any rank's file; every point a rank had finished is kept, and --resume (on 3
+ranks) finishes the campaign with the answers of an uninterrupted 3-rank run.
 """
 
 import csv
@@ -56,14 +61,80 @@ def stop_when(kollective, out, points, sig):
     return process.returncode, stderr
 
 
+def stored_anywhere(out, run_name="sweep"):
+    """The points of `run_name` in rank 0's database and the other ranks' own files."""
+    total = 0
+    for name in os.listdir(out) if os.path.isdir(out) else []:
+        if name.startswith("results") and name.endswith(".sqlite"):
+            try:
+                with sqlite3.connect(f"file:{os.path.join(out, name)}?mode=ro", uri=True, timeout=10) as db:
+                    total += db.execute("SELECT count(*) FROM points WHERE run = ?", (run_name,)).fetchone()[0]
+            except sqlite3.Error:
+                pass
+    return total
+
+
+def rank_pid(launcher, rank):
+    """The process of `rank` below mpiexec's (Open MPI sets OMPI_COMM_WORLD_RANK)."""
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                variables = handle.read().split(b"\0")
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                command = handle.read()
+        except OSError:
+            continue
+        if f"OMPI_COMM_WORLD_RANK={rank}".encode() in variables and b"kollective" in command and \
+                f"--out\0{launcher}".encode() in command:
+            return int(pid)
+    return None
+
+
+def check_ranks(kollective, work, mpiexec):
+    """Three ranks, one killed: its finished points and the others' survive; --resume ends it."""
+    launch = [mpiexec, "-np", "3", "--oversubscribe"]
+    environment = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
+                       OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+    def run_ranks(out, *extra):
+        return subprocess.run([*launch, kollective, "run", CONFIG, "--out", out, "--quiet", *extra],
+                              capture_output=True, text=True, env=environment, timeout=300)
+
+    full, killed = os.path.join(work, "ranks_full"), os.path.join(work, "ranks_killed")
+    expect(run_ranks(full).returncode == 0, "the uninterrupted 3-rank run")
+    expected = {name: answers(full, name) for name in ("quick", "sweep", "after")}
+    process = subprocess.Popen([*launch, kollective, "run", CONFIG, "--out", killed, "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    deadline = time.time() + 120
+    while process.poll() is None and time.time() < deadline and stored_anywhere(killed) < 3:
+        time.sleep(0.05)
+    stored = stored_anywhere(killed)
+    victim = rank_pid(killed, 1) or rank_pid(killed, 2)
+    expect(victim is not None, "a rank other than 0 to kill")
+    if victim:
+        os.kill(victim, signal.SIGKILL)
+    process.communicate(timeout=300)
+    expect(stored_anywhere(killed) >= stored, f"the {stored} points stored before the kill are kept")
+    resumed = run_ranks(killed, "--resume")
+    expect(resumed.returncode == 0, f"--resume on 3 ranks after a rank was killed: {resumed.stderr}")
+    for name, rows in expected.items():
+        expect(answers(killed, name) == rows, f"after a killed rank and --resume, {name}'s answers")
+    left = [name for name in os.listdir(killed) if name.startswith("results.rank")]
+    expect(not left, f"the ranks' own files are taken in: {left}")
+
+
 def answers(out, name):
     with open(os.path.join(out, name + ".csv"), newline="") as handle:
         return [tuple(row[c] for c in ANSWERS) for row in csv.DictReader(handle)]
 
 
-def main(kollective, work):
+def main(kollective, work, mpiexec=None):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
+    if mpiexec:
+        check_ranks(kollective, work, mpiexec)
+        print("stop and resume on 3 ranks:", "FAILED" if failures else "every check passed")
+        return 1 if failures else 0
     full, stopped, killed = (os.path.join(work, name) for name in ("full", "stopped", "killed"))
     expect(run(kollective, full).returncode == 0, "the uninterrupted run")
     expected = {name: answers(full, name) for name in ("quick", "sweep", "after")}
@@ -117,4 +188,4 @@ def main(kollective, work):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--mpiexec" else None))
