@@ -130,19 +130,29 @@ void write_csv(const std::string& path, const std::vector<Matched>& points) {
   if (!out.flush()) fail("compare: cannot write '", path, "'");
 }
 
+/// The point's input as its first row names it ("input", or RankSVM's "train"): two points of one
+/// run and index are the same point only where their inputs are.
+std::string input_of(const StoredPoint& point) {
+  if (point.rows.empty()) return "";
+  for (const char* column : {"input", "train"}) {
+    if (const Cell* cell = point.rows.front().find(column)) return to_text(*cell);
+  }
+  return "";
+}
+
 }  // namespace
 
 int compare_results(const std::string& a_given, const std::string& b_given, const CompareOptions& options) {
   const ResultsDatabase a(database_path(a_given), ResultsDatabase::Access::read);
   const ResultsDatabase b(database_path(b_given), ResultsDatabase::Access::read);
   const auto kinds = column_kinds();
-  std::map<std::pair<std::string, std::string>, StoredPoint> theirs;
-  for (StoredPoint& point : b.all_points()) theirs[{point.run, point.parameters}] = std::move(point);
+  std::map<std::pair<std::string, std::size_t>, StoredPoint> theirs;
+  for (StoredPoint& point : b.all_points()) theirs[{point.run, point.point}] = std::move(point);
   std::vector<Matched> matched;
   std::vector<std::string> only_a;
   for (const StoredPoint& point : a.all_points()) {
-    const auto found = theirs.find({point.run, point.parameters});
-    if (found == theirs.end()) {
+    const auto found = theirs.find({point.run, point.point});
+    if (found == theirs.end() || input_of(found->second) != input_of(point)) {
       only_a.push_back(point.run + " " + point.parameters);
       continue;
     }

@@ -3,8 +3,8 @@
 
 /// \file Compare.hpp
 /// `kollective compare A B`: two results databases (output folders of one config: OpenMP against
-/// CUDA, one GPU against two, one revision against the next) point by point. Points match by run
-/// and parameters; per point the ratio B/A of every timing column (the columns' declared kinds)
+/// CUDA, one GPU against two, one revision against the next) point by point. Points match by run,
+/// index and input; per point the ratio B/A of every timing column (the columns' declared kinds)
 /// and whether every answer column agrees (doubles within a relative 1e-6, the rest exactly).
 
 #include <optional>
