@@ -39,6 +39,8 @@ except ImportError as e:
     raise ImportError("kollective's plots need matplotlib: pip install 'kollective[plot]' (or pip install "
                       "matplotlib)") from e
 
+from . import results  # noqa: E402  (the former column names; results databases)
+
 __all__ = ["plot_results", "plot_table", "build_figures", "save_figures", "figure_name", "FIGURE_SIZE_INCHES",
            "FIGURE_DPI", "FORMATS"]
 
@@ -129,15 +131,6 @@ def _number(text):
     return value if math.isfinite(value) else None
 
 
-# Columns the driver wrote before every seconds column ended in `_s` (issue #38), by today's names.
-_LEGACY_COLUMNS = (("seconds", "solve_s"), ("seconds_min", "solve_min_s"), ("lp_seconds", "lp_s"),
-                   ("dp_layers_seconds", "dp_layers_s"), ("exchange_seconds", "exchange_s"),
-                   ("exchange_seconds_min", "exchange_min_s"), ("exchange_seconds_max", "exchange_max_s"),
-                   ("exchange_s_min", "exchange_min_s"), ("exchange_s_max", "exchange_max_s"),
-                   ("paths_s_min", "paths_min_s"), ("seconds_per_iteration", "iteration_s"),
-                   ("seconds_per_fun", "fun_s"), ("seconds_per_grad", "grad_s"), ("seconds_per_hv", "hv_s"))
-
-
 def _read_csv(path):  # an unreadable or malformed file is simply not a table
     try:
         with open(path, newline="", encoding="utf-8", errors="replace") as handle:
@@ -145,7 +138,7 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
             columns, rows = tuple(reader.fieldnames or ()), list(reader)
     except (OSError, csv.Error):
         return (), []
-    renamed = dict(_LEGACY_COLUMNS) if "run" in columns else {}  # the driver's tables before the `_s` names
+    renamed = dict(results.FORMER_COLUMNS) if "run" in columns else {}  # the driver's tables before a rename
     if "agents" in columns and "precision" not in columns:
         renamed["values"] = "precision"
     if "documents" in columns and "precision" not in columns:
@@ -191,7 +184,6 @@ def _csv_files(path):
 
 def _database_tables(path):
     """Each run of a results database as a table: (columns, rows) of text cells, as a CSV gives."""
-    from . import results  # the standard library's sqlite3 and json only
     runs = {}
     for row in results.load(path):
         cells = {k: v for k, v in row.items() if k not in ("point", "session", "rank", "parameters", "started",

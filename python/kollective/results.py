@@ -5,6 +5,31 @@ solved point, committed as it was solved, read back with its context (docs/confi
 import json
 import pathlib
 import sqlite3
+import warnings
+
+# Columns of the driver's tables that had other names, by former name (CHANGELOG.md): a row
+# asked for a former name serves the current one with a FutureWarning, and `kollective plot`
+# reads older tables by them.
+FORMER_COLUMNS = {
+    "seconds": "solve_s", "seconds_min": "solve_min_s", "lp_seconds": "lp_s", "dp_layers_seconds": "dp_layers_s",
+    "exchange_seconds": "exchange_s", "exchange_seconds_min": "exchange_min_s",
+    "exchange_seconds_max": "exchange_max_s", "exchange_s_min": "exchange_min_s", "exchange_s_max": "exchange_max_s",
+    "paths_s_min": "paths_min_s", "seconds_per_iteration": "iteration_s", "seconds_per_fun": "fun_s",
+    "seconds_per_grad": "grad_s", "seconds_per_hv": "hv_s",
+}
+
+
+class Row(dict):
+    """One stored table row: a dict, which also answers a former column name (FORMER_COLUMNS,
+    RankSVM's `feature_precision`) with the current one's value and a FutureWarning."""
+
+    def __missing__(self, name):
+        current = FORMER_COLUMNS.get(name) or ("precision" if name == "feature_precision" else None)
+        if current is None or current not in self:
+            raise KeyError(name)
+        warnings.warn(f"column '{name}' is now '{current}' (CHANGELOG.md)", FutureWarning, stacklevel=2)
+        return self[current]
+
 
 _POINT_COLUMNS = ("run", "point", "session", "rank", "parameters", "started", "ended")
 _SESSION_COLUMNS = ("config", "config_hash", "revision", "backend", "device", "kokkos", "host", "ranks")
@@ -25,7 +50,8 @@ def load(path, frame=False):
     the run), `session`, `rank`, `started` and `ended` (ISO 8601, UTC), `parameters` (a dict), the
     session's `config`, `config_hash`, `revision`, `backend`, `device`, `kokkos`, `host` and `ranks`
     (under `session_`-prefixed names where a cell has the same name), and every cell of the row,
-    typed as in the tables' JSON. `frame=True`: a pandas DataFrame of the same rows."""
+    typed as in the tables' JSON; a former column name (`row["seconds"]`) gives the current
+    column's value with a FutureWarning. `frame=True`: a pandas DataFrame of the same rows."""
     database = database_path(path)
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
         try:
@@ -38,7 +64,7 @@ def load(path, frame=False):
             raise ValueError(f"{database}: not a Kollective results database ({error})") from None
     rows = []
     for values in found:
-        row = dict(zip(_POINT_COLUMNS, values))
+        row = Row(zip(_POINT_COLUMNS, values))
         row["parameters"] = json.loads(row["parameters"])
         cells = json.loads(values[-1])
         for name, value in zip(_SESSION_COLUMNS, values[len(_POINT_COLUMNS):-1]):

@@ -45,6 +45,10 @@ def test_load_gives_every_row_typed_as_the_tables(campaign):
         assert row["parameters"]["agents"] == row["agents"] and row["backend"] == written["backend"]
         assert row["config_hash"] and row["started"] <= row["ended"]
     assert rows == kollective.results.load(campaign / "results.sqlite")
+    with pytest.warns(FutureWarning, match="'seconds' is now 'solve_s'"):
+        assert rows[1]["seconds"] == rows[1]["solve_s"]
+    with pytest.raises(KeyError):
+        rows[1]["no_such_column"]
 
 
 def test_load_refuses_what_is_not_a_results_database(tmp_path):
