@@ -546,7 +546,7 @@ SessionContext session_context(const std::string& config_path, const std::string
 
 int run_config(const std::string& config_path, std::string out_dir, const RunFlags& flags) {
   CheckedConfig checked = check_config_file(config_path, out_dir, flags, true);
-  catch_stop_signals();
+  catch_stop_signals(world().rank() == 0);
   if (world().rank() == 0) {
     if (checked.config.has("title")) std::cout << checked.config.required("title").as_string() << "\n";
     std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device;

@@ -11,6 +11,7 @@ namespace kollective::driver {
 namespace {
 
 volatile std::sig_atomic_t caught = 0;
+bool announce = true;  ///< rank 0 says it is stopping; the other ranks are silent
 std::time_t caught_at = 0;
 /// A signal this soon after the first is the same stop again, as when a scheduler signals every
 /// process of a job and mpirun passes its own on to the ranks.
@@ -29,14 +30,18 @@ extern "C" void on_stop_signal(int signal) {
   }
   caught = signal;
   caught_at = seconds_now();
-  const char* note = "kollective: stopping after the point in flight (a second signal stops at once)\n";
-  const ssize_t written = write(STDERR_FILENO, note, std::strlen(note));
-  (void)written;
+  const char* note =
+      "kollective: stopping after the point in flight (a second signal, 3 s or more later, stops at once)\n";
+  if (announce) {
+    const ssize_t written = write(STDERR_FILENO, note, std::strlen(note));
+    (void)written;
+  }
 }
 
 }  // namespace
 
-void catch_stop_signals() {
+void catch_stop_signals(bool announce_stop) {
+  announce = announce_stop;
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);

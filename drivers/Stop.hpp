@@ -11,8 +11,8 @@
 
 namespace kollective::driver {
 
-/// Installs the handlers (for `kollective run` alone).
-void catch_stop_signals();
+/// Installs the handlers (for `kollective run` alone); `announce`: say on stderr that a stop began.
+void catch_stop_signals(bool announce);
 /// The first stop signal caught, or 0.
 int stop_signal();
 /// "SIGTERM", "SIGINT", or "signal N".
