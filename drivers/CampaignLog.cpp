@@ -39,13 +39,23 @@ void CampaignLog::start_fresh() {
   for (const LoggedRun& run : runs_) database().clear_run(run.name);
 }
 
-void CampaignLog::merge_rank_files() {
+namespace {
+/// The other ranks' own files in `folder` (results.rank<R>.sqlite).
+std::vector<std::filesystem::path> rank_files(const std::string& folder) {
   const std::regex rank_file(R"(results\.rank[0-9]+\.sqlite)");
-  for (const auto& entry : std::filesystem::directory_iterator(out_dir_)) {
-    const std::string name = entry.path().filename().string();
-    if (!std::regex_match(name, rank_file)) continue;
+  std::vector<std::filesystem::path> files;
+  if (!std::filesystem::is_directory(folder)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    if (std::regex_match(entry.path().filename().string(), rank_file)) files.push_back(entry.path());
+  }
+  return files;
+}
+}  // namespace
+
+void CampaignLog::merge_rank_files() {
+  for (const auto& file : rank_files(out_dir_)) {
     {
-      ResultsDatabase other(entry.path().string());
+      ResultsDatabase other(file.string());
       std::map<std::int64_t, std::int64_t> sessions;  // theirs -> ours
       for (const StoredSession& session : other.sessions()) {
         sessions[session.id] = database().begin_session(session.context);
@@ -56,7 +66,7 @@ void CampaignLog::merge_rank_files() {
         database().add_point(point);
       }
     }
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(entry.path().string() + suffix);
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
   }
 }
 
@@ -83,9 +93,18 @@ std::string changed_key(const std::vector<std::pair<std::string, std::string>>& 
 }
 
 std::vector<std::set<std::size_t>> CampaignLog::start_resumed(bool force) {
+  if (world().rank() != 0) return std::vector<std::set<std::size_t>>(runs_.size());
+  try {
+    return resumable_points(force);
+  } catch (...) {
+    if (database_) database_->end_session(session_, "refused");  // the folder's points stay as they were
+    throw;
+  }
+}
+
+std::vector<std::set<std::size_t>> CampaignLog::resumable_points(bool force) {
   std::vector<std::set<std::size_t>> done(runs_.size());
-  if (world().rank() != 0) return done;
-  if (!std::filesystem::exists(path())) {
+  if (!std::filesystem::exists(path()) && rank_files(out_dir_).empty()) {  // a killed rank 0 may have none
     fail("nothing to resume in ", out_dir_, "/: it holds no results database (results.sqlite); run without --resume");
   }
   merge_rank_files();

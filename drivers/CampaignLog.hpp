@@ -51,6 +51,7 @@ class CampaignLog {
   std::string path() const;
   ResultsDatabase& database();
   void merge_rank_files();
+  std::vector<std::set<std::size_t>> resumable_points(bool force);
   std::string out_dir_;
   SessionContext session_context_;
   std::vector<LoggedRun> runs_;
