@@ -9,36 +9,6 @@
 
 namespace kollective::driver {
 
-bool answer_neutral_key(const std::string& key) {
-  for (const char* neutral : {"name", "repetitions", "warmup", "verify", "max_seconds"}) {
-    if (key == neutral) return true;
-  }
-  return key.rfind("write.", 0) == 0 || key == "write";
-}
-
-CampaignLog::CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs)
-    : out_dir_(std::move(out_dir)),
-      session_context_(std::move(session)),
-      runs_(std::move(runs)),
-      keys_stored_(runs_.size(), false) {}
-
-CampaignLog::~CampaignLog() = default;
-
-std::string CampaignLog::path() const { return ResultsDatabase::path_in(out_dir_, world().rank()); }
-
-ResultsDatabase& CampaignLog::database() {
-  if (!database_) {
-    database_ = std::make_unique<ResultsDatabase>(path());
-    session_ = database_->begin_session(session_context_);
-  }
-  return *database_;
-}
-
-void CampaignLog::start_fresh() {
-  if (world().rank() != 0 || !std::filesystem::exists(path())) return;
-  for (const LoggedRun& run : runs_) database().clear_run(run.name);
-}
-
 namespace {
 /// The other ranks' own files in `folder` (results.rank<R>.sqlite).
 std::vector<std::filesystem::path> rank_files(const std::string& folder) {
@@ -52,6 +22,52 @@ std::vector<std::filesystem::path> rank_files(const std::string& folder) {
 }
 }  // namespace
 
+bool answer_neutral_key(const std::string& key) {
+  for (const char* neutral : {"name", "repetitions", "warmup", "verify", "max_seconds"}) {
+    if (key == neutral) return true;
+  }
+  return key.rfind("write.", 0) == 0 || key == "write";
+}
+
+CampaignLog::CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs)
+    : out_dir_(std::move(out_dir)), session_context_(std::move(session)), runs_(std::move(runs)) {}
+
+CampaignLog::~CampaignLog() = default;
+
+std::string CampaignLog::path() const { return ResultsDatabase::path_in(out_dir_, world().rank()); }
+
+ResultsDatabase& CampaignLog::database() {
+  if (!database_) {
+    database_ = std::make_unique<ResultsDatabase>(path());
+    session_ = database_->begin_session(session_context_);
+    // What each run was configured with, beside its points (rank 0 of a resumed campaign
+    // compares first, then records the runs it lacks).
+    if (world().rank() != 0 || !resuming_) record_keys(false);
+  }
+  return *database_;
+}
+
+void CampaignLog::record_keys(bool missing_only) {
+  for (const LoggedRun& run : runs_) {
+    if (!missing_only || database_->run_keys(run.name).empty()) database_->set_run_keys(run.name, run.keys);
+  }
+}
+
+void CampaignLog::start_fresh() {
+  if (world().rank() != 0) {  // an earlier campaign's own file of this rank
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path() + suffix);
+    return;
+  }
+  for (const auto& file : rank_files(out_dir_)) {  // of ranks this campaign does not have
+    const std::string name = file.filename().string();
+    if (std::stoi(name.substr(std::string("results.rank").size())) < world().size()) continue;
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+  }
+  if (!std::filesystem::exists(path())) return;
+  for (const LoggedRun& run : runs_) database().clear_run(run.name);
+  record_keys(false);  // this campaign's
+}
+
 void CampaignLog::merge_rank_files() {
   for (const auto& file : rank_files(out_dir_)) {
     {
@@ -60,6 +76,10 @@ void CampaignLog::merge_rank_files() {
       for (const StoredSession& session : other.sessions()) {
         sessions[session.id] = database().begin_session(session.context);
         database().end_session(sessions[session.id], session.status);
+      }
+      for (const LoggedRun& run : runs_) {  // the keys its points were solved with, where rank 0 has none
+        const auto keys = other.run_keys(run.name);
+        if (!keys.empty() && database().run_keys(run.name).empty()) database().set_run_keys(run.name, keys);
       }
       for (StoredPoint point : other.all_points()) {
         point.session = sessions[point.session];
@@ -94,6 +114,7 @@ std::string changed_key(const std::vector<std::pair<std::string, std::string>>& 
 
 std::vector<std::set<std::size_t>> CampaignLog::start_resumed(bool force) {
   if (world().rank() != 0) return std::vector<std::set<std::size_t>>(runs_.size());
+  resuming_ = true;
   try {
     return resumable_points(force);
   } catch (...) {
@@ -108,36 +129,36 @@ std::vector<std::set<std::size_t>> CampaignLog::resumable_points(bool force) {
     fail("nothing to resume in ", out_dir_, "/: it holds no results database (results.sqlite); run without --resume");
   }
   merge_rank_files();
-  const std::vector<StoredSession> sessions = database().sessions();
   const char* again = " (use another --out for a fresh campaign, or --force-resume to mix them)";
-  for (const StoredSession& earlier : sessions) {
-    if (earlier.id == session_) continue;
+  std::set<std::int64_t> solving;  // the sessions that solved the points kept
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    for (const StoredPoint& point : database().points(runs_[i].name)) {
+      done[i].insert(point.point);
+      solving.insert(point.session);
+    }
+    const auto stored = database().run_keys(runs_[i].name);
+    if (done[i].empty() || force) continue;
+    if (stored.empty()) {
+      fail("resuming run '", runs_[i].name, "': its stored points have no recorded config to compare with", again);
+    }
+    const std::string change = changed_key(stored, runs_[i].keys);
+    if (!change.empty()) fail("resuming run '", runs_[i].name, "': ", change, ": its answers could differ", again);
+  }
+  for (const StoredSession& earlier : database().sessions()) {
     const SessionContext& then = earlier.context;
-    if (!force && (then.revision != session_context_.revision || then.backend != session_context_.backend)) {
+    if (force || !solving.count(earlier.id)) continue;
+    if (then.revision != session_context_.revision || then.backend != session_context_.backend) {
       fail("resuming ", out_dir_, "/: its points were solved by revision ", then.revision, " on ", then.backend,
            ", this is revision ", session_context_.revision, " on ", session_context_.backend, again);
     }
   }
-  for (std::size_t i = 0; i < runs_.size(); ++i) {
-    const auto stored = database().run_keys(runs_[i].name);
-    for (const StoredPoint& point : database().points(runs_[i].name)) done[i].insert(point.point);
-    if (stored.empty()) continue;  // a run new to the campaign
-    keys_stored_[i] = true;
-    const std::string change = changed_key(stored, runs_[i].keys);
-    if (!force && !change.empty() && !done[i].empty()) {
-      fail("resuming run '", runs_[i].name, "': ", change, ": its answers could differ", again);
-    }
-  }
+  record_keys(true);  // runs new to the campaign
   return done;
 }
 
-void CampaignLog::add(std::size_t run, StoredPoint point) {
+void CampaignLog::add(StoredPoint point) {
   database();  // opened, its session begun
   point.session = session_;
-  if (world().rank() == 0 && !keys_stored_[run]) {
-    database().set_run_keys(runs_[run].name, runs_[run].keys);
-    keys_stored_[run] = true;
-  }
   database().add_point(point);
 }
 

@@ -32,7 +32,8 @@ class CampaignLog {
   CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs);
   ~CampaignLog();
 
-  /// A fresh campaign (rank 0): the database forgets the earlier points of these runs.
+  /// A fresh campaign: rank 0's database forgets the earlier points of these runs, and the
+  /// ranks' own files of an earlier campaign go.
   void start_fresh();
   /// `--resume` (rank 0): takes in the points other ranks kept in their own files, checks that
   /// the revision, backend and every run's answer-changing keys are those its points were solved
@@ -40,8 +41,8 @@ class CampaignLog {
   /// changed, or when the folder holds no database.
   std::vector<std::set<std::size_t>> start_resumed(bool force);
 
-  /// Commits a solved point of run `run` (an index into the runs).
-  void add(std::size_t run, StoredPoint point);
+  /// Commits a solved point.
+  void add(StoredPoint point);
   /// Rank 0: the stored points of run `run`, in point order.
   std::vector<StoredPoint> points(std::size_t run);
   /// Ends the session with `status`; another rank's own file goes once rank 0 `holds_all`.
@@ -51,11 +52,12 @@ class CampaignLog {
   std::string path() const;
   ResultsDatabase& database();
   void merge_rank_files();
+  void record_keys(bool missing_only);
   std::vector<std::set<std::size_t>> resumable_points(bool force);
   std::string out_dir_;
   SessionContext session_context_;
   std::vector<LoggedRun> runs_;
-  std::vector<bool> keys_stored_;
+  bool resuming_ = false;
   std::unique_ptr<ResultsDatabase> database_;
   std::int64_t session_ = 0;
 };

@@ -90,8 +90,11 @@ Matched match_rows(const StoredPoint& a, const StoredPoint& b, const std::map<st
     for (const auto& [column, cell] : x.cells()) {
       const auto kind = kinds.find(column);
       const Cell* other = y.find(column);
-      if (kind == kinds.end() || !other) continue;
-      if (kind->second == FieldKind::answer && !same_answer(cell, *other)) matched.differing.push_back(column);
+      if (kind == kinds.end()) continue;
+      if (kind->second == FieldKind::answer && (!other || !same_answer(cell, *other))) {
+        matched.differing.push_back(column);  // an answer B lacks does not agree
+      }
+      if (!other) continue;
       const auto t = number(&cell), u = number(other);
       if (kind->second != FieldKind::timing || !t || !u || column.find("_min_s") != std::string::npos) continue;
       Ratio ratio{column, *t, *u, std::nullopt};
@@ -187,6 +190,10 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
   std::cout << "\n" << matched.size() << " points matched";
   std::cout << "; only in A: " << only_a.size() << "; only in B: " << theirs.size() << "\n";
   if (!options.csv.empty()) write_csv(options.csv, matched);
+  if (matched.empty()) {
+    std::cerr << "kollective compare: no point of A matches one of B (run, point and input)\n";
+    return 1;
+  }
   return status;
 }
 

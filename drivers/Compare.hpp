@@ -17,8 +17,9 @@ struct CompareOptions {
   std::optional<double> fail_above;  ///< exit 1 when a point's solve_s ratio exceeds it beyond noise
 };
 
-/// Prints the comparison as Markdown; returns the exit status: 0, or 1 when an answer differs or
-/// a point is slower than fail_above beyond noise (each named on stderr).
+/// Prints the comparison as Markdown; returns the exit status: 0, or 1 when no point matches, an
+/// answer differs (or B lacks it), or a point is slower than fail_above beyond noise (each named
+/// on stderr).
 int compare_results(const std::string& a, const std::string& b, const CompareOptions& options);
 
 }  // namespace kollective::driver

@@ -120,10 +120,11 @@ void check_same_config(const std::string& config_path, const std::string& text, 
 constexpr int all_ranks = -1;
 constexpr int solved_before = -2;  ///< a point a resumed campaign found in the results database
 
-/// Which rank runs each point of each run: all_ranks for shared runs; the other points
-/// longest first onto the least loaded rank (lowest rank on ties), so that a sweep whose sizes
-/// grow fast still balances.
-std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan, int ranks) {
+/// Which rank runs each point of each run: all_ranks for shared runs; solved_before for the
+/// points a resumed campaign has (`solved`, where given); the other points longest first onto the
+/// least loaded rank (lowest rank on ties), so that a sweep whose sizes grow fast still balances.
+std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan, int ranks,
+                                            const std::vector<std::set<std::size_t>>& solved) {
   struct Point {
     double seconds;
     std::size_t run, point;
@@ -132,8 +133,13 @@ std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan,
   std::vector<Point> points;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     owner[i].assign(plan[i].point_seconds.size(), all_ranks);
-    if (plan[i].shared) continue;
-    for (std::size_t k = 0; k < plan[i].point_seconds.size(); ++k) points.push_back({plan[i].point_seconds[k], i, k});
+    for (std::size_t k = 0; k < plan[i].point_seconds.size(); ++k) {
+      if (i < solved.size() && solved[i].count(k)) {
+        owner[i][k] = solved_before;
+      } else if (!plan[i].shared) {
+        points.push_back({plan[i].point_seconds[k], i, k});
+      }
+    }
   }
   std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.seconds > b.seconds; });
   std::vector<double> load(ranks, 0.0);
@@ -147,8 +153,9 @@ std::vector<std::vector<int>> assign_points(const std::vector<PlannedRun>& plan,
 
 /// Rank 0's assignment on every rank (point costs come from estimates that can differ between
 /// ranks, e.g. with their thread counts).
-std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& plan) {
-  std::vector<std::vector<int>> owner = assign_points(plan, world().size());
+std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& plan,
+                                                const std::vector<std::set<std::size_t>>& solved = {}) {
+  std::vector<std::vector<int>> owner = assign_points(plan, world().size(), solved);
   std::vector<std::int64_t> flat;
   for (const auto& run : owner) flat.insert(flat.end(), run.begin(), run.end());
   world().broadcast(flat, 0);
@@ -319,7 +326,7 @@ class ConfigRunner {
   }
 
   /// `--resume`: the points the results database holds are not solved again (rank 0 checks the
-  /// folder and tells every rank).
+  /// folder and tells every rank), and the rest are dealt over the ranks again.
   void skip_solved_points() {
     std::vector<std::set<std::size_t>> solved;
     world().on_every_rank([&] {
@@ -334,12 +341,21 @@ class ConfigRunner {
       }
     }
     world().broadcast(flat, 0);
+    solved.assign(plan_.size(), {});
     for (std::size_t at = 0; at + 1 < flat.size(); at += 2) {
-      auto& owner = owner_.at(static_cast<std::size_t>(flat[at]));
-      if (static_cast<std::size_t>(flat[at + 1]) < owner.size())
-        owner[static_cast<std::size_t>(flat[at + 1])] = solved_before;
-      ++resumed_points_;
+      solved.at(static_cast<std::size_t>(flat[at])).insert(static_cast<std::size_t>(flat[at + 1]));
     }
+    owner_ = shared_assignment(plan_, solved);
+  }
+
+  /// Every rank takes the highest stop signal and a stop after a failure that any rank saw (a
+  /// collective): whether the next shared point runs, and whether a stopped run keeps its
+  /// finished points, must be decided alike everywhere.
+  void agree_on_stopping() {
+    std::vector<std::int64_t> state{signal_ ? signal_ : stop_signal(), stopped_ ? 1 : 0};
+    if (world().size() > 1) world().allreduce_max(state);
+    signal_ = static_cast<int>(state[0]);
+    stopped_ = state[1] != 0 || signal_ != 0;
   }
 
   void fail_run(RankRun& run) {
@@ -356,6 +372,7 @@ class ConfigRunner {
     for (int r = 0; r < world().size(); ++r) {
       if (r != world().rank()) theirs[r] = decode(encoded[r], end - finished_);
     }
+    agree_on_stopping();
     for (std::size_t i = finished_; i < end; ++i) {
       RankRun::Status status = mine_[i].status;
       for (int r = 0; r < world().size(); ++r) {
@@ -373,7 +390,7 @@ class ConfigRunner {
       if (status_[i] == RankRun::failed && !keep_going_) stopped_ = true;
     }
     finished_ = end;
-    if (stopping(true)) stopped_ = true;  // every rank alike
+    agree_on_stopping();  // a run that failed on rank 0 alone (its table) stops every rank alike
   }
 
   /// Commits run i's files on every rank when it completed everywhere (rank 0 adds its table,
@@ -413,7 +430,7 @@ class ConfigRunner {
     stored.ended = solved.ended;
     const int ranks = owner_[i][solved.point] == all_ranks ? world().size() : 1;
     for (Row row : solved.rows) stored.rows.push_back(std::move(row.set("ranks", ranks)));
-    log_.add(i, std::move(stored));
+    log_.add(std::move(stored));
   }
 
   /// Run i's rows, in point order, with the ranks that solved each point: rank 0 reads them from
@@ -493,7 +510,6 @@ class ConfigRunner {
   bool stopped_ = false;                                ///< a run failed and keep_going is off
   CampaignLog log_;                                     ///< every solved point, committed as it is solved
   int signal_ = 0;                                      ///< the stop signal every rank agreed on (0: none)
-  std::size_t resumed_points_ = 0;                      ///< points a resumed campaign found solved
   std::map<std::size_t, std::size_t> finished_points_;  ///< rank 0: points in each run's table
 };
 

@@ -182,9 +182,11 @@ void ResultsDatabase::add_point(const StoredPoint& point) {
 }
 
 void ResultsDatabase::clear_run(const std::string& run) {
-  Statement remove(db_, "DELETE FROM points WHERE run = ?", path_);
-  remove.bind(1, run);
-  remove.step();
+  for (const char* table : {"points", "run_keys"}) {
+    Statement remove(db_, std::string("DELETE FROM ") + table + " WHERE run = ?", path_);
+    remove.bind(1, run);
+    remove.step();
+  }
 }
 
 void ResultsDatabase::set_run_keys(const std::string& run,

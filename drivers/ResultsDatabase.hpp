@@ -78,7 +78,7 @@ class ResultsDatabase {
 
   /// Commits one solved point (replacing an earlier row set of the same run and point).
   void add_point(const StoredPoint& point);
-  /// Forgets every point of `run` (a fresh campaign over the same folder).
+  /// Forgets every point of `run` and its recorded keys (a fresh campaign over the same folder).
   void clear_run(const std::string& run);
   /// Records `run`'s config entry (its scalars by key path), replacing an earlier one.
   void set_run_keys(const std::string& run, const std::vector<std::pair<std::string, std::string>>& keys);

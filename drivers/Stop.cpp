@@ -28,8 +28,8 @@ extern "C" void on_stop_signal(int signal) {
     if (seconds_now() - caught_at < same_stop_seconds) return;
     _exit(128 + signal);  // a second stop: at once
   }
+  caught_at = seconds_now();  // before `caught`, which a signal interrupting this one reads
   caught = signal;
-  caught_at = seconds_now();
   const char* note =
       "kollective: stopping after the point in flight (a second signal, 3 s or more later, stops at once)\n";
   if (announce) {
@@ -44,7 +44,9 @@ void catch_stop_signals(bool announce_stop) {
   announce = announce_stop;
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
+  sigemptyset(&action.sa_mask);  // neither signal interrupts the handler of the other
+  sigaddset(&action.sa_mask, SIGTERM);
+  sigaddset(&action.sa_mask, SIGINT);
   action.sa_flags = SA_RESTART;  // reads and writes in flight go on
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
