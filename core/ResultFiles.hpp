@@ -3,8 +3,9 @@
 
 /// \file ResultFiles.hpp
 /// The files one run writes into the output folder. Each is written under a hidden temporary
-/// name and renamed to its own name only when the whole run has completed, so a run that fails
-/// or is stopped midway leaves nothing that looks like a result.
+/// name and renamed to its own name only when the caller commits: the driver commits when the
+/// whole run has completed, or, after a stop signal, with its finished points (whose table then
+/// holds those points alone), so a run that fails midway leaves nothing that looks like a result.
 
 #include <set>
 #include <string>
