@@ -172,7 +172,8 @@ std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& p
 std::string point_parameters(const std::vector<Row>& rows, const std::vector<FieldRule>& declared) {
   std::string json = "{";
   if (rows.empty()) return "{}";
-  for (const auto& [column, cell] : rows.front().cells()) {
+  for (const auto& [name, cell] : rows.front().cells()) {
+    const std::string& column = name;  // a lambda may not capture a structured binding (C++17)
     const auto rule =
         std::find_if(declared.begin(), declared.end(), [&](const FieldRule& r) { return r.name == column; });
     if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "verified" ||
