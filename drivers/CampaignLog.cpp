@@ -55,13 +55,13 @@ void CampaignLog::record_keys(bool missing_only) {
 
 void CampaignLog::start_fresh() {
   if (world().rank() != 0) {  // an earlier campaign's own file of this rank
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path() + suffix);
+    ResultsDatabase::remove(path());
     return;
   }
   for (const auto& file : rank_files(out_dir_)) {  // of ranks this campaign does not have
     const std::string name = file.filename().string();
     if (std::stoi(name.substr(std::string("results.rank").size())) < world().size()) continue;
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+    ResultsDatabase::remove(file.string());
   }
   if (!std::filesystem::exists(path())) return;
   for (const LoggedRun& run : runs_) database().clear_run(run.name);
@@ -86,7 +86,7 @@ void CampaignLog::merge_rank_files() {
         database().add_point(point);
       }
     }
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(file.string() + suffix);
+    ResultsDatabase::remove(file.string());
   }
 }
 
@@ -172,7 +172,7 @@ void CampaignLog::end(const std::string& status, bool holds_all) {
   database_->end_session(session_, status);
   if (world().rank() != 0 && holds_all) {
     database_.reset();
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path() + suffix);
+    ResultsDatabase::remove(path());
   }
 }
 

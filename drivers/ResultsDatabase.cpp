@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "kollective/core/Error.hpp"
@@ -138,6 +140,21 @@ void ResultsDatabase::execute(const std::string& sql) const {
   }
 }
 
+void ResultsDatabase::in_transaction(const std::function<void()>& work) {
+  execute("BEGIN IMMEDIATE;");
+  try {
+    work();
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
+    throw;
+  }
+  execute("COMMIT;");
+}
+
+void ResultsDatabase::remove(const std::string& path) {
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+}
+
 std::int64_t ResultsDatabase::begin_session(const SessionContext& context) {
   Statement insert(db_,
                    "INSERT INTO sessions (config, config_hash, revision, backend, device, kokkos, host, ranks, "
@@ -157,8 +174,7 @@ void ResultsDatabase::end_session(std::int64_t session, const std::string& statu
 }
 
 void ResultsDatabase::add_point(const StoredPoint& point) {
-  execute("BEGIN IMMEDIATE;");
-  try {
+  in_transaction([&] {
     const auto index = static_cast<std::int64_t>(point.point);
     Statement remove(db_, "DELETE FROM points WHERE run = ? AND point = ?", path_);  // its rows go with it
     remove.bind(1, point.run).bind(2, index);
@@ -174,11 +190,7 @@ void ResultsDatabase::add_point(const StoredPoint& point) {
       rows.step();
       rows.reset();
     }
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
-    throw;
-  }
-  execute("COMMIT;");
+  });
 }
 
 void ResultsDatabase::clear_run(const std::string& run) {
@@ -191,22 +203,17 @@ void ResultsDatabase::clear_run(const std::string& run) {
 
 void ResultsDatabase::set_run_keys(const std::string& run,
                                    const std::vector<std::pair<std::string, std::string>>& keys) {
-  execute("BEGIN IMMEDIATE;");
-  try {
+  in_transaction([&] {
     Statement remove(db_, "DELETE FROM run_keys WHERE run = ?", path_);
     remove.bind(1, run);
     remove.step();
-    Statement insert(db_, "INSERT OR REPLACE INTO run_keys VALUES (?, ?, ?)", path_);
+    Statement insert(db_, "INSERT INTO run_keys VALUES (?, ?, ?)", path_);
     for (const auto& [key, value] : keys) {
       insert.bind(1, run).bind(2, key).bind(3, value);
       insert.step();
       insert.reset();
     }
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
-    throw;
-  }
-  execute("COMMIT;");
+  });
 }
 
 std::vector<std::pair<std::string, std::string>> ResultsDatabase::run_keys(const std::string& run) const {

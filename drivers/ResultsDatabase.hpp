@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,11 +93,16 @@ class ResultsDatabase {
   /// The points of every run (another rank's shard, to merge).
   std::vector<StoredPoint> all_points() const;
 
+  /// Deletes the database at `path` with its WAL files (none there: nothing happens).
+  static void remove(const std::string& path);
+
   /// Current UTC time, ISO 8601 with milliseconds.
   static std::string now();
 
  private:
   void execute(const std::string& sql) const;
+  /// Runs `work` in one write transaction: committed whole, or rolled back when it throws.
+  void in_transaction(const std::function<void()>& work);
   std::vector<StoredPoint> select(const std::string& where, const std::string& run) const;
   std::string path_;
   sqlite3* db_ = nullptr;

@@ -24,7 +24,7 @@ using kollective::test::error_of;
 
 std::string fresh_path(const std::string& name) {
   const std::string path = testing::TempDir() + name;
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  ResultsDatabase::remove(path);
   return path;
 }
 
