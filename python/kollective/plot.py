@@ -141,8 +141,6 @@ def _read_csv(path):  # an unreadable or malformed file is simply not a table
     renamed = dict(results.FORMER_COLUMNS) if "run" in columns else {}  # the driver's tables before a rename
     if "agents" in columns and "precision" not in columns:
         renamed["values"] = "precision"
-    if "documents" in columns and "precision" not in columns:
-        renamed["feature_precision"] = "precision"
     if any(c in renamed for c in columns):
         columns = tuple(renamed.get(c, c) for c in columns)
         rows = [{renamed.get(k, k): v for k, v in row.items()} for row in rows]

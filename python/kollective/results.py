@@ -15,16 +15,16 @@ FORMER_COLUMNS = {
     "exchange_seconds": "exchange_s", "exchange_seconds_min": "exchange_min_s",
     "exchange_seconds_max": "exchange_max_s", "exchange_s_min": "exchange_min_s", "exchange_s_max": "exchange_max_s",
     "paths_s_min": "paths_min_s", "seconds_per_iteration": "iteration_s", "seconds_per_fun": "fun_s",
-    "seconds_per_grad": "grad_s", "seconds_per_hv": "hv_s",
+    "seconds_per_grad": "grad_s", "seconds_per_hv": "hv_s", "feature_precision": "precision",
 }
 
 
 class Row(dict):
-    """One stored table row: a dict, which also answers a former column name (FORMER_COLUMNS,
-    RankSVM's `feature_precision`) with the current one's value and a FutureWarning."""
+    """One stored table row: a dict, which also answers a former column name (FORMER_COLUMNS)
+    with the current one's value and a FutureWarning."""
 
     def __missing__(self, name):
-        current = FORMER_COLUMNS.get(name) or ("precision" if name == "feature_precision" else None)
+        current = FORMER_COLUMNS.get(name)
         if current is None or current not in self:
             raise KeyError(name)
         warnings.warn(f"column '{name}' is now '{current}' (CHANGELOG.md)", FutureWarning, stacklevel=2)
