@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -41,8 +42,8 @@ bool result_names_may_collide(const std::string& shorter, const std::string& lon
   return size_tag;
 }
 
-ResultFiles::ResultFiles(std::string folder, std::set<std::string>* written_earlier)
-    : folder_(std::move(folder)), written_earlier_(written_earlier) {}
+ResultFiles::ResultFiles(std::string folder, std::set<std::string>* written_earlier, std::string pending)
+    : folder_(std::move(folder)), written_earlier_(written_earlier), pending_(std::move(pending)) {}
 
 ResultFiles::~ResultFiles() {
   if (committed_) return;
@@ -55,6 +56,7 @@ std::string ResultFiles::path(const std::string& file_name) {
   for (const auto& file : files_) {
     if (file.first == final_path) return file.second;
   }
+  if (kept_.count(final_path)) fail("internal: two points of one run wrote '", final_path, "'");
   if (written_earlier_ && written_earlier_->count(final_path)) {
     fail("the result file '", final_path,
          "' was already written by an earlier run of this config; rename one of the two runs");
@@ -77,20 +79,59 @@ void ResultFiles::write(const std::string& file_name, const std::string& content
   if (!out) fail("error while writing '", folder_, "/", file_name, "' (disk full?)");
 }
 
-void ResultFiles::commit() {
-  // A folder in a file's place would stop the renames halfway: check all before renaming any.
-  for (const auto& file : files_) {
+namespace {
+
+/// Renames each (temporary, final) pair, after checking that no folder has a final name (one
+/// would stop the renames halfway); adds each final path to `written` (optional).
+void rename_all(const std::vector<std::pair<std::string, std::string>>& moves, std::set<std::string>* written) {
+  for (const auto& move : moves) {
     std::error_code error;
-    if (std::filesystem::is_directory(file.first, error))
-      fail("cannot write '", file.first, "': a folder has that name");
+    if (std::filesystem::is_directory(move.second, error))
+      fail("cannot write '", move.second, "': a folder has that name");
   }
+  for (const auto& [from, to] : moves) {
+    if (std::rename(from.c_str(), to.c_str()) != 0) fail("cannot write '", to, "': ", std::strerror(errno));
+    if (written) written->insert(to);
+  }
+}
+
+}  // namespace
+
+void ResultFiles::keep() {
+  if (files_.empty()) return;
+  if (pending_.empty()) fail("internal: result files kept without a pending folder");
+  std::error_code error;
+  std::filesystem::create_directories(pending_, error);
+  if (error) fail("cannot create '", pending_, "': ", error.message());
+  std::vector<std::pair<std::string, std::string>> moves;
   for (const auto& [final_path, temporary] : files_) {
-    if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
-      fail("cannot write '", final_path, "': ", std::strerror(errno));
-    }
-    if (written_earlier_) written_earlier_->insert(final_path);
+    moves.emplace_back(temporary, pending_ + "/" + std::filesystem::path(final_path).filename().string());
+    kept_.insert(final_path);
   }
+  rename_all(moves, nullptr);
+  files_.clear();
+}
+
+void ResultFiles::commit() {
+  std::vector<std::pair<std::string, std::string>> moves;
+  for (const auto& [final_path, temporary] : files_) moves.emplace_back(temporary, final_path);
+  rename_all(moves, written_earlier_);
   committed_ = true;
+}
+
+void commit_pending(const std::string& pending, const std::string& folder, std::set<std::string>* written) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(pending, error)) return;
+  std::vector<std::pair<std::string, std::string>> moves;
+  for (std::filesystem::directory_iterator entry(pending, error), end; !error && entry != end; entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    if (name[0] != '.') moves.emplace_back(entry->path().string(), folder + "/" + name);
+  }
+  if (error) fail("cannot read '", pending, "': ", error.message());
+  std::sort(moves.begin(), moves.end());
+  rename_all(moves, written);
+  std::filesystem::remove(pending, error);  // fails harmlessly while something else is left in it
+  std::filesystem::remove(std::filesystem::path(pending).parent_path(), error);
 }
 
 namespace {

@@ -3,9 +3,12 @@
 
 /// \file ResultFiles.hpp
 /// The files one run writes into the output folder. Each is written under a hidden temporary
-/// name and renamed to its own name only when the caller commits: the driver commits when the
-/// whole run has completed, or, after a stop signal, with its finished points (whose table then
-/// holds those points alone), so a run that fails midway leaves nothing that looks like a result.
+/// name. When a point is finished its files are kept: moved under their own names to a pending
+/// folder (`results.pending/<run>/`), where they survive a crash or a kill. They enter the output
+/// folder only when the caller commits: the driver commits when the whole run has completed, or,
+/// after a stop signal, with its finished points (whose table then holds those points alone), so a
+/// run that fails midway leaves nothing in the folder that looks like a result, and a resumed run
+/// commits the files of the points solved before it resumed.
 
 #include <set>
 #include <string>
@@ -36,7 +39,8 @@ class ResultFiles {
   /// `written_earlier` (optional): the files that earlier runs of this config committed. Asking
   /// for one of them again fails (two runs' names can make the same file name, e.g. run `a`'s
   /// `a_ranking.csv` and run `a_ranking`'s table) rather than replacing another run's result.
-  explicit ResultFiles(std::string folder, std::set<std::string>* written_earlier = nullptr);
+  /// `pending` (optional): where keep() moves the files of finished points.
+  explicit ResultFiles(std::string folder, std::set<std::string>* written_earlier = nullptr, std::string pending = "");
   ResultFiles(const ResultFiles&) = delete;
   ResultFiles& operator=(const ResultFiles&) = delete;
   /// Removes every file not committed.
@@ -46,15 +50,25 @@ class ResultFiles {
   std::string path(const std::string& file_name);
   /// Writes `content` to `file_name` (temporarily, like path()).
   void write(const std::string& file_name, const std::string& content);
-  /// Renames every file to its final name; fails naming the file that could not be renamed.
+  /// Moves every file written so far, under its own name, to the pending folder.
+  void keep();
+  /// Renames every file not kept to its final name; fails naming the file that could not be
+  /// renamed. The kept ones enter the folder by commit_pending().
   void commit();
 
  private:
   std::string folder_;
   std::set<std::string>* written_earlier_;
+  std::string pending_;
   std::vector<std::pair<std::string, std::string>> files_;  ///< (final, temporary) paths
+  std::set<std::string> kept_;                              ///< final paths of kept files
   bool committed_ = false;
 };
+
+/// Moves every file in `pending` (a ResultFiles' pending folder, which may not exist) to
+/// `folder` under its own name, adds it to `written` (optional) and removes the emptied pending
+/// folder and, when it is empty too, its parent.
+void commit_pending(const std::string& pending, const std::string& folder, std::set<std::string>* written = nullptr);
 
 /// Creates `folder` (and parents) and checks that a file can be written in it; fails with the
 /// reason (not a folder, permission denied, read-only, ...).

@@ -53,6 +53,10 @@ void CampaignLog::record_keys(bool missing_only) {
   }
 }
 
+std::string pending_folder(const std::string& out_dir, const std::string& run) {
+  return out_dir + "/results.pending/" + run;
+}
+
 void CampaignLog::start_fresh() {
   if (world().rank() != 0) {  // an earlier campaign's own file of this rank
     ResultsDatabase::remove(path());
@@ -63,6 +67,13 @@ void CampaignLog::start_fresh() {
     if (std::stoi(name.substr(std::string("results.rank").size())) < world().size()) continue;
     ResultsDatabase::remove(file.string());
   }
+  for (const LoggedRun& run : runs_) {
+    std::error_code error;
+    std::filesystem::remove_all(pending_folder(out_dir_, run.name), error);
+    if (error) fail("cannot remove '", pending_folder(out_dir_, run.name), "': ", error.message());
+  }
+  std::error_code error;
+  std::filesystem::remove(out_dir_ + "/results.pending", error);  // when empty
   if (!std::filesystem::exists(path())) return;
   for (const LoggedRun& run : runs_) database().clear_run(run.name);
   record_keys(false);  // this campaign's

@@ -32,8 +32,8 @@ class CampaignLog {
   CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs);
   ~CampaignLog();
 
-  /// A fresh campaign: rank 0's database forgets the earlier points of these runs, and the
-  /// ranks' own files of an earlier campaign go.
+  /// A fresh campaign: rank 0's database forgets the earlier points of these runs and their
+  /// pending files, and the ranks' own files of an earlier campaign go.
   void start_fresh();
   /// `--resume` (rank 0): takes in the points other ranks kept in their own files, checks that
   /// the revision, backend and every run's answer-changing keys are those its points were solved
@@ -61,6 +61,10 @@ class CampaignLog {
   std::unique_ptr<ResultsDatabase> database_;
   std::int64_t session_ = 0;
 };
+
+/// Where the result files of run `run`'s finished points wait until the run commits them
+/// (ResultFiles::keep); a fresh campaign empties it.
+std::string pending_folder(const std::string& out_dir, const std::string& run);
 
 /// Keys whose change does not change a run's answers (how often and how carefully it is timed
 /// and checked, and which extra files it writes): a resumed campaign may differ in them.

@@ -263,7 +263,10 @@ class ConfigRunner {
     if (flags_.resume) {
       skip_solved_points();
     } else {
-      log_.start_fresh();
+      world().on_every_rank([&] {  // before any rank keeps a point's files
+        log_.start_fresh();
+        return 0;
+      });
     }
     for (std::size_t i = 0; i < plan_.size(); ++i) {
       if (plan_[i].shared) finish_until(i);
@@ -281,7 +284,7 @@ class ConfigRunner {
     bool ran = false;
     const PlannedRun& planned = plan_[i];
     RankRun& run = mine_[i];
-    run.files = std::make_unique<ResultFiles>(out_dir_, &written_);
+    run.files = std::make_unique<ResultFiles>(out_dir_, &written_, pending_folder(out_dir_, planned.name));
     run.discard = std::make_unique<ResultFiles>(out_dir_);
     for (std::size_t k = 0; k < owner_[i].size(); ++k) {
       const bool shared = owner_[i][k] == all_ranks;
@@ -298,7 +301,10 @@ class ConfigRunner {
         const std::string started = ResultsDatabase::now();
         with_context("run '" + planned.name + "'", [&] { planned.job->run_point(k, context, table); });
         run.points.push_back({k, table.rows(), started, ResultsDatabase::now()});
-        if (!shared || world().rank() == 0) record(i, run.points.back(), world().rank());
+        if (!shared || world().rank() == 0) {
+          files->keep();  // before the point is recorded: a recorded point has its files
+          record(i, run.points.back(), world().rank());
+        }
       } catch (const SharedError& e) {  // every rank failed alike: no rank waits
         if (world().rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
         fail_run(run);
@@ -408,6 +414,8 @@ class ConfigRunner {
             if (!table.rows().empty()) table.write(*run.files);
           }
           run.files->commit();
+          // every rank kept its points' files before the gather that led here
+          if (world().rank() == 0) commit_pending(pending_folder(out_dir_, plan_[i].name), out_dir_, &written_);
         });
       } catch (const Error& e) {
         std::cerr << "kollective: error: "

@@ -16,6 +16,7 @@ ranks) finishes the campaign with the answers of an uninterrupted 3-rank run.
 """
 
 import csv
+from contextlib import closing
 import os
 import shutil
 import signal
@@ -43,7 +44,7 @@ def run(kollective, out, *extra, config=CONFIG):
 
 def stored_points(out, run_name="sweep"):
     try:
-        with sqlite3.connect(os.path.join(out, "results.sqlite"), timeout=10) as db:
+        with closing(sqlite3.connect(os.path.join(out, "results.sqlite"), timeout=10)) as db:
             return db.execute("SELECT count(*) FROM points WHERE run = ?", (run_name,)).fetchone()[0]
     except sqlite3.Error:  # not made yet, or made but its tables not yet
         return 0
@@ -67,7 +68,7 @@ def stored_anywhere(out, run_name="sweep"):
     for name in os.listdir(out) if os.path.isdir(out) else []:
         if name.startswith("results") and name.endswith(".sqlite"):
             try:
-                with sqlite3.connect(f"file:{os.path.join(out, name)}?mode=ro", uri=True, timeout=10) as db:
+                with closing(sqlite3.connect(f"file:{os.path.join(out, name)}?mode=ro", uri=True, timeout=10)) as db:
                     total += db.execute("SELECT count(*) FROM points WHERE run = ?", (run_name,)).fetchone()[0]
             except sqlite3.Error:
                 pass
@@ -121,6 +122,13 @@ def check_ranks(kollective, work, mpiexec):
         expect(answers(killed, name) == rows, f"after a killed rank and --resume, {name}'s answers")
     left = [name for name in os.listdir(killed) if name.startswith("results.rank")]
     expect(not left, f"the ranks' own files are taken in: {left}")
+    expect(point_files(killed) == point_files(full), f"after a killed rank and --resume, the sweep's files: "
+           f"{point_files(killed)}")
+
+
+def point_files(out):
+    """The sweep's per-point files in the output folder."""
+    return sorted(name for name in os.listdir(out) if name.startswith("sweep_n") and name.endswith(".kcsg"))
 
 
 def answers(out, name):
@@ -146,23 +154,30 @@ def main(kollective, work, mpiexec=None):
     expect(len(kept) >= 3 and kept == expected["sweep"][:len(kept)], f"the sweep's finished points in its table: {kept}")
     expect(answers(stopped, "quick") == expected["quick"], "the completed run's table")
     expect(not os.path.exists(os.path.join(stopped, "after.csv")), "no table for the run not started")
+    expect(point_files(stopped) == point_files(full)[:len(kept)], f"the finished points' files: {point_files(stopped)}")
     resumed = run(kollective, stopped, "--resume")
     expect(resumed.returncode == 0, f"--resume: {resumed.stderr}")
     for name, rows in expected.items():
         expect(answers(stopped, name) == rows, f"after --resume, {name}'s answers equal an uninterrupted run's")
-    with sqlite3.connect(os.path.join(stopped, "results.sqlite")) as db:
+    with closing(sqlite3.connect(os.path.join(stopped, "results.sqlite"))) as db:
         statuses = [status for (status,) in db.execute("SELECT status FROM sessions ORDER BY id")]
     expect(statuses == ["stopped", "completed"], f"the sessions: {statuses}")
 
     status, _ = stop_when(kollective, killed, 2, signal.SIGKILL)
     expect(status == -signal.SIGKILL, f"SIGKILL: {status}")
-    with sqlite3.connect(os.path.join(killed, "results.sqlite")) as db:
+    with closing(sqlite3.connect(os.path.join(killed, "results.sqlite"))) as db:  # closed: WAL files go at the end
         expect(db.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "the killed run's database is intact")
     expect(stored_points(killed) >= 2, "the killed run's finished points are stored")
+    pending = os.path.join(killed, "results.pending", "sweep")
+    kept = sorted(os.listdir(pending)) if os.path.isdir(pending) else []
+    expect(len(kept) >= stored_points(killed) and not point_files(killed),
+           f"the killed run's finished points keep their files, pending: {kept}")
     resumed = run(kollective, killed, "--resume")
     expect(resumed.returncode == 0, f"--resume after SIGKILL: {resumed.stderr}")
     for name, rows in expected.items():
         expect(answers(killed, name) == rows, f"after SIGKILL and --resume, {name}'s answers")
+    expect(sorted(os.listdir(killed)) == sorted(os.listdir(full)), f"after SIGKILL and --resume, the files: "
+           f"{sorted(os.listdir(killed))}, uninterrupted {sorted(os.listdir(full))}")
 
     changed = os.path.join(work, "changed.yaml")
     with open(CONFIG) as source, open(changed, "w") as target:

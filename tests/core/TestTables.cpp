@@ -121,6 +121,37 @@ TEST(result_files, files_appear_only_when_committed) {
   EXPECT_THROW(prepare_output_folder("/proc/no_such_folder/x"), Error);
 }
 
+TEST(result_files, kept_files_wait_pending_until_committed_and_outlive_a_failed_run) {
+  const std::filesystem::path folder = std::filesystem::current_path() / "result_files_pending";
+  const std::string pending = (folder / "results.pending" / "run").string();
+  std::filesystem::remove_all(folder);
+  prepare_output_folder(folder.string());
+  {
+    ResultFiles files(folder.string(), nullptr, pending);
+    files.write("run_n1.csv", "1\r\n");
+    files.keep();  // a finished point
+    files.write("run_n2.csv", "2\r\n");
+  }  // the run failed at its second point: the first point's file waits, the second's goes
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(pending) / "run_n1.csv"));
+  EXPECT_FALSE(std::filesystem::exists(folder / "run_n1.csv"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()), 1);
+  std::set<std::string> written;
+  {
+    ResultFiles files(folder.string(), &written, pending);  // the run resumed: its second point again
+    files.write("run_n2.csv", "2\r\n");
+    files.keep();
+    files.write("run.csv", "table\r\n");
+    files.commit();
+    commit_pending(pending, folder.string(), &written);
+  }
+  for (const char* name : {"run_n1.csv", "run_n2.csv", "run.csv"}) {
+    EXPECT_TRUE(std::filesystem::exists(folder / name)) << name;
+    EXPECT_EQ(written.count((folder / name).string()), 1U) << name;
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder / "results.pending"));  // emptied, removed
+  std::filesystem::remove_all(folder);
+}
+
 TEST(result_files, an_output_folder_with_an_overlong_name_is_refused_before_any_folder_is_made) {
   const std::filesystem::path base = std::filesystem::current_path() / "output_folder_test";
   std::filesystem::remove_all(base);
