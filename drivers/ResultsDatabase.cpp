@@ -100,7 +100,10 @@ std::string ResultsDatabase::path_in(const std::string& folder, int rank) {
 }
 
 ResultsDatabase::ResultsDatabase(const std::string& path, Access access) : path_(path) {
-  const int flags = access == Access::read ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  // A reader opens read-write too (it writes nothing) where it may: the last connection to close
+  // then folds the WAL back and removes it, where a read-only one would leave the -wal and -shm
+  // files beside the database. SQLite opens a file it may not write read-only.
+  const int flags = access == Access::read ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string reason = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);

@@ -190,6 +190,8 @@ def main(kollective, work, mpiexec=None):
     compared = subprocess.run([kollective, "compare", full, killed, "--csv", table], capture_output=True, text=True)
     expect(compared.returncode == 0 and "10 points matched; only in A: 0; only in B: 0" in compared.stdout
            and "DIFFER" not in compared.stdout, f"compare: every point matched, answers agree: {compared.stdout}")
+    left = [name for folder in (full, killed) for name in os.listdir(folder) if name.endswith(("-wal", "-shm"))]
+    expect(not left, f"compare leaves the databases as it found them: {left}")
     with open(table, newline="") as handle:
         ratios = [row for row in csv.DictReader(handle) if row["column"] == "solve_s"]
     expect(len(ratios) == 10 and all(float(r["ratio"]) > 0 for r in ratios), "compare's CSV: a solve_s ratio a point")
