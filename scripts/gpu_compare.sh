@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine once two trees are built there (scripts/gpu_run.sh in each): runs CONFIG
 # with the `kollective` of BEFORE_DIR and of this tree, alternately, ROUNDS times each, and prints
-# one line per result row: the before and after times and answers side by side.
+# `kollective compare` of each round's two outputs: every point's answers and time ratio.
 #   scripts/gpu_compare.sh BEFORE_DIR CONFIG [ROUNDS]     (ROUNDS default 1)
 # KOLLECTIVE_COMPARE_RANKS=R runs each under `mpirun -np R` with the build/cuda-mpi drivers.
 # Tables go to $OUT/compare.tar.gz (the device tool returns at most 8 files) and ./gpu-out.
@@ -26,38 +26,11 @@ for round in $(seq 1 "$rounds"); do
       >"$work/$side$round.log" 2>&1 || { tail -n 20 "$work/$side$round.log"; echo "gpu_compare: $side FAILED" >&2; }
   done
 done
+# Point by point, each round's before against its after: answers, solve_s ratios and their noise.
+# (A before tree older than the results database, issue #52, writes none to compare.)
+for round in $(seq 1 "$rounds"); do
+  echo "== round $round: before (A) against after (B)"
+  "$root/build/$build/drivers/kollective" compare "$work/before$round" "$work/after$round" --csv "$work/compare$round.csv"
+done
 mkdir -p "$out" && tar -czf "$out/compare.tar.gz" -C "$work" .
-
-python3 - "$work" "$rounds" <<'PY'
-import csv, glob, os, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-# The time and the answer of each kind of row, by the columns it has.
-# A before tree may be older than solve_s (the driver wrote `seconds` before 2026-11-27).
-kinds = [("tera_updates_per_s", "paths_s", "winners"), ("splits_per_s", "solve_s", "optimum"),
-         ("cg_steps", "solve_s", "objective"), ("distance", "solve_s", "distance")]
-def rows(folder):
-    for path in sorted(glob.glob(os.path.join(folder, "*.csv"))):
-        if any(path.endswith(s) for s in ("_ranking.csv", "_rankings.csv", "_paths.csv", "_pairwise.csv", "_beats.csv")):
-            continue
-        for r in csv.DictReader(open(path, newline="")):
-            yield r
-def key(r):
-    size = next((r[c] for c in ("alternatives", "agents", "documents") if c in r and r[c]), "")
-    return (r["run"], size)
-table = {}
-for side in ("before", "after"):
-    for k in range(1, rounds + 1):
-        for r in rows(os.path.join(work, f"{side}{k}")):
-            kind = next(kd for kd in kinds if kd[0] in r)
-            entry = table.setdefault(key(r), {"before": [], "after": [], "answer": {}})
-            entry[side].append(float(r[kind[1]] if kind[1] in r else r["seconds"]))
-            entry["answer"].setdefault(side, r[kind[2]])
-print(f"{'run':<24} {'size':>8} {'before s':>22} {'after s':>22} {'after/before':>12}  same answer")
-for (run, size), e in table.items():
-    b, a = e["before"], e["after"]
-    fmt = lambda xs: ", ".join(f"{x:.4g}" for x in xs)
-    ratio = (min(a) / min(b)) if a and b and min(b) > 0 else float("nan")
-    same = e["answer"].get("before") == e["answer"].get("after")
-    print(f"{run:<24} {size:>8} {fmt(b):>22} {fmt(a):>22} {ratio:>12.3f}  {same}")
-PY
 rm -rf "$work"

@@ -5,7 +5,8 @@
 # perf/python_backends.py, comparing its answers with another build's JSON (the OpenMP one).
 # Prepare here with `scripts/gpu_prepare.sh python`, then run with the device tool, carrying
 # [".deps/src", ".deps/wheels"]:
-#   scripts/gpu_python.sh perf/results/2026-11-26_python_cuda/openmp.json
+#   scripts/gpu_python.sh openmp.json   (python/h200_cuda.md's was restored by
+#   `git archive 719fcda perf/results/2026-11-26_python_cuda | tar -x`)
 # A call that runs out of time can be repeated on the warm machine: the builds carry on.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -196,15 +196,24 @@ def _database_tables(path):
 
 def read_tables(paths):
     """Every result table below the given folders or CSV files, and in the given results
-    databases (results.sqlite), with its algorithm resolved."""
+    databases, with its algorithm resolved. A folder's results databases (results.sqlite) are
+    read instead of the CSV tables rendered from them beside them."""
     tables, seen = [], set()
     for path in paths:
         root = path if path.is_dir() else path.parent
-        if path.is_file() and path.suffix == ".sqlite":
-            for run, table in _database_tables(path):
-                tables.append(_classify(path.parent / f"{path.name}#{run}", root, table))
-            continue
+        if path.is_file():
+            databases = [path] if path.suffix == ".sqlite" else []
+        else:
+            databases = sorted(p for p in path.rglob("results.sqlite") if p.is_file())
+        for database in databases:
+            if database.resolve() not in seen:
+                seen.add(database.resolve())
+                for run, table in _database_tables(database):
+                    tables.append(_classify(database.parent / f"{database.name}#{run}", root, table))
+        rendered = {database.parent.resolve() for database in databases}  # their CSVs hold the same rows
         for csv_path in _csv_files(path):
+            if csv_path.parent.resolve() in rendered:
+                continue
             if csv_path.resolve() not in seen:  # a folder given twice (or inside another) counts once
                 seen.add(csv_path.resolve())
                 tables.append(_classify(csv_path, root))

@@ -2,6 +2,7 @@
 solved point, committed as it was solved, read back with its context (docs/configuration.md,
 "Campaigns"). Standard library only, besides pandas for `frame=True`."""
 
+import contextlib
 import json
 import pathlib
 import sqlite3
@@ -44,6 +45,15 @@ def database_path(path):
     return database
 
 
+def _connect(database):
+    """Read-write where the file allows, though nothing is written: the last connection to close
+    then folds the WAL back and removes it, where a read-only one leaves -wal and -shm files."""
+    try:
+        return sqlite3.connect(f"file:{database}?mode=rw", uri=True)
+    except sqlite3.OperationalError:  # a read-only file or folder
+        return sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+
+
 def load(path, frame=False):
     """Every stored table row of the campaign at `path` (an output folder or its results.sqlite),
     in run and point order: a list of dicts, each with the point's `run`, `point` (its index in
@@ -53,7 +63,7 @@ def load(path, frame=False):
     typed as in the tables' JSON; a former column name (`row["seconds"]`) gives the current
     column's value with a FutureWarning. `frame=True`: a pandas DataFrame of the same rows."""
     database = database_path(path)
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+    with contextlib.closing(_connect(database)) as connection:
         try:
             found = connection.execute(
                 "SELECT p.run, p.point, p.session, p.rank, p.parameters, p.started, p.ended, "

@@ -163,21 +163,19 @@ def test_files_that_are_not_result_tables_are_skipped(tmp_path):
     assert sorted(plot.build_figures(tmp_path)) == ["schulze_throughput", "schulze_time"]
 
 
-def test_recorded_table_from_perf_results(tmp_path):
-    recorded = sorted(REPO.glob("perf/results/*/schulze_scaling_32bit.csv"))
-    if not recorded:
-        pytest.skip("no recorded Schulze scaling table in perf/results")
-    copy = shutil.copy(recorded[0], tmp_path / "schulze_scaling_32bit.csv")
-    with open(copy, newline="") as handle:
-        sizes = sorted({int(row["alternatives"]) for row in csv.DictReader(handle)})
-    written = plot.plot_table(copy, out=tmp_path / "out")
+def test_recorded_database_from_perf_results(tmp_path):
+    record = REPO / "perf" / "results" / "schulze" / "h200"  # a results database and its Markdown tables
+    figures = plot.build_figures(record)
+    assert sorted(figures) == ["schulze_throughput", "schulze_time"]
+    ax = figures["schulze_time"].axes[0]
+    assert ax.get_xscale() == "log"  # 1024 (the verify run) .. 65536
+    assert ax.get_yscale() == "log"  # paths_s grows as n^3: over a decade
+    sizes = sorted({int(x) for line in ax.get_lines() for x in line.get_xdata()})
+    assert sizes == [1024, 4096, 8192, 16384, 32768, 65536]
+    written = plot.plot_results(record, out=tmp_path / "out")
     assert [p.name for p in written] == ["schulze_throughput.png", "schulze_time.png"]
     assert all(png_size(p) == EXPECTED_PIXELS for p in written)
-    ax = plot.build_figures(copy)["schulze_time"].axes[0]
-    assert ax.get_xscale() == ("log" if sizes[-1] > 10 * sizes[0] else "linear")  # 4096..32768: linear
-    assert ax.get_yscale() == "log"  # paths_s grows as n^3: over a decade
-    (line,) = ax.get_lines()
-    assert list(line.get_xdata()) == sizes
+    assert not any(p.name.endswith(("-wal", "-shm")) for p in record.iterdir())  # read, left as found
 
 
 def test_missing_folder_and_folder_without_tables_raise_naming_the_path(tmp_path):
