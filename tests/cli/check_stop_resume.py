@@ -5,7 +5,8 @@ with the answers of an uninterrupted run. SIGKILL at another instant leaves a da
 passes PRAGMA integrity_check, and --resume finishes that too; `kollective compare` matches its
 points with the uninterrupted run's and --fail-above fails on a slower one. A resume is refused where the
 config changed an answer-changing key (naming the run and the key), or where the folder holds
-no database; --force-resume goes on anyway.
+no database; --force-resume goes on anyway. This repository's recorded OpenMP and CUDA databases
+(perf/results/backends/h200) still read back and compare.
 
     python3 check_stop_resume.py KOLLECTIVE WORK_DIR
     python3 check_stop_resume.py KOLLECTIVE WORK_DIR --mpiexec MPIEXEC   (3 ranks, one killed)
@@ -198,6 +199,11 @@ def main(kollective, work, mpiexec=None):
     slowed = subprocess.run([kollective, "compare", full, killed, "--fail-above", "0.001"], capture_output=True,
                             text=True)
     expect(slowed.returncode == 1 and "slower (above 0.001)" in slowed.stderr, "--fail-above names the slower points")
+    record = os.path.join(HERE, "..", "..", "perf", "results", "backends", "h200")  # this repository's own record
+    recorded = subprocess.run([kollective, "compare", os.path.join(record, "openmp"), os.path.join(record, "cuda")],
+                              capture_output=True, text=True)
+    expect(recorded.returncode == 0 and "9 points matched; only in A: 0; only in B: 0" in recorded.stdout
+           and "DIFFER" not in recorded.stdout, f"the recorded OpenMP and CUDA databases compare: {recorded.stdout}")
     empty = run(kollective, os.path.join(work, "nothing"), "--resume")
     expect(empty.returncode != 0 and "nothing to resume" in empty.stderr, f"no database to resume: {empty.stderr}")
     print("stop and resume:", "FAILED" if failures else "every check passed")
