@@ -20,13 +20,16 @@ namespace kollective {
 
 /// answer: must agree between runs of the same point (optimum, ranking, winners); timing:
 /// seconds or a rate, differs run to run; counter: work done (nodes, iterations), may differ
-/// between backends without a wrong answer; context: what was solved and how (sizes, options,
-/// the method that ran).
-enum class FieldKind { answer, timing, counter, context };
-inline constexpr EnumNames<FieldKind, 4> field_kind_names{{{FieldKind::answer, "answer"},
+/// between backends without a wrong answer; context: what was solved, as configured (the input,
+/// sizes, options): what identifies a point; outcome: how the solve went about it (the method or
+/// width that `auto` chose, why it stopped, the check that ran), which may differ between
+/// backends without a wrong answer.
+enum class FieldKind { answer, timing, counter, context, outcome };
+inline constexpr EnumNames<FieldKind, 5> field_kind_names{{{FieldKind::answer, "answer"},
                                                            {FieldKind::timing, "timing"},
                                                            {FieldKind::counter, "counter"},
-                                                           {FieldKind::context, "context"}}};
+                                                           {FieldKind::context, "context"},
+                                                           {FieldKind::outcome, "outcome"}}};
 inline const char* to_string(FieldKind kind) { return name_of(field_kind_names, kind); }
 
 /// A field's declaration without its getter: the same for every source type.

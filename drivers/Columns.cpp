@@ -66,7 +66,7 @@ const ResultFields<Point>& point_timing() {
 
 const ResultFields<Point>& point_check() {
   static const ResultFields<Point> fields = {
-      field<Point>("verified", FieldKind::context, "", "the independent check that passed (skipped: none ran)",
+      field<Point>("verified", FieldKind::outcome, "", "the independent check that passed (skipped: none ran)",
                    [](const Point& p) { return p.verified; })
           .shown(),
   };
@@ -114,8 +114,10 @@ std::string results_reference() {
       << "results` from the declarations the tables are made from. Kinds: an *answer* must agree between\n"
       << "runs of the same point on any backend or revision; a *timing* differs run to run (a unit of\n"
       << "1/s or B/s is a rate: larger is faster); a *counter* counts work and may differ between\n"
-      << "backends; *context* says what was solved and how. A former name is the column's name before\n"
-      << "a rename (CHANGELOG.md). A column that does not apply to a point is left out of its row.\n";
+      << "backends; *context* says what was solved, as configured (a point's parameters in the results\n"
+      << "database); an *outcome* says how the solve went about it (what `auto` chose, why it stopped,\n"
+      << "the check that ran) and may differ between backends. A former name is the column's name\n"
+      << "before a rename (CHANGELOG.md). A column that does not apply to a point is left out of its row.\n";
   auto table = [&](const std::string& title, const std::vector<FieldRule>& rules) {
     out << "\n## " << title << "\n\n| column | kind | unit | meaning |\n| --- | --- | --- | --- |\n";
     for (const FieldRule& rule : rules) {

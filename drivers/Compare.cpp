@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <deque>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -133,14 +134,27 @@ void write_csv(const std::string& path, const std::vector<Matched>& points) {
   if (!out.flush()) fail("compare: cannot write '", path, "'");
 }
 
-/// The point's input as its first row names it ("input", or RankSVM's "train"): two points of one
-/// run and index are the same point only where their inputs are.
-std::string input_of(const StoredPoint& point) {
-  if (point.rows.empty()) return "";
-  for (const char* column : {"input", "train"}) {
-    if (const Cell* cell = point.rows.front().find(column)) return to_text(*cell);
+/// Context columns that do not identify a point: how often it was timed and where it ran.
+bool identifies_point(const std::string& column) {
+  for (const char* name : {"run", "repetitions", "ranks", "backend", "device", "kokkos", "revision"}) {
+    if (column == name) return false;
   }
-  return "";
+  return true;
+}
+
+/// What identifies a point within its run, as its first row's context columns give it under
+/// today's declarations (the input, sizes and options as configured), so points match across
+/// backends, rank counts, revisions and a sweep reordered, and databases written before a
+/// column became an outcome still match.
+std::string identity_of(const StoredPoint& point, const std::map<std::string, FieldKind>& kinds) {
+  std::string identity;
+  if (point.rows.empty()) return identity;
+  for (const auto& [name, cell] : point.rows.front().cells()) {
+    const auto kind = kinds.find(name);
+    if (kind == kinds.end() || kind->second != FieldKind::context || !identifies_point(name)) continue;
+    identity += (identity.empty() ? "" : ", ") + name + "=" + to_text(cell);
+  }
+  return identity;
 }
 
 }  // namespace
@@ -149,18 +163,25 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
   const ResultsDatabase a(database_path(a_given), ResultsDatabase::Access::read);
   const ResultsDatabase b(database_path(b_given), ResultsDatabase::Access::read);
   const auto kinds = column_kinds();
-  std::map<std::pair<std::string, std::size_t>, StoredPoint> theirs;
-  for (StoredPoint& point : b.all_points()) theirs[{point.run, point.point}] = std::move(point);
+  std::map<std::pair<std::string, std::string>, std::deque<StoredPoint>> theirs;  // by run and identity
+  std::size_t only_b = 0;
+  for (StoredPoint& point : b.all_points()) {
+    theirs[{point.run, identity_of(point, kinds)}].push_back(std::move(point));
+    ++only_b;
+  }
   std::vector<Matched> matched;
   std::vector<std::string> only_a;
   for (const StoredPoint& point : a.all_points()) {
-    const auto found = theirs.find({point.run, point.point});
-    if (found == theirs.end() || input_of(found->second) != input_of(point)) {
-      only_a.push_back(point.run + " " + point.parameters);
+    const std::string identity = identity_of(point, kinds);
+    const auto found = theirs.find({point.run, identity});
+    if (found == theirs.end() || found->second.empty()) {
+      only_a.push_back(point.run + " " + identity);
       continue;
     }
-    matched.push_back(match_rows(point, found->second, kinds));
-    theirs.erase(found);
+    matched.push_back(match_rows(point, found->second.front(), kinds));
+    matched.back().label = identity;
+    found->second.pop_front();
+    --only_b;
   }
   std::cout << "| run | point | answers | solve_s A | solve_s B | B/A | noise |\n|---|---|---|---|---|---|---|\n";
   int status = 0;
@@ -188,10 +209,10 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
     }
   }
   std::cout << "\n" << matched.size() << " points matched";
-  std::cout << "; only in A: " << only_a.size() << "; only in B: " << theirs.size() << "\n";
+  std::cout << "; only in A: " << only_a.size() << "; only in B: " << only_b << "\n";
   if (!options.csv.empty()) write_csv(options.csv, matched);
   if (matched.empty()) {
-    std::cerr << "kollective compare: no point of A matches one of B (run, point and input)\n";
+    std::cerr << "kollective compare: no point of A matches one of B (run, input, sizes and options)\n";
     return 1;
   }
   return status;

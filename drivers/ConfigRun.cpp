@@ -166,9 +166,9 @@ std::vector<std::vector<int>> shared_assignment(const std::vector<PlannedRun>& p
   return owner;
 }
 
-/// A point's parameters for the results database: its context cells (input, size, options),
-/// as a JSON object; not the run, how often it was timed, the check, or what every row of the
-/// session shares (backend, device, ...): what matches it with the same point of another campaign.
+/// A point's parameters for the results database: its context cells (the input, sizes and
+/// options as configured), as a JSON object; not the run, how often it was timed, its outcomes
+/// (what `auto` chose), or what every row of the session shares (backend, device, ...).
 std::string point_parameters(const std::vector<Row>& rows, const std::vector<FieldRule>& declared) {
   std::string json = "{";
   if (rows.empty()) return "{}";
@@ -176,8 +176,7 @@ std::string point_parameters(const std::vector<Row>& rows, const std::vector<Fie
     const std::string& column = name;  // a lambda may not capture a structured binding (C++17)
     const auto rule =
         std::find_if(declared.begin(), declared.end(), [&](const FieldRule& r) { return r.name == column; });
-    if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "verified" ||
-        column == "repetitions")
+    if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "repetitions")
       continue;
     if (json.size() > 1) json += ", ";
     json += json_string(column) + ": " + to_json(cell);

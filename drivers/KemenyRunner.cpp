@@ -99,7 +99,7 @@ const ResultFields<KemenyPoint>& kemeny_fields() {
            [](const KemenyPoint& p) { return p.voters > 0; }, [](const KemenyPoint& p) { return p.voters; })},
       adapt<KemenyPoint>(kemeny::result_fields(), [](const KemenyPoint& p) { return p.report; }),
       {field_where<KemenyPoint>(
-          "dp_ranks", FieldKind::context, "count", "ranks that shared the largest subset DP",
+          "dp_ranks", FieldKind::outcome, "count", "ranks that shared the largest subset DP",
           [](const KemenyPoint& p) { return p.shared; }, [](const KemenyPoint& p) { return p.report.result.ranks; })},
   }));
   return fields;

@@ -110,7 +110,7 @@ TextGroups structure_names(const Structure& structure, const std::vector<std::st
 const ResultFields<Report>& result_fields() {
   using F = FieldKind;
   static const ResultFields<Report> fields = {
-      field<Report>("method", F::context, "", "the method that proved the optimum (auto: ip or idp)",
+      field<Report>("method", F::outcome, "", "the method that proved the optimum (auto: ip or idp)",
                     [](const Report& r) { return r.result.method; })
           .shown(),
       field<Report>("precision", F::context, "", "the values' precision in dp and idp",

@@ -115,7 +115,7 @@ const ResultFields<Report>& result_fields() {
   auto reduced = [](const Report& r) { return r.result.reduction_pairs > 0; };  // the LP search's reduction ran
   auto counted = [](const Report& r) { return r.result.exact && r.result.count > 0; };
   static const ResultFields<Report> fields = {
-      field<Report>("method", F::context, "", "what solved the components, once each",
+      field<Report>("method", F::outcome, "", "what solved the components, once each",
                     [](const Report& r) { return r.result.method; })
           .shown(),
       field<Report>("exact", F::answer, "", "the distance is the optimum",
@@ -172,7 +172,7 @@ const ResultFields<Report>& result_fields() {
                       for (int size : r.result.component_sizes) largest = std::max(largest, size);
                       return largest;
                     }),
-      field<Report>("component_methods", F::context, "", "what solved each component, in ranking order",
+      field<Report>("component_methods", F::outcome, "", "what solved each component, in ranking order",
                     [](const Report& r) { return TextList(r.result.component_methods); }),
       field_where<Report>(
           "dp_layers_s", F::timing, "s", "in the subset DPs' tables (set up and filled)",

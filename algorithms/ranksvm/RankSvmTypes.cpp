@@ -134,7 +134,7 @@ const ResultFields<Result>& result_fields() {
       field<R>(
           "gradient_ratio", F::answer, "", "|g| / |g0| at the end (eps stops below it; 0 where g0 = 0)",
           [](const R& r) { return r.initial_gradient_norm > 0 ? r.gradient_norm / r.initial_gradient_norm : 0.0; }),
-      field<R>("stop", F::context, "", "why TRON stopped", [](const R& r) { return r.stop; }).shown(),
+      field<R>("stop", F::outcome, "", "why TRON stopped", [](const R& r) { return r.stop; }).shown(),
       field<R>("setup_s", F::timing, "s", "moving the data to the device (X transposed there), before TRON",
                [](const R& r) { return r.setup_s; }),
       field<R>("fun_s", F::timing, "s", "per function evaluation",

@@ -58,7 +58,7 @@ const ResultFields<Report>& result_fields() {
   static const ResultFields<Report> fields = {
       field<Report>("rule", F::context, "", "a link's strength",
                     [](const Report& r) { return to_string(r.options.rule); }),
-      field<Report>("strength_bits", F::context, "", "the path computation's width",
+      field<Report>("strength_bits", F::outcome, "", "the path computation's width",
                     [](const Report& r) { return r.result.strength_bits; }),
       field<Report>("winners", F::answer, "", "alternatives no other beats by a stronger path",
                     [](const Report& r) { return named(r.result.winners, r.names); })

@@ -3,7 +3,8 @@ stop_resume/sweep.yaml, sent SIGTERM once the sweep has three points in the resu
 exits 143 with those points in its tables and the command that goes on; --resume finishes it
 with the answers of an uninterrupted run. SIGKILL at another instant leaves a database that
 passes PRAGMA integrity_check, and --resume finishes that too; `kollective compare` matches its
-points with the uninterrupted run's and --fail-above fails on a slower one. A resume is refused where the
+points with the uninterrupted run's (and a run of the sweep in another order) and --fail-above
+fails on a slower one. A resume is refused where the
 config changed an answer-changing key (naming the run and the key), or where the folder holds
 no database; --force-resume goes on anyway. This repository's recorded OpenMP and CUDA databases
 (perf/results/backends/h200) still read back and compare.
@@ -199,6 +200,14 @@ def main(kollective, work, mpiexec=None):
     slowed = subprocess.run([kollective, "compare", full, killed, "--fail-above", "0.001"], capture_output=True,
                             text=True)
     expect(slowed.returncode == 1 and "slower (above 0.001)" in slowed.stderr, "--fail-above names the slower points")
+    reordered_config = os.path.join(work, "reordered.yaml")  # the sweep's points in another order
+    with open(CONFIG) as source, open(reordered_config, "w") as target:
+        target.write(source.read().replace("[12, 13, 14, 15, 16, 17, 18, 19]", "[19, 18, 17, 16, 15, 14, 13, 12]"))
+    reordered = os.path.join(work, "reordered")
+    expect(run(kollective, reordered, config=reordered_config).returncode == 0, "the reordered sweep")
+    matched = subprocess.run([kollective, "compare", full, reordered], capture_output=True, text=True)
+    expect(matched.returncode == 0 and "10 points matched; only in A: 0; only in B: 0" in matched.stdout,
+           f"compare matches points by their parameters, not their order: {matched.stdout}")
     record = os.path.join(HERE, "..", "..", "perf", "results", "backends", "h200")  # this repository's own record
     recorded = subprocess.run([kollective, "compare", os.path.join(record, "openmp"), os.path.join(record, "cuda")],
                               capture_output=True, text=True)
