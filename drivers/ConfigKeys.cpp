@@ -115,7 +115,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"coalition", "input.generator", "map", "", "", "seeded values", ""},
       {"coalition", "input.generator.model", "choice", "",
        "idpg | uniform | normal | modified_uniform | modified_normal | exponential | beta | gamma | ndcs | "
-       "agent_uniform | agent_normal",
+       "agent_uniform | agent_normal | chi_square | weibull | f | cauchy | student_t | zipf | pascal",
        "the values' distribution", ""},
       {"coalition", "input.generator.agents", "integer", "10", "1..40", "agents", ""},
       {"coalition", "input.generator.seed", "integer", "1234", "0..2^32-1", "the generator's seed", ""},

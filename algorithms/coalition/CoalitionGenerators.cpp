@@ -3,11 +3,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <random>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/PortableMath.hpp"
 #include "kollective/core/Random.hpp"
+
+// Compiled with -ffp-contract=off (and nvcc's --fmad=false): every value is the same bit for bit
+// on every backend (core/PortableMath.hpp).
 
 namespace kollective::coalition {
 
@@ -25,102 +30,265 @@ Game idpg_benchmark(int agents, std::uint32_t seed) {
 
 namespace {
 
-double size_of(std::size_t mask) { return static_cast<double>(Kokkos::Experimental::popcount_builtin(mask)); }
-double exponential(HostRng& rng) { return -std::log(1.0 - uniform_unit(rng)); }
-bool with_probability(HostRng& rng, double p) { return uniform_unit(rng) < p; }
+/// In value_models() order, after idpg.
+enum class Model : int {
+  uniform,
+  normal,
+  modified_uniform,
+  modified_normal,
+  exponential,
+  beta,
+  gamma,
+  ndcs,
+  agent_uniform,
+  agent_normal,
+  chi_square,
+  weibull,
+  f,
+  cauchy,
+  student_t,
+  zipf,
+  pascal
+};
 
-/// Fills v(mask) = draw(mask) for every non-empty coalition, in mask order.
-template <class Draw>
-Game fill_game(int agents, Draw draw) {
-  Game game = empty_game(agents);
-  for (std::size_t mask = 1; mask < game.values.size(); ++mask) game.values[mask] = draw(mask);
-  return game;
+/// Both releases store round(10^8 x) of each drawn value x: integers, exact in double.
+constexpr double release_scale = 1e8;
+/// A stream has 2^12 draws: the most a value takes (NDCS redraws aside) is 70.
+constexpr int draws_per_stream = 12;
+/// Agent streams (the strengths of the agent-based models) lie above every coalition's.
+constexpr std::uint64_t agent_streams = std::uint64_t{1} << 60;
+
+/// The draws of one coalition (or agent): the k-th is hash_draw(seed, base + k).
+struct Stream {
+  std::uint64_t seed, base;
+  std::uint32_t next = 0;
+  double spare = 0;
+  bool has_spare = false;
+
+  KOKKOS_INLINE_FUNCTION std::uint64_t bits() { return hash_draw(seed, base + next++); }
+  /// U(0, 1), open at both ends (53 bits, centred), so that logarithms and tangents stay finite.
+  KOKKOS_INLINE_FUNCTION double uniform() { return (static_cast<double>(bits() >> 11) + 0.5) * 0x1.0p-53; }
+  /// True with probability 21/100, as both releases' `nextInt(100) <= 20`.
+  KOKKOS_INLINE_FUNCTION bool one_in_five() { return bounded(bits(), 100) <= 20; }
+  /// N(0, 1) by Box-Muller, both of a pair's draws used.
+  KOKKOS_INLINE_FUNCTION double normal() {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
+    const double radius = Kokkos::sqrt(-2.0 * portable::log(uniform()));
+    const portable::SinCos angle = portable::sincospi(2.0 * uniform());
+    spare = radius * angle.sin;
+    has_spare = true;
+    return radius * angle.cos;
+  }
+  KOKKOS_INLINE_FUNCTION double exponential() { return -portable::log(uniform()); }
+  /// Chi-square with k degrees of freedom: k squared normals.
+  KOKKOS_INLINE_FUNCTION double chi_square(int k) {
+    double sum = 0;
+    for (int j = 0; j < k; ++j) {
+      const double z = normal();
+      sum += z * z;
+    }
+    return sum;
+  }
+};
+
+KOKKOS_INLINE_FUNCTION double positive_part(double x) { return x > 0 ? x : 0.0; }
+
+/// Writes v(mask) for every coalition: the release's formula for a coalition of s agents
+/// (docs/configuration.md), on its own stream.
+template <class Memory>
+struct DrawValues {
+  Kokkos::View<double*, Memory> values;
+  Kokkos::View<const double*, Memory> strength;   ///< agent i's, for the agent-based models
+  Kokkos::View<const double*, Memory> zipf_sums;  ///< sum of j^-0.1 over j = 1..k, at k
+  Model model;
+  std::uint64_t seed;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
+    const auto mask = static_cast<std::uint64_t>(index);
+    values(index) = mask == 0 ? 0.0 : Kokkos::floor(release_scale * draw(mask) + 0.5);
+  }
+
+  KOKKOS_INLINE_FUNCTION double draw(std::uint64_t mask) const {
+    Stream r{seed, mask << draws_per_stream};
+    const int s = Kokkos::popcount(mask);
+    switch (model) {
+      case Model::uniform:
+        return s * r.uniform();
+      case Model::normal:
+        return positive_part(s * (10.0 + 0.1 * r.normal()));
+      case Model::modified_uniform: {
+        const double x = 10.0 * s * r.uniform();
+        return r.one_in_five() ? x + 50.0 * r.uniform() : x;
+      }
+      case Model::modified_normal: {
+        const double x = positive_part(s * (10.0 + 0.1 * r.normal()));
+        return r.one_in_five() ? x + 25.0 + 0.1 * r.normal() : x;
+      }
+      case Model::exponential:
+        return s * r.exponential();
+      case Model::beta: {  // Beta(0.5, 0.5), the arcsine law: sin^2(pi U / 2)
+        const double sine = portable::sincospi(0.5 * r.uniform()).sin;
+        return s * sine * sine;
+      }
+      case Model::gamma:
+        return s * 2.0 * (r.exponential() + r.exponential());  // shape 2, scale 2
+      case Model::ndcs: {                                      // N(s, sqrt s), drawn again while <= 0
+        double x = 0;
+        for (int attempt = 0; attempt < 1000 && x <= 0; ++attempt) x = s + Kokkos::sqrt(double(s)) * r.normal();
+        return x;
+      }
+      case Model::agent_uniform:
+      case Model::agent_normal: {
+        double sum = 0;
+        for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
+          const double p = strength(Kokkos::countr_zero(rest));
+          sum += model == Model::agent_uniform ? 2.0 * p * r.uniform() : positive_part(p + 0.1 * r.normal());
+        }
+        return sum;
+      }
+      case Model::chi_square:
+        return r.chi_square(s);
+      case Model::weibull: {  // s Weibull(shape s, scale 0.9) = 0.9 s E^(1/s)
+        return s * 0.9 * portable::exp(portable::log(r.exponential()) / s);
+      }
+      case Model::f: {  // F(1, s + 1)
+        const double z = r.normal();
+        return z * z / (r.chi_square(s + 1) / (s + 1));
+      }
+      case Model::cauchy: {  // Cauchy(median 10 s, scale 0.1)
+        const portable::SinCos angle = portable::sincospi(r.uniform() - 0.5);
+        return positive_part(10.0 * s + 0.1 * (angle.sin / angle.cos));
+      }
+      case Model::student_t: {
+        const double z = r.normal();
+        return positive_part(s * (z / Kokkos::sqrt(r.chi_square(s) / s)));
+      }
+      case Model::zipf: {  // s Zipf(s elements, exponent 0.1) + U(0, 50)
+        const double target = r.uniform() * zipf_sums(s);
+        int k = 1;
+        while (k < s && zipf_sums(k) <= target) ++k;
+        return s * k + 50.0 * r.uniform();
+      }
+      case Model::pascal: {  // s Pascal(s successes, p = 0.1): failures before the s-th success, + U(0, 50)
+        const double log_failure = portable::log(0.9);
+        double failures = 0;
+        for (int j = 0; j < s; ++j) failures += Kokkos::floor(portable::log(r.uniform()) / log_failure);
+        return s * failures + 50.0 * r.uniform();
+      }
+    }
+    return 0;
+  }
+};
+
+/// The agent-based models' strengths, one stream per agent: U(0, 10), or max(0, N(10, 0.1)).
+std::vector<double> agent_strengths(Model model, int agents, std::uint64_t seed) {
+  std::vector<double> strength(agents, 0.0);
+  for (int i = 0; i < agents; ++i) {
+    Stream r{seed, agent_streams | (static_cast<std::uint64_t>(i) << draws_per_stream)};
+    if (model == Model::agent_uniform) strength[i] = 10.0 * r.uniform();
+    if (model == Model::agent_normal) strength[i] = positive_part(10.0 + 0.1 * r.normal());
+  }
+  return strength;
 }
 
-/// Agent-based models: each agent i has a parameter p_i; v(C) sums one draw per member.
-template <class Parameter, class Member>
-Game agent_based_game(int agents, std::uint64_t seed, Parameter parameter, Member member) {
-  HostRng rng(seed);
-  std::vector<double> p(agents);
-  for (auto& value : p) value = parameter(rng);
-  return fill_game(agents, [&](std::size_t mask) {
-    double total = 0;
-    for (std::size_t rest = mask; rest != 0; rest &= rest - 1)
-      total += member(rng, p[Kokkos::Experimental::countr_zero_builtin(rest)]);
-    return total;
-  });
+std::vector<double> zipf_sums(int agents) {
+  std::vector<double> sums(agents + 1, 0.0);
+  for (int k = 1; k <= agents; ++k) sums[k] = sums[k - 1] + 1.0 / portable::pow(k, 0.1);
+  return sums;
+}
+
+template <class Memory, class ExecSpace>
+Kokkos::View<const double*, Memory> on(const ExecSpace& space, const std::vector<double>& host, const char* label) {
+  Kokkos::View<double*, Memory> view(Kokkos::view_alloc(space, std::string("Kollective::") + label), host.size());
+  Kokkos::deep_copy(space, view,
+                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  space.fence("Kollective::coalition generator: the host vector is about to go");
+  return view;
 }
 
 }  // namespace
 
-Game uniform_game(int agents, std::uint64_t seed) {
-  HostRng rng(seed);
-  return fill_game(agents, [&](std::size_t mask) { return size_of(mask) * uniform_unit(rng); });
-}
-
-Game normal_game(int agents, std::uint64_t seed) {
-  HostRng rng(seed);
-  return fill_game(agents, [&](std::size_t mask) { return size_of(mask) * (10.0 + 0.1 * standard_normal(rng)); });
-}
-
 const std::vector<std::string>& value_models() {
-  static const std::vector<std::string> models = {
-      "idpg", "uniform", "normal", "modified_uniform", "modified_normal", "exponential",
-      "beta", "gamma",   "ndcs",   "agent_uniform",    "agent_normal"};
+  static const std::vector<std::string> models = {"idpg",
+                                                  "uniform",
+                                                  "normal",
+                                                  "modified_uniform",
+                                                  "modified_normal",
+                                                  "exponential",
+                                                  "beta",
+                                                  "gamma",
+                                                  "ndcs",
+                                                  "agent_uniform",
+                                                  "agent_normal",
+                                                  "chi_square",
+                                                  "weibull",
+                                                  "f",
+                                                  "cauchy",
+                                                  "student_t",
+                                                  "zipf",
+                                                  "pascal"};
   return models;
 }
 
-Game generate_game(const std::string& model, int agents, std::uint64_t seed) {
-  HostRng rng(seed);
-  Game game;
-  if (model == "idpg") {
-    if (seed > 0xffffffffu) fail("the idpg generator takes a 32-bit seed (got ", seed, ")");
-    game = idpg_benchmark(agents, static_cast<std::uint32_t>(seed));
-  } else if (model == "uniform") {
-    game = uniform_game(agents, seed);
-  } else if (model == "normal") {
-    game = normal_game(agents, seed);
-  } else if (model == "modified_uniform") {  // U(0, 10|C|), plus U(0, 50) with probability 0.2
-    game = fill_game(agents, [&](std::size_t mask) {
-      const double value = 10.0 * size_of(mask) * uniform_unit(rng);
-      return with_probability(rng, 0.2) ? value + 50.0 * uniform_unit(rng) : value;
-    });
-  } else if (model == "modified_normal") {  // |C| N(10, 0.1), plus N(25, 0.1) with probability 0.2
-    game = fill_game(agents, [&](std::size_t mask) {
-      const double value = size_of(mask) * (10.0 + 0.1 * standard_normal(rng));
-      return with_probability(rng, 0.2) ? value + 25.0 + 0.1 * standard_normal(rng) : value;
-    });
-  } else if (model == "exponential") {  // |C| Exp(1)
-    game = fill_game(agents, [&](std::size_t mask) { return size_of(mask) * exponential(rng); });
-  } else if (model == "beta") {  // |C| Beta(0.5, 0.5): the arcsine law, sin^2(pi U / 2)
-    game = fill_game(agents, [&](std::size_t mask) {
-      const double s = std::sin(1.5707963267948966 * uniform_unit(rng));
-      return size_of(mask) * s * s;
-    });
-  } else if (model == "gamma") {  // |C| Gamma(shape 2, scale 2): the sum of two Exp(mean 2)
-    game = fill_game(agents,
-                     [&](std::size_t mask) { return size_of(mask) * 2.0 * (exponential(rng) + exponential(rng)); });
-  } else if (model == "ndcs") {  // N(|C|, sqrt|C|), redrawn while <= 0
-    game = fill_game(agents, [&](std::size_t mask) {
-      double value = 0;
-      while (value <= 0) value = size_of(mask) + std::sqrt(size_of(mask)) * standard_normal(rng);
-      return value;
-    });
-  } else if (model == "agent_uniform") {  // p_i ~ U(0, 10); v(C) = sum of U(0, 2 p_i)
-    game = agent_based_game(
-        agents, seed, [](HostRng& r) { return 10.0 * uniform_unit(r); },
-        [](HostRng& r, double p) { return 2.0 * p * uniform_unit(r); });
-  } else if (model == "agent_normal") {  // p_i ~ N(10, 0.1); v(C) = sum of max(0, N(p_i, 0.1))
-    game = agent_based_game(
-        agents, seed, [](HostRng& r) { return 10.0 + 0.1 * standard_normal(r); },
-        [](HostRng& r, double p) { return std::max(0.0, p + 0.1 * standard_normal(r)); });
-  } else {
+template <class ExecSpace>
+void generate_values(const ExecSpace& space, const std::string& model, int agents, std::uint64_t seed,
+                     const Kokkos::View<double*, typename ExecSpace::memory_space>& values) {
+  using Memory = typename ExecSpace::memory_space;
+  if (agents < 1 || agents > max_agents) fail("a generated game has 1 to ", max_agents, " agents, not ", agents);
+  if (values.extent(0) != (std::size_t{1} << agents)) {
+    fail("generate_values: ", values.extent(0), " entries for the 2^", agents, " coalitions of ", agents, " agents");
+  }
+  const auto& models = value_models();
+  const auto found = std::find(models.begin(), models.end(), model);
+  if (found == models.end()) {
     std::string known;
-    for (const auto& name : value_models()) known += (known.empty() ? "" : ", ") + name;
+    for (const auto& name : models) known += (known.empty() ? "" : ", ") + name;
     fail("unknown coalition value model '", model, "' (", known, ")");
   }
+  if (model == "idpg") {  // IDP^G's sequence: on the host, then copied
+    if (seed > 0xffffffffu) fail("the idpg generator takes a 32-bit seed (got ", seed, ")");
+    const Game game = idpg_benchmark(agents, static_cast<std::uint32_t>(seed));
+    Kokkos::deep_copy(space, values,
+                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(game.values.data(),
+                                                                                              game.values.size()));
+    space.fence("Kollective::coalition generator: idpg's values copied");
+    return;
+  }
+  const auto kind = static_cast<Model>(found - models.begin() - 1);
+  DrawValues<Memory> draw{values, on<Memory>(space, agent_strengths(kind, agents, seed), "agent strengths"),
+                          on<Memory>(space, zipf_sums(agents), "Zipf sums"), kind, seed};
+  Kokkos::parallel_for("Kollective::coalition::generate_values",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
+}
+
+Game generate_game(const std::string& model, int agents, std::uint64_t seed) {
+  Game game = empty_game(agents);
+  const Kokkos::DefaultHostExecutionSpace host;
+  generate_values(host, model, agents, seed,
+                  Kokkos::View<double*, Kokkos::HostSpace>(game.values.data(), game.values.size()));
+  host.fence("Kollective::coalition::generate_game");
   validate_values(game, model + " generator");
   return game;
 }
+
+Game uniform_game(int agents, std::uint64_t seed) { return generate_game("uniform", agents, seed); }
+Game normal_game(int agents, std::uint64_t seed) { return generate_game("normal", agents, seed); }
+
+#define KOLLECTIVE_GENERATE_VALUES(Space)                                                    \
+  template void generate_values<Space>(const Space&, const std::string&, int, std::uint64_t, \
+                                       const Kokkos::View<double*, Space::memory_space>&);
+#ifdef KOKKOS_ENABLE_SERIAL
+KOLLECTIVE_GENERATE_VALUES(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+KOLLECTIVE_GENERATE_VALUES(Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+KOLLECTIVE_GENERATE_VALUES(Kokkos::Cuda)
+#endif
+#undef KOLLECTIVE_GENERATE_VALUES
 
 }  // namespace kollective::coalition

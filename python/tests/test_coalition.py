@@ -1,5 +1,7 @@
 """Coalition structures against a brute force over every partition of the agents."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -115,3 +117,114 @@ def test_ip_and_auto_match_the_dp_on_random_games():
             result = kollective.coalition(values, method=method)
             assert result.exact and result.optimum == pytest.approx(optimum, rel=1e-12, abs=1e-12), (game, method)
             assert sum(values[m] for m in result.masks) == pytest.approx(result.optimum, rel=1e-12, abs=1e-12)
+
+
+# The value distributions from their published formulas (the ODP-IP and FACS releases'
+# inputOutput/Input.java), written again here with Python's math library: an independent check
+# of the generator's formulas, its stream and its portable elementary functions.
+MASK64 = (1 << 64) - 1
+
+
+def mix64(x):
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+class Stream:
+    """Coalition (or agent) `key`'s draws: the k-th is mix64(mix64(seed) ^ mix64(key * 4096 + k + c))."""
+
+    def __init__(self, seed, key):
+        self.seed, self.base, self.next, self.spare = seed, key << 12, 0, None
+
+    def bits(self):
+        counter = (self.base + self.next + 0x632BE59BD9B4E019) & MASK64
+        self.next += 1
+        return mix64(mix64(self.seed) ^ mix64(counter))
+
+    def uniform(self):
+        return ((self.bits() >> 11) + 0.5) * 2.0 ** -53
+
+    def normal(self):
+        if self.spare is not None:
+            value, self.spare = self.spare, None
+            return value
+        radius = math.sqrt(-2 * math.log(self.uniform()))
+        angle = 2 * math.pi * self.uniform()
+        self.spare = radius * math.sin(angle)
+        return radius * math.cos(angle)
+
+    def exponential(self):
+        return -math.log(self.uniform())
+
+    def chi_square(self, k):
+        return sum(self.normal() ** 2 for _ in range(k))
+
+
+def published_value(model, seed, mask, strengths):
+    r, s = Stream(seed, mask), bin(mask).count("1")
+    if model == "uniform":
+        x = s * r.uniform()
+    elif model == "normal":
+        x = max(0.0, s * (10 + 0.1 * r.normal()))
+    elif model == "modified_uniform":
+        x = 10 * s * r.uniform()
+        x += 50 * r.uniform() if (r.bits() * 100) >> 64 <= 20 else 0
+    elif model == "modified_normal":
+        x = max(0.0, s * (10 + 0.1 * r.normal()))
+        x += 25 + 0.1 * r.normal() if (r.bits() * 100) >> 64 <= 20 else 0
+    elif model == "exponential":
+        x = s * r.exponential()
+    elif model == "beta":
+        x = s * math.sin(math.pi * r.uniform() / 2) ** 2
+    elif model == "gamma":
+        x = s * 2 * (r.exponential() + r.exponential())
+    elif model == "ndcs":
+        x = 0.0
+        while x <= 0:
+            x = s + math.sqrt(s) * r.normal()
+    elif model == "agent_uniform":
+        x = sum(2 * strengths[i] * r.uniform() for i in range(mask.bit_length()) if mask >> i & 1)
+    elif model == "agent_normal":
+        x = sum(max(0.0, strengths[i] + 0.1 * r.normal()) for i in range(mask.bit_length()) if mask >> i & 1)
+    elif model == "chi_square":
+        x = r.chi_square(s)
+    elif model == "weibull":
+        x = s * 0.9 * r.exponential() ** (1 / s)
+    elif model == "f":
+        z = r.normal()
+        x = z * z / (r.chi_square(s + 1) / (s + 1))
+    elif model == "cauchy":
+        x = max(0.0, 10 * s + 0.1 * math.tan(math.pi * (r.uniform() - 0.5)))
+    elif model == "student_t":
+        z = r.normal()
+        x = max(0.0, s * z / math.sqrt(r.chi_square(s) / s))
+    elif model == "zipf":
+        sums = [sum(j ** -0.1 for j in range(1, k + 1)) for k in range(s + 1)]
+        target = r.uniform() * sums[s]
+        x = s * next((k for k in range(1, s) if target < sums[k]), s) + 50 * r.uniform()
+    elif model == "pascal":
+        x = s * sum(math.floor(math.log(r.uniform()) / math.log(0.9)) for _ in range(s)) + 50 * r.uniform()
+    return math.floor(1e8 * x + 0.5)
+
+
+def agent_strengths(model, seed, agents):
+    strengths = []
+    for i in range(agents):
+        r = Stream(seed, (1 << 48) | i)  # agent streams lie above every coalition's (1 << 60 after the shift)
+        strengths.append(10 * r.uniform() if model == "agent_uniform" else max(0.0, 10 + 0.1 * r.normal()))
+    return strengths
+
+
+@pytest.mark.parametrize("model", ["uniform", "normal", "modified_uniform", "modified_normal", "exponential", "beta",
+                                   "gamma", "ndcs", "agent_uniform", "agent_normal", "chi_square", "weibull", "f",
+                                   "cauchy", "student_t", "zipf", "pascal"])
+def test_generated_values_follow_the_published_formulas(model):
+    agents, seed = 9, 11
+    values = kollective.generate_game(model, agents, seed=seed)
+    strengths = agent_strengths(model, seed, agents)
+    for mask in (1, 2, 3, 5, 0b10110, 0b111111, 0b101010101, (1 << agents) - 1, 300, 467):
+        expected = published_value(model, seed, mask, strengths)
+        # Python's libm and the portable functions may differ in the last bit: one unit of 1e-8 at most.
+        assert abs(values[mask] - expected) <= 1, (model, mask, values[mask], expected)

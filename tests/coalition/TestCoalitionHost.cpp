@@ -49,7 +49,8 @@ TEST(coalition_host, idpg_generator_is_marsaglia_mwc) {
 
 namespace {
 
-double mean_over_coalitions(const coalition::Game& game, double (*statistic)(double value, double size)) {
+double mean_over_coalitions(const coalition::Game& game,
+                            const std::function<double(double value, double size)>& statistic) {
   double total = 0;
   for (std::size_t mask = 1; mask < game.values.size(); ++mask) {
     total += statistic(game.values[mask], static_cast<double>(Kokkos::Experimental::popcount_builtin(mask)));
@@ -73,32 +74,73 @@ TEST(coalition_host, every_model_is_seeded_finite_and_starts_at_zero) {
             std::string::npos);
 }
 
-TEST(coalition_host, models_have_the_published_means) {
-  // Means over the 4095 coalitions of 12 agents (seed fixed; tolerances are about 5 standard errors).
+TEST(coalition_host, models_have_the_published_moments) {
+  // Over the 4095 coalitions of 12 agents (seed fixed; tolerances about 5 standard errors), in
+  // the releases' units (values are round(10^8 x)).
   auto per_agent = [](double value, double size) { return value / size; };
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("uniform", 12, 1), per_agent), 0.5, 0.025);
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("normal", 12, 1), per_agent), 10.0, 0.01);
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("exponential", 12, 1), per_agent), 1.0, 0.08);
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("beta", 12, 1), per_agent), 0.5, 0.03);
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("gamma", 12, 1), per_agent), 4.0, 0.25);
+  auto mean = [](const std::string& model, auto statistic) {
+    return mean_over_coalitions(coalition::generate_game(model, 12, 1),
+                                [&](double value, double size) { return statistic(value / 1e8, size); });
+  };
+  EXPECT_NEAR(mean("uniform", per_agent), 0.5, 0.025);
+  EXPECT_NEAR(mean("normal", per_agent), 10.0, 0.01);
+  EXPECT_NEAR(mean("exponential", per_agent), 1.0, 0.08);
+  EXPECT_NEAR(mean("beta", per_agent), 0.5, 0.03);
+  EXPECT_NEAR(mean("gamma", per_agent), 4.0, 0.25);
   // Agent-based normal: the 12 agent means p_i ~ N(10, 0.1) themselves vary (standard error 0.03).
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("agent_normal", 12, 1), per_agent), 10.0, 0.15);
-  // Modified uniform: U(0, 10|C|) has mean 5|C|; the bonus U(0, 50) with probability 0.2 adds 5.
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("modified_uniform", 12, 1),
-                                   [](double value, double size) { return value - 5 * size; }),
-              5.0, 1.5);
-  // Modified normal: |C| N(10, 0.1) plus N(25, 0.1) with probability 0.2 adds 5 on average.
-  EXPECT_NEAR(mean_over_coalitions(coalition::generate_game("modified_normal", 12, 1),
-                                   [](double value, double size) { return value - 10 * size; }),
-              5.0, 0.8);
+  EXPECT_NEAR(mean("agent_normal", per_agent), 10.0, 0.15);
+  // Modified uniform: U(0, 10|C|) has mean 5|C|; the bonus U(0, 50) with probability 0.21 adds 5.25.
+  EXPECT_NEAR(mean("modified_uniform", [](double v, double s) { return v - 5 * s; }), 5.25, 1.5);
+  // Modified normal: |C| N(10, 0.1) plus N(25, 0.1) with probability 0.21 adds 5.25 on average.
+  EXPECT_NEAR(mean("modified_normal", [](double v, double s) { return v - 10 * s; }), 5.25, 0.8);
   // NDCS: N(|C|, sqrt|C|) redrawn while <= 0, so always positive with mean about |C|.
   const auto ndcs = coalition::generate_game("ndcs", 12, 1);
   for (std::size_t mask = 1; mask < ndcs.values.size(); ++mask) ASSERT_GT(ndcs.values[mask], 0.0);
-  EXPECT_NEAR(mean_over_coalitions(ndcs, per_agent), 1.0, 0.06);
+  EXPECT_NEAR(mean("ndcs", per_agent), 1.0, 0.06);
   // Agent-based uniform: each member adds U(0, 2 p_i) with p_i <= 10.
   const auto agent = coalition::generate_game("agent_uniform", 12, 1);
-  for (int i = 0; i < 12; ++i) EXPECT_LE(agent.values[std::size_t{1} << i], 20.0);
+  for (int i = 0; i < 12; ++i) EXPECT_LE(agent.values[std::size_t{1} << i], 20e8);
   EXPECT_GE(*std::min_element(agent.values.begin(), agent.values.end()), 0.0);
+  // FACS's per-size distributions.
+  EXPECT_NEAR(mean("chi_square", per_agent), 1.0, 0.05);  // chi-square(s) has mean s
+  EXPECT_NEAR(mean("weibull", [](double v, double s) { return v / (0.9 * s * std::tgamma(1 + 1 / s)); }), 1.0, 0.02);
+  EXPECT_NEAR(mean("f",
+                   [](double v, double s) {  // F(1, s + 1) has mean d / (d - 2), finite for d > 2
+                     return s >= 6 ? v / ((s + 1) / (s - 1)) : 1.0;
+                   }),
+              1.0, 0.15);
+  EXPECT_NEAR(mean("cauchy", [](double v, double s) { return v > 10 * s ? 1.0 : 0.0; }), 0.5, 0.04);  // median 10 s
+  EXPECT_NEAR(mean("student_t", [](double v, double) { return v > 0 ? 1.0 : 0.0; }), 0.5, 0.04);      // symmetric
+  EXPECT_NEAR(mean("zipf",
+                   [](double v, double s) {  // s E[K] + 25, P(K = k) proportional to k^-0.1
+                     double weights = 0, first_moment = 0;
+                     for (int k = 1; k <= s; ++k) {
+                       weights += std::pow(k, -0.1);
+                       first_moment += k * std::pow(k, -0.1);
+                     }
+                     return v - s * first_moment / weights;
+                   }),
+              25.0, 1.5);
+  EXPECT_NEAR(mean("pascal", [](double v, double s) { return (v - 25) / (9 * s * s); }), 1.0, 0.03);  // s r(1-p)/p
+}
+
+TEST(coalition_host, values_are_the_same_bit_for_bit_on_every_host_backend) {
+  for (const auto& model : coalition::value_models()) {
+    const auto game = coalition::generate_game(model, 13, 5);  // the host's threads
+    Kokkos::View<double*, Kokkos::HostSpace> serial("serial", game.values.size());
+    coalition::generate_values(Kokkos::Serial(), model, 13, 5, serial);
+    for (std::size_t mask = 0; mask < game.values.size(); ++mask) {
+      ASSERT_EQ(serial(mask), game.values[mask]) << model << " v(" << mask << ")";
+      if (model != "idpg") {  // IDP^G's are floats in [0, 1)
+        ASSERT_EQ(game.values[mask], std::floor(game.values[mask])) << model << ": the releases' values are integers";
+      }
+    }
+  }
+  Kokkos::View<double*, Kokkos::HostSpace> wrong("wrong", 100);
+  EXPECT_NE(error_of([&] {
+              coalition::generate_values(Kokkos::Serial(), "uniform", 7, 1, wrong);
+            }).find("100 entries for the 2^7 coalitions of 7 agents"),
+            std::string::npos);
 }
 
 TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {

@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
+#include <utility>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/PortableMath.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 
 namespace prefs = kollective::preferences;
@@ -52,4 +56,34 @@ TEST(generators, kemeny_benchmark_profiles) {
       EXPECT_FALSE(prefs::has_condorcet_winner(profile));
     }
   }
+}
+
+TEST(portable_math, log_exp_and_sin_cos_of_pi_x_are_within_two_ulps) {
+  namespace portable = kollective::portable;
+  auto ulps = [](double got, double exact) {
+    return std::fabs(got - exact) / std::fabs(std::nextafter(exact, 0) - exact);
+  };
+  double worst_log = 0, worst_exp = 0, worst_trig = 0;
+  for (int i = 1; i < 20000; ++i) {
+    const double u = (i + 0.5) / 20000.0;  // (0, 1), the generators' uniforms
+    for (double x : {u, 1 - u, u * 1e-12, u * 37.5, u * 1e300}) {
+      if (std::fabs(std::log(x)) > 1e-3) worst_log = std::max(worst_log, ulps(portable::log(x), std::log(x)));
+    }
+    for (double x : {u * 40 - 20, u * 1400 - 700, u * 1e-6})
+      worst_exp = std::max(worst_exp, ulps(portable::exp(x), std::exp(x)));
+    const double x = 4 * u - 2;
+    const auto sc = portable::sincospi(x);
+    const long double angle = 3.141592653589793238462643383279502884L * x;
+    for (const auto& [got, exact] : {std::pair<double, double>{sc.sin, double(std::sin(angle))},
+                                     std::pair<double, double>{sc.cos, double(std::cos(angle))}}) {
+      if (std::fabs(exact) > 1e-3) worst_trig = std::max(worst_trig, ulps(got, exact));
+    }
+  }
+  EXPECT_LE(worst_log, 2.0);
+  EXPECT_LE(worst_exp, 2.0);
+  EXPECT_LE(worst_trig, 4.0);  // pi x rounded once before the series
+  EXPECT_EQ(portable::log(1.0), 0.0);
+  EXPECT_EQ(portable::exp(0.0), 1.0);
+  EXPECT_EQ(portable::sincospi(0.5).sin, 1.0);
+  EXPECT_EQ(portable::sincospi(1.0).cos, -1.0);
 }
