@@ -138,28 +138,34 @@ struct CoalitionPoint {
   const Point& point;
   coalition::Report report;
   int agents = 0;
+  double input_s = 0, wall_s = 0;
 };
 
 const ResultFields<CoalitionPoint>& coalition_fields() {
   using F = FieldKind;
   using P = CoalitionPoint;
   auto seconds = [](const P& p) { return p.point.times->median(); };
-  static const ResultFields<P> fields =
-      table_fields<P>(joined<P>({
-                          {field<P>("agents", F::context, "count", "agents", [](const P& p) { return p.agents; })},
-                          adapt<P>(coalition::result_fields(), [](const P& p) { return p.report; }),
-                      }),
-                      {
-                          field<P>("splits_per_s", F::timing, "1/s", "splits evaluated a second",
-                                   [seconds](const P& p) { return p.report.result.splits / seconds(p); }),
-                          field<P>("block_bytes_per_s", F::timing, "B/s", "the blocked DP's reads a second",
-                                   [seconds](const P& p) {
-                                     const Precision precision = p.report.options.precision;
-                                     return coalition::block_read_bytes(p.agents, p.report.options.method,
-                                                                        precision == Precision::float32 ? 4 : 8) /
-                                            seconds(p);
-                                   }),
-                      });
+  static const ResultFields<P> fields = table_fields<P>(
+      joined<P>({
+          {field<P>("agents", F::context, "count", "agents", [](const P& p) { return p.agents; })},
+          adapt<P>(coalition::result_fields(), [](const P& p) { return p.report; }),
+      }),
+      {
+          field<P>("input_s", F::timing, "s", "making or reading the values", [](const P& p) { return p.input_s; }),
+          field<P>("wall_s", F::timing, "s",
+                   "the whole point: its input, every solve (warm-up and repetitions), the checks "
+                   "and the files",
+                   [](const P& p) { return p.wall_s; }),
+          field<P>("splits_per_s", F::timing, "1/s", "splits evaluated a second",
+                   [seconds](const P& p) { return p.report.result.splits / seconds(p); }),
+          field<P>("block_bytes_per_s", F::timing, "B/s", "the blocked DP's reads a second",
+                   [seconds](const P& p) {
+                     const Precision precision = p.report.options.precision;
+                     return coalition::block_read_bytes(p.agents, p.report.options.method,
+                                                        precision == Precision::float32 ? 4 : 8) /
+                            seconds(p);
+                   }),
+      });
   return fields;
 }
 
@@ -204,7 +210,9 @@ class CoalitionJob : public Job {
   void run_size(const Space& space, int agents, const RunContext& context, Table& table) const {
     const CoalitionRun& settings = settings_;
     const Measurement& measurement = settings.measurement;
+    const WallTimer wall;
     const coalition::Game game = make_game(settings, agents);
+    const double input_s = wall.seconds();
     const int n = game.agents;
     const int ranks = settings.options.communicator.size();  // share each layer
     check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method) / ranks,
@@ -232,8 +240,9 @@ class CoalitionJob : public Job {
                                                     : settings.format + ":" + settings.file;
     const Point point = timed_point(context.run_name, input, times, measurement, verified, result.exchange_s);
     Row row;
-    set_fields(row, coalition_fields(),
-               CoalitionPoint{point, coalition::Report{result, settings.options, game.names}, n});
+    set_fields(
+        row, coalition_fields(),
+        CoalitionPoint{point, coalition::Report{result, settings.options, game.names}, n, input_s, wall.seconds()});
     table.add(row);
     std::cout << context.run_name << ": coalition structure for " << n << " agents\n  "
               << summary_line(row, rules_of(coalition_fields())) << "\n";

@@ -60,12 +60,14 @@ constexpr std::uint64_t agent_streams = std::uint64_t{1} << 60;
 
 /// The draws of one coalition (or agent): the k-th is hash_draw(seed, base + k).
 struct Stream {
-  std::uint64_t seed, base;
+  std::uint64_t mixed_seed;  ///< mix64(seed): hash_draw's first step, once
+  std::uint64_t base;
   std::uint32_t next = 0;
   double spare = 0;
   bool has_spare = false;
 
-  KOKKOS_INLINE_FUNCTION std::uint64_t bits() { return hash_draw(seed, base + next++); }
+  KOKKOS_INLINE_FUNCTION Stream(std::uint64_t seed, std::uint64_t base_) : mixed_seed(mix64(seed)), base(base_) {}
+  KOKKOS_INLINE_FUNCTION std::uint64_t bits() { return mix64(mixed_seed ^ mix64(base + next++ + hash_offset)); }
   /// U(0, 1), open at both ends (53 bits, centred), so that logarithms and tangents stay finite.
   KOKKOS_INLINE_FUNCTION double uniform() { return (static_cast<double>(bits() >> 11) + 0.5) * 0x1.0p-53; }
   /// True with probability 21/100, as both releases' `nextInt(100) <= 20`.
@@ -112,7 +114,7 @@ struct DrawValues {
   }
 
   KOKKOS_INLINE_FUNCTION double draw(std::uint64_t mask) const {
-    Stream r{seed, mask << draws_per_stream};
+    Stream r(seed, mask << draws_per_stream);
     const int s = Kokkos::popcount(mask);
     switch (model) {
       case Model::uniform:
@@ -187,7 +189,7 @@ struct DrawValues {
 std::vector<double> agent_strengths(Model model, int agents, std::uint64_t seed) {
   std::vector<double> strength(agents, 0.0);
   for (int i = 0; i < agents; ++i) {
-    Stream r{seed, agent_streams | (static_cast<std::uint64_t>(i) << draws_per_stream)};
+    Stream r(seed, agent_streams | (static_cast<std::uint64_t>(i) << draws_per_stream));
     if (model == Model::agent_uniform) strength[i] = 10.0 * r.uniform();
     if (model == Model::agent_normal) strength[i] = positive_part(10.0 + 0.1 * r.normal());
   }
