@@ -133,6 +133,46 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   return game;
 }
 
+/// A point's values: made on the device where its memory is not the host's and a generator makes
+/// them (the host gets a copy only where files or the brute-force check need one), else on the
+/// host.
+struct PointValues {
+  coalition::Game game;                             ///< the host's (no values where only the device holds them)
+  Kokkos::View<double*, Space::memory_space> made;  ///< the device's, or empty
+  int agents = 0;
+};
+
+PointValues point_values(const Space& space, const CoalitionRun& settings, int agents, bool host_copy) {
+  constexpr bool device_memory = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
+  if (!device_memory || !settings.file.empty()) {
+    coalition::Game game = make_game(settings, agents);
+    const int n = game.agents;
+    return {std::move(game), {}, n};
+  }
+  if (!settings.names.empty() && static_cast<int>(settings.names.size()) != agents) {
+    fail("input names: ", settings.names.size(), " names for the ", agents, " agents of the ", settings.model,
+         " generator");
+  }
+  if (agents < 1 || agents > coalition::max_agents)
+    fail("coalition games need 1..", coalition::max_agents, " agents, got ", agents);
+  if (host_copy) coalition::require_game_memory(agents, settings.model + " generator");
+  require_memory(memory_kind<Space::memory_space>(), std::int64_t{8} << agents,
+                 "the coalition values of " + std::to_string(agents) + " agents, made on the device");
+  PointValues values{coalition::Game{agents, {}, settings.names},
+                     Kokkos::View<double*, Space::memory_space>(
+                         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::coalition::values"),
+                         std::size_t{1} << agents),
+                     agents};
+  coalition::generate_values(space, settings.model, agents, settings.seed, values.made);
+  space.fence("Kollective::coalition: the values made");
+  if (host_copy) {
+    values.game.values.resize(values.made.extent(0));
+    Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(values.game.values.data(), values.game.values.size()),
+                      values.made);
+  }
+  return values;
+}
+
 /// A point's report: the common columns, the library's result fields, and the rates.
 struct CoalitionPoint {
   const Point& point;
@@ -211,17 +251,24 @@ class CoalitionJob : public Job {
     const CoalitionRun& settings = settings_;
     const Measurement& measurement = settings.measurement;
     const WallTimer wall;
-    const coalition::Game game = make_game(settings, agents);
+    const bool verifying = measurement.verify == Verify::always ||
+                           (measurement.verify == Verify::automatic && agents <= coalition::brute_force_max_agents);
+    PointValues values =
+        point_values(space, settings, agents, settings.write_values || settings.write_binary || verifying);
+    const coalition::Game& game = values.game;
     const double input_s = wall.seconds();
-    const int n = game.agents;
+    const int n = values.agents;
     const int ranks = settings.options.communicator.size();  // share each layer
     check_work(measurement, Work::csg_splits, coalition::evaluated_splits(n, settings.options.method) / ranks,
                std::string("the coalition ") + coalition::to_string(settings.options.method) + " over " +
                    std::to_string(n) + " agents");
     Timing times;
     Workspace<Space::memory_space> workspace;  // the table and the trade buffers, reused by the repetitions
-    const coalition::Result result =
-        measure(space, measurement, times, [&] { return coalition::solve(space, game, settings.options, workspace); });
+    const coalition::Result result = measure(space, measurement, times, [&] {
+      return values.made.data() ? coalition::solve(space, values.made, settings.options, workspace)
+                                : coalition::solve(space, game, settings.options, workspace);
+    });
+    values.made = {};     // before the checks
     workspace.release();  // before the checks
     std::string verified = "skipped";
     const bool brute_force_fits = n <= coalition::brute_force_max_agents;

@@ -31,6 +31,57 @@ Result solve_checked(const ExecSpace& space, Values values, const Options& optio
   check_result(values, result);
   return result;
 }
+/// validate_values() for values in the memory of `space`, checked there: the first value that is
+/// not finite or too large is named.
+template <class ExecSpace>
+void validate_on(const ExecSpace& space, const Kokkos::View<const double*, typename ExecSpace::memory_space>& v,
+                 const std::string& source, bool single_precision) {
+  const double limit = (single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) / 64;
+  std::uint64_t first_bad = ~std::uint64_t{0};
+  Kokkos::parallel_reduce(
+      "Kollective::Coalition::validate_values",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(v.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t mask, std::uint64_t& bad) {
+        const double value = v(mask);
+        if (!(Kokkos::fabs(value) <= limit) || (mask == 0 && value != 0.0))  // NaN compares false
+          bad = Kokkos::min(bad, static_cast<std::uint64_t>(mask));
+      },
+      Kokkos::Min<std::uint64_t>(first_bad));
+  if (first_bad == ~std::uint64_t{0}) return;
+  const double value = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(v, first_bad))();
+  if (first_bad == 0) fail(source, ": v(empty) must be 0, got ", value);
+  if (!std::isfinite(value)) fail(source, ": v(", first_bad, ") = ", value, " is not finite");
+  fail(source, ": v(", first_bad, ") = ", value, " is too large", single_precision ? " for precision: float" : "",
+       " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
+}
+
+/// The solve of values the caller holds in the memory of `space` (no host copy where the method is
+/// dp or idp; IP, alone or in auto, also reads them on the host, from a copy), checked as every
+/// solve is: the structure's value, its coalitions' values fetched from the device, is the optimum.
+template <class ExecSpace>
+Result solve_resident(const ExecSpace& space, const Kokkos::View<const double*, typename ExecSpace::memory_space>& v,
+                      const Options& options, Workspace<typename ExecSpace::memory_space>* workspace) {
+  const int agents = agents_of(v.extent(0), "coalition::solve");
+  validate_on(space, v, "coalition::solve", options.precision == Precision::float32);
+  std::vector<double> host;
+  if (options.method == Method::ip || options.method == Method::automatic) {
+    host.resize(v.extent(0));
+    Kokkos::deep_copy(space, Kokkos::View<double*, Kokkos::HostSpace>(host.data(), host.size()), v);
+    space.fence("Kollective::Coalition: the values' host copy for IP");
+  }
+  const Values values(agents, host.empty() ? nullptr : host.data());
+  Result result = options.precision == Precision::float32 ? solve<float>(space, values, options, workspace, v)
+                                                          : solve<double>(space, values, options, workspace, v);
+  result.precision = options.precision;
+  check_partition(agents, result.structure);
+  double structure = 0;
+  for (const std::uint64_t coalition : result.structure) {
+    structure += Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(v, coalition))();
+  }
+  check_structure_value(structure, result);
+  return result;
+}
+
 template <class Value>
 Options in_precision(Options options) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
@@ -56,18 +107,25 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   return Impl::solve_checked(space, values, options, &workspace);
 }
 
-/// solve() on the caller's values: a rank-1 View of the 2^n values v[mask] of a game of n agents
-/// (v[0] = 0), double or float, any memory space, const allowed; checked by validate_values.
-/// Read in place where they are contiguous doubles on the host, else copied there first (the
-/// solver's recovery of the structure reads them on the host).
-template <class ExecSpace, class ValuesView,
-          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && Kokkos::is_view<ValuesView>::value>>
-Result solve(const ExecSpace& space, const ValuesView& values, const Options& options = {}) {
+namespace Impl {
+template <class ExecSpace, class ValuesView>
+Result solve_view(const ExecSpace& space, const ValuesView& values, const Options& options,
+                  Workspace<typename ExecSpace::memory_space>* workspace) {
   using Given = typename ValuesView::non_const_value_type;
   static_assert(ValuesView::rank() == 1, "coalition::solve: the values must be a rank-1 View of 2^n entries");
   static_assert(std::is_same<Given, double>::value || std::is_same<Given, float>::value,
                 "coalition::solve: the values must be double or float");
   const int agents = Impl::agents_of(values.extent(0), "coalition::solve");
+  constexpr bool resident =
+      std::is_same<Given, double>::value &&
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ValuesView::memory_space>::accessible &&
+      std::is_same<typename ValuesView::memory_space, typename ExecSpace::memory_space>::value;
+  if constexpr (resident) {
+    if (values.span_is_contiguous()) {
+      return solve_resident(space, Kokkos::View<const double*, typename ExecSpace::memory_space>(values), options,
+                            workspace);
+    }
+  }
   constexpr bool in_place =
       std::is_same<Given, double>::value &&
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ValuesView::memory_space>::accessible;
@@ -84,7 +142,26 @@ Result solve(const ExecSpace& space, const ValuesView& values, const Options& op
   }
   const Values game(agents, read);
   validate_values(game, "coalition::solve", options.precision == Precision::float32);
-  return solve(space, game, options);
+  return solve_checked(space, game, options, workspace);
+}
+}  // namespace Impl
+
+/// solve() on the caller's values: a rank-1 View of the 2^n values v[mask] of a game of n agents
+/// (v[0] = 0), double or float, any memory space, const allowed; checked by validate_values.
+/// Read in place where they are contiguous doubles on the host or in the memory of `space` (there
+/// the solver makes no host copy for dp and idp), else copied to the host first.
+template <class ExecSpace, class ValuesView,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && Kokkos::is_view<ValuesView>::value>>
+Result solve(const ExecSpace& space, const ValuesView& values, const Options& options = {}) {
+  return Impl::solve_view(space, values, options, nullptr);
+}
+
+/// The same, with the value table and a shared solve's buffers kept in `workspace`.
+template <class ExecSpace, class ValuesView,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && Kokkos::is_view<ValuesView>::value>>
+Result solve(const ExecSpace& space, const ValuesView& values, const Options& options,
+             Workspace<typename ExecSpace::memory_space>& workspace) {
+  return Impl::solve_view(space, values, options, &workspace);
 }
 
 /// The former spelling, the precision as a template argument (double or float): overrides

@@ -27,13 +27,16 @@ void check_partition(int agents, const Structure& structure) {
 
 double value_tolerance(bool single_precision) { return single_precision ? 1e-4 : 1e-9; }
 
-void check_result(Values values, const Result& result) {
-  check_partition(values.agents, result.structure);
-  const double structure = structure_value(values, result.structure);
+void check_structure_value(double structure, const Result& result) {
   if (std::fabs(structure - result.value) >
       value_tolerance(result.precision == Precision::float32) * std::max(1.0, std::fabs(result.value))) {
     fail("internal error: the recovered structure is worth ", structure, ", not the optimum ", result.value);
   }
+}
+
+void check_result(Values values, const Result& result) {
+  check_partition(values.agents, result.structure);
+  check_structure_value(structure_value(values, result.structure), result);
 }
 
 }  // namespace kollective::coalition

@@ -20,6 +20,8 @@ double value_tolerance(bool single_precision);
 /// value_tolerance): the structure recovery agrees with the DP. The driver and Python check every
 /// solve's result with it.
 void check_result(Values values, const Result& result);
+/// check_result's second half, given the structure's value: within value_tolerance of the optimum.
+void check_structure_value(double structure, const Result& result);
 
 }  // namespace kollective::coalition
 

@@ -71,6 +71,48 @@ inline std::vector<std::pair<std::string, coalition::Game>> every_distribution(i
   return games;
 }
 
+TEST(TEST_CATEGORY, coalition_values_made_here_are_the_hosts_bit_for_bit) {
+  // Each coalition's value is drawn from its own stream with the portable functions, unfused: the
+  // table made on this space equals the host's, every model (IDP^G's is copied from the host).
+  TEST_EXECSPACE space;
+  constexpr int n = 14;
+  Kokkos::View<double*, TEST_EXECSPACE::memory_space> made("Kollective::test::values", std::size_t{1} << n);
+  for (const auto& model : coalition::value_models()) {
+    coalition::generate_values(space, model, n, 3, made);
+    const auto here = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), made);
+    const auto game = coalition::generate_game(model, n, 3);
+    for (std::size_t mask = 0; mask < game.values.size(); ++mask) {
+      ASSERT_EQ(here(mask), game.values[mask]) << model << " v(" << mask << ")";
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, coalition_values_held_on_the_device_solve_without_a_host_table) {
+  // The caller's values in the solver's memory (made there by generate_values): every method and
+  // precision gives the optimum and structure of the same game solved from the host; a bad value
+  // is named as the host's check names it.
+  TEST_EXECSPACE space;
+  constexpr int n = 13;
+  Kokkos::View<double*, TEST_EXECSPACE::memory_space> made("Kollective::test::values", std::size_t{1} << n);
+  coalition::generate_values(space, "modified_normal", n, 4, made);
+  const auto game = coalition::generate_game("modified_normal", n, 4);
+  for (const auto method :
+       {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip, coalition::Method::automatic}) {
+    for (const auto precision : {Precision::float64, Precision::float32}) {
+      if (precision == Precision::float32 && method != coalition::Method::idp) continue;
+      coalition::Options options{method};
+      options.precision = precision;
+      const auto resident = coalition::Impl::solve_resident(space, made, options, nullptr);
+      const auto from_host = coalition::solve(space, game, options);
+      EXPECT_EQ(resident.value, from_host.value) << coalition::to_string(method);
+      EXPECT_EQ(resident.structure, from_host.structure) << coalition::to_string(method);
+    }
+  }
+  Kokkos::deep_copy(space, Kokkos::subview(made, 77), std::numeric_limits<double>::quiet_NaN());
+  const std::string message = error_of([&] { coalition::Impl::solve_resident(space, made, {}, nullptr); });
+  EXPECT_NE(message.find("coalition::solve: v(77) = nan is not finite"), std::string::npos) << message;
+}
+
 TEST(TEST_CATEGORY, coalition_dp_equals_serial_dp_bit_for_bit) {
   // The blocked device DP evaluates the same splits as the plain serial DP, so the double optimum
   // is identical; IDP finds the same optimum through fewer splits (equal up to rounding).

@@ -61,20 +61,21 @@ double idp_splits_per_second(const ExecSpace& space) {
 /// IP's search (tests make it tiny).
 template <class Value, class ExecSpace, class SolveIdp>
 Result solve_automatic(const ExecSpace& space, const Values& values, const Options& options, SolveIdp&& solve_idp,
-                       const IpLaunch& launch = {}) {
+                       const IpLaunch& launch = {},
+                       const Kokkos::View<const double*, typename ExecSpace::memory_space>& given = {}) {
   using Memory = typename ExecSpace::memory_space;
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   Options idp = options;
   idp.method = Method::idp;
   idp.time_limit = 0;
-  if (options.communicator.size() > 1)
-    return solve_idp(idp, Kokkos::View<const double*, Memory>(), LayerHook<Memory>());
-  if (!Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible) {  // else read in place
+  if (options.communicator.size() > 1) return solve_idp(idp, given, LayerHook<Memory>());
+  if (!Kokkos::SpaceAccessibility<Memory, Kokkos::HostSpace>::accessible && given.data() == nullptr) {
     require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(values.size() * 8),
                    "the values of " + std::to_string(values.agents) + " agents, shared by IP and IDP");
   }
-  const Kokkos::View<const double*, Memory> on_device = values_on(space, values);
+  // Read in place where they are the host's or the caller's on the device; else copied once.
+  const Kokkos::View<const double*, Memory> on_device = given.data() ? given : values_on(space, values);
   const auto uploaded = Clock::now();  // IP's share starts here: the copy serves IDP too
   const double idp_estimate = split_count(values.agents, Method::idp) / idp_splits_per_second(space);
   const Deadline deadline = deadline_after(started, options.time_limit);

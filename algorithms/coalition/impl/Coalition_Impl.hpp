@@ -359,8 +359,15 @@ inline int agents_of(std::size_t count, const char* caller) {
   fail(caller, ": ", count, " values are not 2^n for a game of 1..", max_agents, " agents");
 }
 
+/// Entry i of a View in any memory, read on the host.
+template <class View>
+typename View::non_const_value_type entry(const View& view, std::uint64_t i) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(view, i))();
+}
+
 /// The solve; its table, exchange and staging buffers in `workspace` (Workspace.hpp), or allocated
-/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on).
+/// for it alone (null); the values read from `on_device` where given (auto's copy, values_on, or
+/// the caller's values on the device: then `values.v` may be null where the method is dp or idp).
 /// `after_layer` (auto, one rank) sees the table after each layer but the last and may stop the
 /// solve there: a result not exact, no value.
 template <class Value, class ExecSpace>
@@ -376,13 +383,13 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
     fail("coalition structure generation: ", values.count, " values for ", n, " agents");
   if (const auto problem = check(options))
     fail("coalition structure generation: ", problem->option, " ", problem->problem);
-  if (options.method == Method::ip) return solve_ip(space, values, options);
+  if (options.method == Method::ip) return solve_ip(space, values, options, {}, on_device);
   if (options.method == Method::automatic) {
-    return solve_automatic<Value>(space, values, options,
-                                  [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values,
-                                      const LayerHook<Memory>& hook) {
-                                    return solve<Value>(space, values, idp, workspace, shared_values, hook);
-                                  });
+    return solve_automatic<Value>(
+        space, values, options,
+        [&](const Options& idp, const Kokkos::View<const double*, Memory>& shared_values,
+            const LayerHook<Memory>& hook) { return solve<Value>(space, values, idp, workspace, shared_values, hook); },
+        {}, on_device);
   }
   const bool idp = options.method == Method::idp;
   const int high_agents = n > low_agents ? n - low_agents : 0;
@@ -465,16 +472,13 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   result.splits = evaluated_splits(n, idp);
   result.ranks = ranks;
   result.exchange_s = exchange_seconds;
-  auto value_of = [&](std::uint64_t set) {
-    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, set))();
-  };
   const std::uint64_t all = coalitions - 1;
-  result.value = static_cast<double>(value_of(all));
+  result.value = static_cast<double>(entry(f, all));
   std::vector<std::uint64_t> pending = {all};
   while (!pending.empty()) {
     const std::uint64_t set = pending.back();
     pending.pop_back();
-    if (value_of(set) == static_cast<Value>(values.v[set])) {
+    if (entry(f, set) == static_cast<Value>(values.v ? values.v[set] : entry(on_device, set))) {
       result.structure.push_back(set);
       continue;
     }
