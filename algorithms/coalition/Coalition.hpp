@@ -55,21 +55,17 @@ void validate_on(const ExecSpace& space, const Kokkos::View<const double*, typen
        " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
 }
 
-/// The solve of values the caller holds in the memory of `space` (no host copy where the method is
-/// dp or idp; IP, alone or in auto, also reads them on the host, from a copy), checked as every
-/// solve is: the structure's value, its coalitions' values fetched from the device, is the optimum.
+/// The solve of values the caller holds in the memory of `space`, with no host copy (IP's statistics
+/// are taken on the device, and the closed parts it writes out read their values from there),
+/// checked as every solve is: the structure's value, its coalitions' values fetched from the
+/// device, is the optimum.
 template <class ExecSpace>
 Result solve_resident(const ExecSpace& space, const Kokkos::View<const double*, typename ExecSpace::memory_space>& v,
                       const Options& options, Workspace<typename ExecSpace::memory_space>* workspace) {
   const int agents = agents_of(v.extent(0), "coalition::solve");
   validate_on(space, v, "coalition::solve", options.precision == Precision::float32);
-  std::vector<double> host;
-  if (options.method == Method::ip || options.method == Method::automatic) {
-    host.resize(v.extent(0));
-    Kokkos::deep_copy(space, Kokkos::View<double*, Kokkos::HostSpace>(host.data(), host.size()), v);
-    space.fence("Kollective::Coalition: the values' host copy for IP");
-  }
-  const Values values(agents, host.empty() ? nullptr : host.data());
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  const Values values(agents, on_host ? v.data() : nullptr);  // null: the device's alone
   Result result = options.precision == Precision::float32 ? solve<float>(space, values, options, workspace, v)
                                                           : solve<double>(space, values, options, workspace, v);
   result.precision = options.precision;

@@ -262,8 +262,10 @@ void generate_values(const ExecSpace& space, const std::string& model, int agent
   const auto kind = static_cast<Model>(found - models.begin() - 1);
   DrawValues<Memory> draw{values, on<Memory>(space, agent_strengths(kind, agents, seed), "agent strengths"),
                           on<Memory>(space, zipf_sums(agents), "Zipf sums"), kind, seed};
+  // 64-bit indices: 2^32 coalitions and more (an int range would wrap to none).
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("Kollective::coalition::generate_values",
-                       Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
+                       Range(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
 }
 
 Game generate_game(const std::string& model, int agents, std::uint64_t seed) {

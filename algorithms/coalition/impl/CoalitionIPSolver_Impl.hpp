@@ -36,6 +36,17 @@ struct RaiseKnown {
   KOKKOS_FUNCTION void operator()(const std::uint64_t c) const { known(c) = Kokkos::max(known(c), table(c)); }
 };
 
+/// gathered(i) = v(the i-th subset of `set`).
+template <class Memory>
+struct GatherSubsets {
+  Kokkos::View<double*, Memory> gathered;
+  Kokkos::View<const double*, Memory> v;
+  std::uint64_t set;
+  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
+    gathered(i) = v(subsets::submask(static_cast<std::uint64_t>(i), set));
+  }
+};
+
 /// IP's state between searches on `space`: the values (read from `on_device` where given, else
 /// copied there), the incumbent, the best value known per set of agents, and the searches.
 template <class ExecSpace>
@@ -121,7 +132,8 @@ class IpSolver {
     if (result_.exact || closed_size <= search_.closed_size) return;
     const WallTimer timer;
     Kokkos::parallel_for("Kollective::IP::known_from_table",
-                         Kokkos::RangePolicy<ExecSpace>(space_, 0, search_.known.extent(0)),
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space_, 0, static_cast<std::int64_t>(search_.known.extent(0))),  // 2^32 and more
                          RaiseKnown<Memory>{search_.known, table});
     search_.closed_size = closed_size;
     space_.fence();
@@ -134,15 +146,31 @@ class IpSolver {
     result_.value = best.value;
     result_.structure.clear();
     for (const std::uint64_t coalition : best.structure) {
-      const Structure parts =
-          coalition & ip_closed ? best_partition(values_, coalition ^ ip_closed) : Structure{coalition};
+      const Structure parts = coalition & ip_closed ? best_partition_of(coalition ^ ip_closed) : Structure{coalition};
       result_.structure.insert(result_.structure.end(), parts.begin(), parts.end());
     }
     std::sort(result_.structure.begin(), result_.structure.end());
   }
 
+  /// The best partition of `set` (a closed part: few agents), from the host's values, or from the
+  /// values of its subsets gathered on the device where only the device holds them.
+  Structure best_partition_of(std::uint64_t set) const {
+    if (values_.v) return best_partition(values_, set);
+    const std::uint64_t subsets_count = std::uint64_t{1} << Kokkos::popcount(set);
+    Kokkos::View<double*, Memory> gathered(
+        Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "Kollective::IP::closed_values"), subsets_count);
+    Kokkos::parallel_for("Kollective::IP::gather_closed",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                             space_, 0, static_cast<std::int64_t>(subsets_count)),
+                         GatherSubsets<Memory>{gathered, search_.v, set});
+    std::vector<double> compact(subsets_count);
+    Kokkos::deep_copy(space_, Kokkos::View<double*, Kokkos::HostSpace>(compact.data(), subsets_count), gathered);
+    space_.fence("Kollective::IP: the closed part's values on the host");
+    return best_partition(compact, set);
+  }
+
   ExecSpace space_;
-  Values values_;
+  Values values_;  ///< v null where only the device holds the values
   IpLaunch launch_;
   IpSearch<Memory> search_;
   IpStack<Memory> stack_;

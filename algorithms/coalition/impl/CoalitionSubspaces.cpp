@@ -173,12 +173,22 @@ namespace kollective::coalition {
 Structure best_partition(const Values& values, std::uint64_t set) {
   const int members = __builtin_popcountll(set);
   if (members > 24) fail("best_partition: ", members, " agents; the subset DP is for small coalitions");
+  std::vector<double> compact(std::uint64_t{1} << members);
+  for (std::uint64_t i = 0; i < compact.size(); ++i) compact[i] = values.v[subsets::submask(i, set)];
+  return best_partition(compact, set);
+}
+
+Structure best_partition(const std::vector<double>& compact, std::uint64_t set) {
+  const int members = __builtin_popcountll(set);
+  if (members > 24) fail("best_partition: ", members, " agents; the subset DP is for small coalitions");
   // f[i]: the best partition of the i-th submask of `set` (i ranges over the compact subsets).
   const std::uint64_t subsets_count = std::uint64_t{1} << members;
+  if (compact.size() != subsets_count)
+    fail("internal: best_partition of ", members, " agents from ", compact.size(), " values");
   std::vector<double> f(subsets_count, 0);
   std::vector<std::uint64_t> part(subsets_count, 0);  // a part of f[i]'s first split (0: i is whole)
   for (std::uint64_t i = 1; i < subsets_count; ++i) {
-    f[i] = values.v[subsets::submask(i, set)];
+    f[i] = compact[i];
     const std::uint64_t lowest = i & (~i + 1), others = i ^ lowest;
     for (std::uint64_t sub = (others - 1) & others; sub != others; sub = (sub - 1) & others) {
       const double split = f[lowest | sub] + f[i ^ (lowest | sub)];

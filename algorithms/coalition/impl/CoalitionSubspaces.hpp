@@ -88,6 +88,9 @@ std::vector<SearchedSubspace> searched_subspaces(const IpPlan& plan, const SizeS
 /// A best partition of the coalition `set` (at most 24 agents), by the subset DP over its members:
 /// the structures IP closes early, by the best partition of the agents left, are written out by it.
 Structure best_partition(const Values& values, std::uint64_t set);
+/// The same from `compact`, the values of the subsets of `set` in submask order:
+/// compact[i] = v(subsets::submask(i, set)).
+Structure best_partition(const std::vector<double>& compact, std::uint64_t set);
 
 /// Whether `upper` (a bound) may beat `incumbent`: false only when it is worse in exact arithmetic.
 inline bool may_beat(double upper, double incumbent, double slack) { return upper + slack > incumbent; }
