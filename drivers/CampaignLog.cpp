@@ -57,6 +57,26 @@ std::string pending_folder(const std::string& out_dir, const std::string& run) {
   return out_dir + "/results.pending/" + run;
 }
 
+namespace {
+
+/// Removes the temporary files (ResultFiles: `.<name>.partial-<host>-<pid>`) that a process of an
+/// earlier campaign of these runs left when it was killed while writing them.
+void remove_partial_files(const std::string& out_dir, const std::vector<LoggedRun>& runs) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator entry(out_dir, error), end; !error && entry != end; entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    if (name[0] != '.' || name.find(".partial-") == std::string::npos) continue;
+    for (const LoggedRun& run : runs) {
+      if (name.compare(1, run.name.size(), run.name) == 0) {
+        std::filesystem::remove(entry->path(), error);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void CampaignLog::start_fresh() {
   if (world().rank() != 0) {  // an earlier campaign's own file of this rank
     ResultsDatabase::remove(path());
@@ -74,6 +94,7 @@ void CampaignLog::start_fresh() {
   }
   std::error_code error;
   std::filesystem::remove(out_dir_ + "/results.pending", error);  // when empty
+  remove_partial_files(out_dir_, runs_);
   if (!std::filesystem::exists(path())) return;
   for (const LoggedRun& run : runs_) database().clear_run(run.name);
   record_keys(false);  // this campaign's
@@ -126,6 +147,7 @@ std::string changed_key(const std::vector<std::pair<std::string, std::string>>& 
 std::vector<std::set<std::size_t>> CampaignLog::start_resumed(bool force) {
   if (world().rank() != 0) return std::vector<std::set<std::size_t>>(runs_.size());
   resuming_ = true;
+  remove_partial_files(out_dir_, runs_);
   try {
     return resumable_points(force);
   } catch (...) {

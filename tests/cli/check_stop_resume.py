@@ -174,6 +174,8 @@ def main(kollective, work, mpiexec=None):
     kept = sorted(os.listdir(pending)) if os.path.isdir(pending) else []
     expect(len(kept) >= stored_points(killed) and not point_files(killed),
            f"the killed run's finished points keep their files, pending: {kept}")
+    with open(os.path.join(killed, ".sweep_n15_values.kcsg.partial-elsewhere-7"), "w") as stale:
+        stale.write("a point's file, its writer killed")  # as SIGKILL while writing leaves one
     resumed = run(kollective, killed, "--resume")
     expect(resumed.returncode == 0, f"--resume after SIGKILL: {resumed.stderr}")
     for name, rows in expected.items():
