@@ -160,6 +160,38 @@ Result solve(const ExecSpace& space, const ValuesView& values, const Options& op
   return Impl::solve_view(space, values, options, &workspace);
 }
 
+/// The table of a value function, made in the memory of `space`: values(mask) = v(mask) for every
+/// non-empty coalition of `agents` agents, values(0) = 0. `v` is called on the device, in
+/// parallel: a Kokkos lambda or a functor whose `KOKKOS_FUNCTION double operator()(std::uint64_t
+/// mask) const` depends on nothing but the mask (bit i: agent i).
+template <class ExecSpace, class ValueFunction>
+Kokkos::View<double*, typename ExecSpace::memory_space> value_table(const ExecSpace& space, int agents,
+                                                                    const ValueFunction& v) {
+  if (agents < 1 || agents > max_agents) fail("coalition::value_table: ", agents, " agents outside 1..", max_agents);
+  require_memory(memory_kind<typename ExecSpace::memory_space>(), std::int64_t{8} << agents,
+                 "the coalition values of " + std::to_string(agents) + " agents");
+  Kokkos::View<double*, typename ExecSpace::memory_space> values(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::coalition::value_table"),
+      std::size_t{1} << agents);
+  Kokkos::parallel_for(
+      "Kollective::coalition::value_table",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                      static_cast<std::int64_t>(values.size())),
+      KOKKOS_LAMBDA(const std::int64_t mask) {
+        values(mask) = mask == 0 ? 0.0 : static_cast<double>(v(static_cast<std::uint64_t>(mask)));
+      });
+  return values;
+}
+
+/// solve() of a value function v over `agents` agents (value_table, then solved where it was made,
+/// with no host copy), for a game given by a formula rather than a table.
+template <class ExecSpace, class ValueFunction,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                                   std::is_invocable_r_v<double, const ValueFunction&, std::uint64_t>>>
+Result solve(const ExecSpace& space, int agents, const ValueFunction& v, const Options& options = {}) {
+  return solve(space, value_table(space, agents, v), options);
+}
+
 /// The former spelling, the precision as a template argument (double or float): overrides
 /// options.precision. Kept for a release (CHANGELOG.md).
 template <class Value, class ExecSpace, class Input>

@@ -18,7 +18,7 @@ os.environ.setdefault("OMP_PROC_BIND", "false")
 
 from . import _kollective  # noqa: E402  (starts Kokkos)
 from ._kollective import Error  # noqa: E402
-from .coalitions import CoalitionResult, coalition, generate_game  # noqa: E402
+from .coalitions import CoalitionResult, coalition, generate_game, value_table  # noqa: E402
 from .elections import (  # noqa: E402
     KemenyResult,
     Pairwise,
@@ -43,5 +43,5 @@ __version__ = _kollective.version
 __all__ = [
     "Error", "Profile", "Pairwise", "SchulzeResult", "KemenyResult", "CoalitionResult", "RankSVM",
     "profile", "from_orders", "generate_profile", "write_preflib", "pairwise", "schulze", "kemeny", "coalition",
-    "generate_game", "read_letor", "ndcg", "mean_ndcg", "pairwise_accuracy", "backend",
+    "generate_game", "value_table", "read_letor", "ndcg", "mean_ndcg", "pairwise_accuracy", "backend",
 ]

@@ -228,3 +228,41 @@ def test_generated_values_follow_the_published_formulas(model):
         expected = published_value(model, seed, mask, strengths)
         # Python's libm and the portable functions may differ in the last bit: one unit of 1e-8 at most.
         assert abs(values[mask] - expected) <= 1, (model, mask, values[mask], expected)
+
+
+def skill_game(skills, tasks, rewards, cost):
+    """A coalitional skill game (Bachrach and Rosenschein, AAMAS 2008), vectorized over masks:
+    a coalition earns every task whose skills its members cover together, and pays cost per member."""
+    skills = np.asarray(skills, dtype=np.uint64)
+
+    def value(masks):
+        covered = np.zeros(masks.shape, dtype=np.uint64)
+        members = np.zeros(masks.shape, dtype=np.float64)
+        for agent, held in enumerate(skills):
+            inside = (masks >> np.uint64(agent)) & np.uint64(1) == 1
+            covered[inside] |= held
+            members += inside
+        earned = sum(np.where(covered & np.uint64(t) == np.uint64(t), r, 0.0) for t, r in zip(tasks, rewards))
+        return earned - cost * members
+    return value
+
+
+def test_a_value_function_solves_as_its_table():
+    skills = [(1 << (i % 8)) | (1 << ((3 * i + 1) % 8)) for i in range(9)]
+    game = skill_game(skills, [0x03, 0x0C, 0x30, 0xC0, 0x0F, 0x5A], [5, 7, 6, 9, 14, 12], 1.5)
+    table = kollective.value_table(game, 9, chunk=100)  # several chunks
+    assert table[0] == 0 and table.shape == (512,)
+    masks = np.arange(512, dtype=np.uint64)
+    assert np.array_equal(table[1:], game(masks[1:]))
+    for method in ("idp", "ip", "auto"):
+        result = kollective.coalition(game, agents=9, method=method)
+        assert result.optimum == pytest.approx(brute_force(table, 9), rel=1e-12)
+        assert result.optimum == kollective.coalition(table, method=method).optimum
+    with pytest.raises(ValueError, match="shape"):
+        kollective.value_table(lambda masks: masks[:1].astype(float), 4)
+    with pytest.raises(ValueError, match="mask 3 is not finite"):
+        kollective.value_table(lambda masks: np.where(masks == 3, np.inf, 1.0), 4)
+    with pytest.raises(ValueError, match="agents"):
+        kollective.value_table(game, 0)
+    with pytest.raises(TypeError, match="agents="):
+        kollective.coalition(table, agents=9)
