@@ -185,6 +185,48 @@ struct DrawValues {
   }
 };
 
+/// One step of IDP^G's multiply-with-carry, as idpg_benchmark takes it.
+KOKKOS_INLINE_FUNCTION std::uint32_t mwc_step(std::uint32_t z, std::uint32_t a) { return a * (z & 65535u) + (z >> 16); }
+
+/// Its state after `steps` steps. Once below a 2^16 (two steps from any state do it) a step is
+/// z' = z a mod (a 2^16 - 1), 2^16 being a's inverse there, so the state k steps on is z a^k
+/// modulo that: each block of masks jumps to where the sequence is. 0 and the modulus are fixed.
+KOKKOS_INLINE_FUNCTION std::uint32_t mwc_after(std::uint32_t z, std::uint32_t a, std::uint64_t steps) {
+  for (int taken = 0; taken < 2 && steps > 0; ++taken, --steps) z = mwc_step(z, a);
+  const std::uint64_t modulus = std::uint64_t{a} * 65536 - 1;  // under 2^32: two residues' product fits 64 bits
+  if (z == 0 || z == modulus) return z;
+  std::uint64_t state = z, power = a;
+  for (; steps != 0; steps >>= 1) {
+    if (steps & 1) state = state * power % modulus;
+    power = power * power % modulus;
+  }
+  return static_cast<std::uint32_t>(state);
+}
+
+/// IDP^G's values, idpg_benchmark's sequence, a block of masks per work item.
+template <class Memory>
+struct DrawIdpg {
+  static constexpr std::int64_t block = 4096;
+  Kokkos::View<double*, Memory> values;
+  std::uint32_t seed;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t b) const {
+    const auto first = static_cast<std::uint64_t>(b * block);
+    const auto end = Kokkos::min(first + block, static_cast<std::uint64_t>(values.extent(0)));
+    const std::uint64_t before = first == 0 ? 0 : first - 1;  // mask k's value takes the k-th step
+    std::uint32_t z = mwc_after(seed, 36969, before), w = mwc_after(seed, 18000, before);
+    for (std::uint64_t mask = first; mask < end; ++mask) {
+      if (mask == 0) {
+        values(0) = 0.0;
+        continue;
+      }
+      z = mwc_step(z, 36969u);
+      w = mwc_step(w, 18000u);
+      const std::uint32_t r = (z << 16) + w;
+      values(mask) = static_cast<double>(static_cast<float>(static_cast<double>(r) / 4294967296.0));
+    }
+  }
+};
+
 /// The agent-based models' strengths, one stream per agent: U(0, 10), or max(0, N(10, 0.1)).
 std::vector<double> agent_strengths(Model model, int agents, std::uint64_t seed) {
   std::vector<double> strength(agents, 0.0);
@@ -250,20 +292,19 @@ void generate_values(const ExecSpace& space, const std::string& model, int agent
     for (const auto& name : models) known += (known.empty() ? "" : ", ") + name;
     fail("unknown coalition value model '", model, "' (", known, ")");
   }
-  if (model == "idpg") {  // IDP^G's sequence: on the host, then copied
+  // 64-bit indices: 2^32 coalitions and more (an int range would wrap to none).
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  if (model == "idpg") {  // IDP^G's sequence, jumped to each block's start
     if (seed > 0xffffffffu) fail("the idpg generator takes a 32-bit seed (got ", seed, ")");
-    const Game game = idpg_benchmark(agents, static_cast<std::uint32_t>(seed));
-    Kokkos::deep_copy(space, values,
-                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(game.values.data(),
-                                                                                              game.values.size()));
-    space.fence("Kollective::coalition generator: idpg's values copied");
+    const auto blocks =
+        (static_cast<std::int64_t>(values.extent(0)) + DrawIdpg<Memory>::block - 1) / DrawIdpg<Memory>::block;
+    Kokkos::parallel_for("Kollective::coalition::generate_values(idpg)", Range(space, 0, blocks),
+                         DrawIdpg<Memory>{values, static_cast<std::uint32_t>(seed)});
     return;
   }
   const auto kind = static_cast<Model>(found - models.begin() - 1);
   DrawValues<Memory> draw{values, on<Memory>(space, agent_strengths(kind, agents, seed), "agent strengths"),
                           on<Memory>(space, zipf_sums(agents), "Zipf sums"), kind, seed};
-  // 64-bit indices: 2^32 coalitions and more (an int range would wrap to none).
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("Kollective::coalition::generate_values",
                        Range(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
 }

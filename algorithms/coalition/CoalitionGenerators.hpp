@@ -20,7 +20,8 @@
 namespace kollective::coalition {
 
 /// IDP^G's benchmark values: v(mask) = U(0, 1) as float from Marsaglia's multiply-with-carry
-/// (z = w = seed), filled in mask order 1, 2, ...; v(0) = 0. Sequential, on the host.
+/// (z = w = seed), filled in mask order 1, 2, ...; v(0) = 0. Sequential, on the host: the
+/// definition, which generate_values("idpg") makes in parallel by jumping ahead.
 Game idpg_benchmark(int agents, std::uint32_t seed);
 
 /// The value distributions, by config name (docs/configuration.md gives each one's formula):

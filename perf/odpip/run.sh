@@ -26,7 +26,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="$root/build/odpip"
 
-models="uniform normal modified_uniform modified_normal exponential beta gamma ndcs agent_uniform agent_normal"
+models="uniform normal modified_uniform modified_normal exponential beta gamma ndcs agent_uniform agent_normal chi_square weibull f cauchy student_t zipf pascal"
 sizes="18 20"
 seed=7
 limit="${ODPIP_TIMEOUT:-300}"

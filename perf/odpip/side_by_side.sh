@@ -27,7 +27,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="${ODPIP_SIDE_DIR:-$root/build/odpip/side}"
-models="uniform normal modified_uniform modified_normal exponential beta gamma ndcs agent_uniform agent_normal"
+models="uniform normal modified_uniform modified_normal exponential beta gamma ndcs agent_uniform agent_normal chi_square weibull f cauchy student_t zipf pascal"
 sizes=25
 seed=7
 limit=120

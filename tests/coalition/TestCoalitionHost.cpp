@@ -136,6 +136,12 @@ TEST(coalition_host, values_are_the_same_bit_for_bit_on_every_host_backend) {
       }
     }
   }
+  for (const std::uint32_t seed : {0u, 1234u, 1179647999u, 2359295998u, 2422800383u, 4294967295u}) {
+    // IDP^G's sequence jumped ahead block by block is the sequence; the seeds include those that are
+    // 0 modulo a multiply-with-carry modulus (18000 * 2^16 - 1 and its double, 36969 * 2^16 - 1)
+    const auto sequential = coalition::idpg_benchmark(14, seed);
+    EXPECT_EQ(coalition::generate_game("idpg", 14, seed).values, sequential.values) << seed;
+  }
   Kokkos::View<double*, Kokkos::HostSpace> wrong("wrong", 100);
   EXPECT_NE(error_of([&] {
               coalition::generate_values(Kokkos::Serial(), "uniform", 7, 1, wrong);
