@@ -13,6 +13,11 @@
 
 namespace kollective {
 
+namespace {
+/// Names a temporary file: `.<name>.partial-<host>-<pid>`.
+constexpr const char* partial_marker = ".partial-";
+}  // namespace
+
 bool is_safe_file_name(const std::string& name, std::size_t max_length) {
   if (name.empty() || name.size() > max_length) return false;
   auto is_alphanumeric = [](char c) {
@@ -65,7 +70,7 @@ std::string ResultFiles::path(const std::string& file_name) {
   // (on nodes sharing a file system, whose process ids can repeat) do not collide.
   char host[256] = {};
   if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
-  const std::string temporary = folder_ + "/." + file_name + ".partial-" + host + "-" + std::to_string(::getpid());
+  const std::string temporary = folder_ + "/." + file_name + partial_marker + host + "-" + std::to_string(::getpid());
   files_.emplace_back(final_path, temporary);
   return temporary;
 }
@@ -117,6 +122,20 @@ void ResultFiles::commit() {
   for (const auto& [final_path, temporary] : files_) moves.emplace_back(temporary, final_path);
   rename_all(moves, written_earlier_);
   committed_ = true;
+}
+
+void remove_partial_files(const std::string& folder, const std::vector<std::string>& prefixes) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    if (name[0] != '.' || name.find(partial_marker) == std::string::npos) continue;
+    for (const std::string& prefix : prefixes) {
+      if (name.compare(1, prefix.size(), prefix) == 0) {
+        std::filesystem::remove(entry->path(), error);
+        break;
+      }
+    }
+  }
 }
 
 void commit_pending(const std::string& pending, const std::string& folder, std::set<std::string>* written) {

@@ -70,6 +70,10 @@ class ResultFiles {
 /// folder and, when it is empty too, its parent.
 void commit_pending(const std::string& pending, const std::string& folder, std::set<std::string>* written = nullptr);
 
+/// Removes the temporary files (`.<name>.partial-<host>-<pid>`) in `folder` whose name starts
+/// with one of `prefixes`: what a process killed while writing them left there.
+void remove_partial_files(const std::string& folder, const std::vector<std::string>& prefixes);
+
 /// Creates `folder` (and parents) and checks that a file can be written in it; fails with the
 /// reason (not a folder, permission denied, read-only, ...).
 void prepare_output_folder(const std::string& folder);

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/ResultFiles.hpp"
 #include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
@@ -59,20 +60,11 @@ std::string pending_folder(const std::string& out_dir, const std::string& run) {
 
 namespace {
 
-/// Removes the temporary files (ResultFiles: `.<name>.partial-<host>-<pid>`) that a process of an
-/// earlier campaign of these runs left when it was killed while writing them.
-void remove_partial_files(const std::string& out_dir, const std::vector<LoggedRun>& runs) {
-  std::error_code error;
-  for (std::filesystem::directory_iterator entry(out_dir, error), end; !error && entry != end; entry.increment(error)) {
-    const std::string name = entry->path().filename().string();
-    if (name[0] != '.' || name.find(".partial-") == std::string::npos) continue;
-    for (const LoggedRun& run : runs) {
-      if (name.compare(1, run.name.size(), run.name) == 0) {
-        std::filesystem::remove(entry->path(), error);
-        break;
-      }
-    }
-  }
+/// The runs' names: the prefixes of their temporary files (remove_partial_files).
+std::vector<std::string> run_names(const std::vector<LoggedRun>& runs) {
+  std::vector<std::string> names;
+  for (const LoggedRun& run : runs) names.push_back(run.name);
+  return names;
 }
 
 }  // namespace
@@ -94,7 +86,7 @@ void CampaignLog::start_fresh() {
   }
   std::error_code error;
   std::filesystem::remove(out_dir_ + "/results.pending", error);  // when empty
-  remove_partial_files(out_dir_, runs_);
+  remove_partial_files(out_dir_, run_names(runs_));
   if (!std::filesystem::exists(path())) return;
   for (const LoggedRun& run : runs_) database().clear_run(run.name);
   record_keys(false);  // this campaign's
@@ -147,7 +139,7 @@ std::string changed_key(const std::vector<std::pair<std::string, std::string>>& 
 std::vector<std::set<std::size_t>> CampaignLog::start_resumed(bool force) {
   if (world().rank() != 0) return std::vector<std::set<std::size_t>>(runs_.size());
   resuming_ = true;
-  remove_partial_files(out_dir_, runs_);
+  remove_partial_files(out_dir_, run_names(runs_));
   try {
     return resumable_points(force);
   } catch (...) {
