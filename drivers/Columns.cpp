@@ -107,6 +107,14 @@ void require_declared(const Table& table, const std::vector<FieldRule>& rules) {
   }
 }
 
+bool identifies_point(const std::string& column, FieldKind kind) {
+  if (kind != FieldKind::context) return false;
+  for (const char* name : {"run", "repetitions", "ranks", "backend", "device", "kokkos", "revision"}) {
+    if (column == name) return false;
+  }
+  return true;
+}
+
 std::string results_reference() {
   std::ostringstream out;
   out << "# Result columns\n\n"

@@ -49,6 +49,11 @@ const ResultFields<Point>& point_check();   ///< verified
 /// kokkos and revision (Table::add).
 const std::vector<FieldRule>& table_context();
 
+/// Whether a column of kind `kind` identifies a point (its parameters in the results database,
+/// what `kollective compare` matches): a context column, but not the run, how often the point was
+/// timed, or where it ran (ranks, backend, device, kokkos, revision).
+bool identifies_point(const std::string& column, FieldKind kind);
+
 /// `fields` of `From` read from a `To` through `part` (To -> From, by reference or value).
 template <class To, class From, class Part>
 ResultFields<To> adapt(const ResultFields<From>& fields, Part part) {

@@ -134,14 +134,6 @@ void write_csv(const std::string& path, const std::vector<Matched>& points) {
   if (!out.flush()) fail("compare: cannot write '", path, "'");
 }
 
-/// Context columns that do not identify a point: how often it was timed and where it ran.
-bool identifies_point(const std::string& column) {
-  for (const char* name : {"run", "repetitions", "ranks", "backend", "device", "kokkos", "revision"}) {
-    if (column == name) return false;
-  }
-  return true;
-}
-
 /// What identifies a point within its run, as its first row's context columns give it under
 /// today's declarations (the input, sizes and options as configured), so points match across
 /// backends, rank counts, revisions and a sweep reordered, and databases written before a
@@ -151,7 +143,7 @@ std::string identity_of(const StoredPoint& point, const std::map<std::string, Fi
   if (point.rows.empty()) return identity;
   for (const auto& [name, cell] : point.rows.front().cells()) {
     const auto kind = kinds.find(name);
-    if (kind == kinds.end() || kind->second != FieldKind::context || !identifies_point(name)) continue;
+    if (kind == kinds.end() || !identifies_point(name, kind->second)) continue;
     identity += (identity.empty() ? "" : ", ") + name + "=" + to_text(cell);
   }
   return identity;

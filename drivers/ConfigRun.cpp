@@ -176,8 +176,7 @@ std::string point_parameters(const std::vector<Row>& rows, const std::vector<Fie
     const std::string& column = name;  // a lambda may not capture a structured binding (C++17)
     const auto rule =
         std::find_if(declared.begin(), declared.end(), [&](const FieldRule& r) { return r.name == column; });
-    if (rule == declared.end() || rule->kind != FieldKind::context || column == "run" || column == "repetitions")
-      continue;
+    if (rule == declared.end() || !identifies_point(column, rule->kind)) continue;
     if (json.size() > 1) json += ", ";
     json += json_string(column) + ": " + to_json(cell);
   }
