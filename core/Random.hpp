@@ -25,12 +25,14 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t mix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/// Added to a counter before it is mixed, so that counter 0 does not mix to mix64(0).
-inline constexpr std::uint64_t hash_offset = 0x632be59bd9b4e019ull;
+/// hash_draw with its seed mixed already (mixed_seed = mix64(seed)): for a stream's many draws.
+KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t hash_draw_mixed(std::uint64_t mixed_seed, std::uint64_t counter) {
+  return mix64(mixed_seed ^ mix64(counter + 0x632be59bd9b4e019ull));
+}
 
 /// The counter-th 64-bit value of stream `seed`.
 KOKKOS_FORCEINLINE_FUNCTION constexpr std::uint64_t hash_draw(std::uint64_t seed, std::uint64_t counter) {
-  return mix64(mix64(seed) ^ mix64(counter + hash_offset));
+  return hash_draw_mixed(mix64(seed), counter);
 }
 
 /// Uniform integer in [0, bound) from a 64-bit draw (multiply-shift; bias below 2^-32 for

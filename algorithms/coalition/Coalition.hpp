@@ -36,7 +36,7 @@ Result solve_checked(const ExecSpace& space, Values values, const Options& optio
 template <class ExecSpace>
 void validate_on(const ExecSpace& space, const Kokkos::View<const double*, typename ExecSpace::memory_space>& v,
                  const std::string& source, bool single_precision) {
-  const double limit = (single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) / 64;
+  const double limit = value_limit(single_precision);
   std::uint64_t first_bad = ~std::uint64_t{0};
   Kokkos::parallel_reduce(
       "Kollective::Coalition::validate_values",
@@ -47,12 +47,7 @@ void validate_on(const ExecSpace& space, const Kokkos::View<const double*, typen
           bad = Kokkos::min(bad, static_cast<std::uint64_t>(mask));
       },
       Kokkos::Min<std::uint64_t>(first_bad));
-  if (first_bad == ~std::uint64_t{0}) return;
-  const double value = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(v, first_bad))();
-  if (first_bad == 0) fail(source, ": v(empty) must be 0, got ", value);
-  if (!std::isfinite(value)) fail(source, ": v(", first_bad, ") = ", value, " is not finite");
-  fail(source, ": v(", first_bad, ") = ", value, " is too large", single_precision ? " for precision: float" : "",
-       " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
+  if (first_bad != ~std::uint64_t{0}) fail_value(source, first_bad, entry(v, first_bad), single_precision);
 }
 
 /// The solve of values the caller holds in the memory of `space`, with no host copy (IP's statistics
@@ -71,9 +66,7 @@ Result solve_resident(const ExecSpace& space, const Kokkos::View<const double*, 
   result.precision = options.precision;
   check_partition(agents, result.structure);
   double structure = 0;
-  for (const std::uint64_t coalition : result.structure) {
-    structure += Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(v, coalition))();
-  }
+  for (const std::uint64_t coalition : result.structure) structure += entry(v, coalition);
   check_structure_value(structure, result);
   return result;
 }

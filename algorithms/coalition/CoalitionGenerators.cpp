@@ -67,7 +67,7 @@ struct Stream {
   bool has_spare = false;
 
   KOKKOS_INLINE_FUNCTION Stream(std::uint64_t seed, std::uint64_t base_) : mixed_seed(mix64(seed)), base(base_) {}
-  KOKKOS_INLINE_FUNCTION std::uint64_t bits() { return mix64(mixed_seed ^ mix64(base + next++ + hash_offset)); }
+  KOKKOS_INLINE_FUNCTION std::uint64_t bits() { return hash_draw_mixed(mixed_seed, base + next++); }
   /// U(0, 1), open at both ends (53 bits, centred), so that logarithms and tangents stay finite.
   KOKKOS_INLINE_FUNCTION double uniform() { return (static_cast<double>(bits() >> 11) + 0.5) * 0x1.0p-53; }
   /// True with probability 21/100, as both releases' `nextInt(100) <= 20`.

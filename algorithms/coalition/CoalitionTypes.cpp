@@ -35,21 +35,27 @@ void validate_values(const Game& game, const std::string& source, bool single_pr
 void validate_values(Values values, const std::string& source, bool single_precision) {
   const double* v = values.v;
   const std::size_t size = values.size();
-  if (v[0] != 0.0) fail(source, ": v(empty) must be 0, got ", v[0]);
-  // A structure's value, and every DP entry, adds up to max_agents values: bounded so that the
-  // sums stay finite (and in float, when the values are solved in float).
-  const double limit = (single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) / 64;
+  if (v[0] != 0.0) fail_value(source, 0, v[0], single_precision);
+  const double limit = value_limit(single_precision);
   bool all_fit = true;  // one pass without branches (it vectorizes; NaN compares false), then the culprit
   for (std::size_t mask = 0; mask < size; ++mask) all_fit &= std::fabs(v[mask]) <= limit;
   if (all_fit) return;
   for (std::size_t mask = 1; mask < size; ++mask) {
-    const double value = v[mask];
-    if (!std::isfinite(value)) fail(source, ": v(", mask, ") = ", value, " is not finite");
-    if (std::fabs(value) > limit) {
-      fail(source, ": v(", mask, ") = ", value, " is too large", single_precision ? " for precision: float" : "",
-           " (sums of up to ", max_agents, " values must stay finite: |v| <= ", limit, ")");
-    }
+    if (!(std::fabs(v[mask]) <= limit)) fail_value(source, mask, v[mask], single_precision);
   }
+}
+
+double value_limit(bool single_precision) {
+  // A structure's value, and every DP entry, adds up to max_agents values: bounded so that the
+  // sums stay finite (and in float, when the values are solved in float).
+  return (single_precision ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max()) / 64;
+}
+
+void fail_value(const std::string& source, std::uint64_t mask, double value, bool single_precision) {
+  if (mask == 0) fail(source, ": v(empty) must be 0, got ", value);
+  if (!std::isfinite(value)) fail(source, ": v(", mask, ") = ", value, " is not finite");
+  fail(source, ": v(", mask, ") = ", value, " is too large", single_precision ? " for precision: float" : "",
+       " (sums of up to ", max_agents, " values must stay finite: |v| <= ", value_limit(single_precision), ")");
 }
 
 double split_count(int n, Method method) {

@@ -140,6 +140,10 @@ Game empty_game(int agents, const std::string& source = "");
 /// `single_precision`), so that sums of up to 40 values stay finite; `source` names the input.
 void validate_values(const Game& game, const std::string& source, bool single_precision = false);
 void validate_values(Values values, const std::string& source, bool single_precision = false);
+/// The largest |v| validate_values accepts: max / 64 of double (of float when `single_precision`).
+double value_limit(bool single_precision);
+/// Fails naming v(mask) = value, the first value validate_values refuses, and why.
+[[noreturn]] void fail_value(const std::string& source, std::uint64_t mask, double value, bool single_precision);
 
 }  // namespace kollective::coalition
 
