@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The coalition frontier of issue #53 on a machine with two GPUs (device kind nvidia-h200-x2), in
+# three device calls of under ten minutes each; the machine stays warm between calls, and with it
+# the build and the work folder (build/frontier). Prepare here first (scripts/gpu_prepare.sh,
+# perf/odpip/bundle.sh) and carry .deps/src.
+#   scripts/gpu_frontier.sh 1  builds (cuda-mpi preset) and runs the CUDA coalition tests;
+#                              GPU 0: IDP alone at n = 28; GPU 1: auto at n = 28, then IDP alone at n = 30
+#   scripts/gpu_frontier.sh 2  GPU 0: auto at n = 30; GPU 1: ODP-IP side by side at n = 24-27
+#                              (ODP-IP on cores 4-31, one instance per core), then IDP alone at n = 30 resumed
+#   scripts/gpu_frontier.sh 3  GPU 0 and 1: auto at n = 32 (the distributions IP ends at n = 28),
+#                              then n = 32 on both GPUs (two ranks), then n = 33 on one
+# Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
+# 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
+# work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+work=$root/build/frontier
+deadline=${KOLLECTIVE_FRONTIER_DEADLINE:-550}
+mkdir -p "$out" "$work/logs"
+log() { echo "gpu_frontier: $(date +%T) +${SECONDS}s $*" >&2; }
+driver=$root/build/cuda-mpi/drivers/kollective
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+left() { echo $((deadline - SECONDS > 1 ? deadline - SECONDS : 1)); }
+run() {  # run GPU CPUS CONFIG: one config on one GPU, resumed where an earlier call left it
+  local gpu=$1 cpus=$2 config=$3 name
+  name=$(basename "$config" .yaml)
+  local resume=()
+  [ -f "$work/$name/results.sqlite" ] && resume=(--resume)
+  log "$name on GPU $gpu ${resume[*]}"
+  (cd "$root" && CUDA_VISIBLE_DEVICES=$gpu timeout -s TERM -k 20 "$(left)" taskset -c "$cpus" \
+    "$driver" run "$config" --out "$work/$name" --quiet "${resume[@]}") >>"$work/logs/$name.log" 2>&1
+  log "$name ended: exit status $? ($(tail -n 1 "$work/logs/$name.log"))"
+}
+two_gpus() {  # two_gpus CONFIG: one run shared by two ranks, one GPU each
+  local config=$1 name
+  name=$(basename "$config" .yaml)
+  log "$name on GPUs 0 and 1"
+  (cd "$root" && timeout -s TERM -k 20 "$(left)" mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE --bind-to none \
+    "$driver" run "$config" --out "$work/$name" --quiet) >>"$work/logs/$name.log" 2>&1
+  log "$name ended: exit status $?"
+}
+side_by_side() {  # side_by_side SIZES: ODP-IP on cores 4-31 beside auto on GPU 1
+  log "ODP-IP side by side at n = $1"
+  CUDA_VISIBLE_DEVICES=1 KOLLECTIVE=$driver KOLLECTIVE_CPUS=2,3 ODPIP_SIDE_DIR=$root/build/odpip/side \
+    "$root/perf/odpip/side_by_side.sh" --n "$1" --methods auto --timeout 100 --cores 4-31 \
+    --budget "$(left)" --csv "$work/odpip_side_by_side.csv" >"$work/logs/odpip_side_by_side.log" 2>&1
+  log "side by side ended: exit status $?"
+}
+pack() {
+  tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
+}
+
+case ${1:-} in
+  1)
+    log "building"
+    KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="kollective kollective_tests_cuda" \
+      KOLLECTIVE_GPU_TESTS=cuda_coalition OUT=$work/build "$root/scripts/gpu_run.sh" >"$work/logs/build.log" 2>&1
+    log "built and tested: exit status $? ($(grep -E 'tests passed|tests failed' "$work/build/tests.log" 2>/dev/null))"
+    [ -x "$driver" ] || { tail -n 30 "$work/logs/build.log"; pack; exit 1; }
+    run 0 0,1 configs/csg_frontier_idp_28.yaml &
+    (run 1 2,3 configs/csg_frontier_auto_28.yaml; run 1 2,3 configs/csg_frontier_idp_30.yaml) &
+    wait;;
+  2)
+    run 0 0,1 configs/csg_frontier_auto_30.yaml &
+    (side_by_side "24 25 26 27"; run 1 2,3 configs/csg_frontier_idp_30.yaml) &
+    wait;;
+  3)
+    run 0 0,1 configs/csg_frontier_auto_32_a.yaml &
+    run 1 2,3 configs/csg_frontier_auto_32_b.yaml &
+    wait
+    two_gpus configs/csg_frontier_32_two_gpus.yaml
+    run 0 0-15 configs/csg_frontier_33.yaml;;
+  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+esac
+nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
+pack
+python3 - "$work" <<'PY'
+import glob, json, os, sqlite3, sys
+print(f"{'folder':<26} {'run':<17} {'n':>2} {'method':<6} {'exact':<5} {'input_s':>8} {'solve_s':>9} {'wall_s':>9} {'ip_s':>7} {'nodes':>9} optimum")
+for db in sorted(glob.glob(os.path.join(sys.argv[1], "*", "results.sqlite"))):
+    folder = os.path.basename(os.path.dirname(db))
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        for (cells,) in con.execute("select cells from rows order by rowid"):
+            r = json.loads(cells)
+            print(f"{folder:<26} {r['run']:<17} {r['agents']:>2} {r['method']:<6} {str(r['exact']):<5} {r['input_s']:8.3f} "
+                  f"{r['solve_s']:9.3f} {r['wall_s']:9.3f} {r['ip_s']:7.3f} {r['nodes']:9.3g} {r['optimum']:.0f}")
+PY
+[ -f "$work/odpip_side_by_side.csv" ] && tail -n 80 "$work/logs/odpip_side_by_side.log" | grep -v '^==' | tail -n 75
+exit 0
