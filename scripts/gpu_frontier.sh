@@ -48,7 +48,9 @@ side_by_side() {  # side_by_side SIZES: ODP-IP on cores 4-31 beside auto on GPU 
     --budget "$(left)" --csv "$work/odpip_side_by_side.csv" >"$work/logs/odpip_side_by_side.log" 2>&1
   log "side by side ended: exit status $?"
 }
-pack() {
+pack() {  # each database whole in its file (a killed run leaves its last points in the -wal)
+  python3 -c 'import glob, sqlite3, sys
+for db in glob.glob(sys.argv[1] + "/*/results.sqlite"): sqlite3.connect(db).execute("pragma wal_checkpoint(TRUNCATE)")' "$work"
   tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
 }
 
