@@ -89,6 +89,8 @@ const OptionFields<Options>& option_fields() {
           .noting("0: no limit"),
       number_option("ip_share", &Options::ip_share, {0, 1, false, false},
                     "auto: IP's time before IDP starts, a share of IDP's estimated time"),
+      number_option("ip_min_s", &Options::ip_min_s, not_negative,
+                    "auto: IP's time before IDP starts is at least this, or IDP's estimated time where shorter"),
       number_option("ip_round_share", &Options::ip_round_share, {0, 1, false, false},
                     "auto: IP's time between IDP's layers, all rounds together, a share of IDP's time so far"),
   };

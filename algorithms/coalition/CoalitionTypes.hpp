@@ -71,9 +71,14 @@ struct Options {
   /// between layers once the limit has passed (IP's best structure and bound are returned then).
   /// dp and idp take none.
   double time_limit = 0;
-  /// auto: IP's time before IDP starts, as a share of IDP's estimated time (0: IDP at once). A
-  /// small share: IP ends the games it prunes well within it, and costs the others little.
+  /// auto: IP's time before IDP starts, as a share of IDP's estimated time (0, with ip_min_s 0:
+  /// IDP at once). A small share: IP ends the games it prunes well within it, and costs the others
+  /// little.
   double ip_share = 0.07;
+  /// auto: IP's time before IDP starts is at least this many seconds, or IDP's estimated time where
+  /// that is shorter: below about 26 agents on a GPU a share of IDP's time is shorter than IP needs
+  /// for games it ends at once (Zipf at n = 25: 0.03 s of IP, then IDP's 0.35 s).
+  double ip_min_s = 0.1;
   /// auto: IP's time between IDP's layers, all rounds together, as a share of IDP's time so far.
   double ip_round_share = 0.03;
 };

@@ -82,7 +82,7 @@ def test_an_option_declared_in_the_library_alone_reaches_python():
     values = kollective.generate_game("modified_normal", 12, 2)
     parameters = inspect.signature(kollective.coalition).parameters
     assert parameters["ip_share"].default == 0.07 and parameters["ip_round_share"].default == 0.03
-    idp_first = kollective.coalition(values, method="auto", ip_share=0)  # no IP before IDP
+    idp_first = kollective.coalition(values, method="auto", ip_share=0, ip_min_s=0)  # no IP before IDP
     assert idp_first.optimum == pytest.approx(kollective.coalition(values, method="idp").optimum, rel=1e-12)
     with pytest.raises(kollective.Error, match=r"ip_share must be in \[0, 1\], got 2"):
         kollective.coalition(values, method="auto", ip_share=2)

@@ -368,6 +368,7 @@ TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_t
   coalition::Options options;
   options.method = coalition::Method::automatic;
   options.ip_share = 1e-12;  // the rounds decide, unlimited
+  options.ip_min_s = 0;
   options.ip_round_share = 1e12;
   int stopped_at = 0;
   const coalition::Impl::IpLaunch tiny{64, 4, 3};
@@ -413,6 +414,7 @@ TEST(TEST_CATEGORY, coalition_idp_stopped_by_a_time_limit_leaves_auto_with_ip_s_
   options.method = coalition::Method::automatic;
   options.time_limit = 600;
   options.ip_share = 1e-12;
+  options.ip_min_s = 0;
   options.ip_round_share = 0;
   int stopped_at = 0;
   const auto result = coalition::Impl::solve_automatic<double>(space, coalition::Values(game), options,

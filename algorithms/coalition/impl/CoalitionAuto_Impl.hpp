@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -48,7 +49,8 @@ double idp_splits_per_second(const ExecSpace& space) {
                                           space.concurrency());
 }
 
-/// auto: IP for options.ip_share of IDP's estimated time, then IDP (`solve_idp`, given IDP's
+/// auto: IP for options.ip_share of IDP's estimated time (at least options.ip_min_s, or the whole
+/// estimate where shorter), then IDP (`solve_idp`, given IDP's
 /// options, the values on the device, which IP and IDP share: one copy, and a LayerHook). After
 /// each layer h up to n / 2, whose table then holds the best partition of every coalition of at
 /// most h agents (IDP evaluates every split of those), IP takes the table and goes on with the
@@ -81,8 +83,8 @@ Result solve_automatic(const ExecSpace& space, const Values& values, const Optio
   const Deadline deadline = deadline_after(started, options.time_limit);
   std::optional<IpSolver<ExecSpace>> ip(std::in_place, space, values, launch, on_device);
   if (deadline && idp_estimate * 1.1 > seconds_until(*deadline)) return ip->search(deadline);  // anytime
-  const Deadline first_share =
-      options.ip_share > 0 ? deadline_after(uploaded, idp_estimate * options.ip_share) : uploaded;
+  const double first_seconds = std::max(idp_estimate * options.ip_share, std::min(options.ip_min_s, idp_estimate));
+  const Deadline first_share = first_seconds > 0 ? deadline_after(uploaded, first_seconds) : uploaded;
   Result searched = ip->search(earlier(deadline, first_share));  // IP's answer so far
   if (searched.exact) return searched;
   const int n = values.agents;
