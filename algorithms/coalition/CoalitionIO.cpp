@@ -1,8 +1,12 @@
 #include "kollective/algorithms/coalition/CoalitionIO.hpp"
 
+#include <Kokkos_Core.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -29,29 +33,161 @@ std::string why_not_a_value(std::string_view text) {
 
 }  // namespace
 
-Game read_rahwan_text(const std::string& path) {
-  LineReader reader(path, "coalition values");
-  std::vector<double> values;
-  std::string line;
-  long blank_line = 0;  // the first blank line: only blank lines may follow it
-  while (reader.next(line)) {
+namespace {
+
+/// Bytes [begin, end) of a text value file, one worker's: the lines that start there.
+struct TextRange {
+  std::int64_t begin = 0, end = 0;
+  std::int64_t newlines = 0;      ///< in [begin, end) (first pass)
+  std::int64_t lines_before = 0;  ///< newlines before `begin`
+  std::int64_t first_blank = 0;   ///< number of its first blank line (0: none)
+  std::int64_t last_value = 0;    ///< number of its last line holding something
+  std::int64_t bad_line = 0;      ///< number of its first line that is not a value (0: none)
+  std::string bad_text;           ///< that line, trimmed
+  std::string failure;            ///< a read error or an overlong line, with bad_line
+};
+
+/// Appends bytes [begin, end) of `file` to `bytes` (fewer at the end of the file); false on a
+/// read error.
+bool append_bytes(std::FILE* file, std::int64_t begin, std::int64_t end, std::string& bytes) {
+  if (end <= begin) return true;
+  if (fseeko(file, static_cast<off_t>(begin), SEEK_SET) != 0) return false;
+  const std::size_t old = bytes.size();
+  bytes.resize(old + static_cast<std::size_t>(end - begin));
+  const std::size_t got = std::fread(bytes.data() + old, 1, static_cast<std::size_t>(end - begin), file);
+  bytes.resize(old + got);
+  return !std::ferror(file);
+}
+
+/// First pass: the newlines of the range.
+void count_newlines(const std::string& path, TextRange& range) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  std::string bytes;
+  if (file == nullptr || !append_bytes(file, range.begin, range.end, bytes)) {
+    range.failure = "read error";
+  } else {
+    range.newlines = std::count(bytes.begin(), bytes.end(), '\n');
+  }
+  if (file != nullptr) std::fclose(file);
+}
+
+/// Second pass: the range's lines, each parsed into values[number - 1] (values holds one slot per
+/// line of the file). The line that starts before `end` is read to its end, past `end`.
+void parse_values(const std::string& path, TextRange& range, std::vector<double>& values) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  std::string bytes;  // from begin - 1: whether a line starts at begin
+  const std::int64_t from = range.begin > 0 ? range.begin - 1 : 0;
+  bool read = file != nullptr && append_bytes(file, from, range.end, bytes);
+  const std::size_t owned = bytes.size();               // bytes of [from, end)
+  if (read && owned > 0 && bytes[owned - 1] != '\n') {  // the rest of the line that starts last
+    for (std::int64_t at = range.end; read;) {
+      const std::size_t before = bytes.size();
+      read = append_bytes(file, at, at + (std::int64_t{1} << 16), bytes);
+      if (bytes.size() == before || bytes.find('\n', before) != std::string::npos ||
+          bytes.size() - owned > LineReader::max_line_bytes)
+        break;
+      at += static_cast<std::int64_t>(bytes.size() - before);
+    }
+  }
+  if (file != nullptr) std::fclose(file);
+  if (!read) {
+    range.failure = "read error";
+    range.bad_line = range.lines_before + 1;
+    return;
+  }
+  std::size_t start = 0;  // of the first line that starts in the range
+  std::int64_t number = range.lines_before + 1;
+  if (range.begin > 0) {
+    if (bytes[0] != '\n') {
+      const std::size_t newline = bytes.find('\n');
+      if (newline == std::string::npos || newline + 1 >= owned) return;  // no line starts here
+      start = newline + 1, number += 1;
+    } else {
+      start = 1;
+    }
+  }
+  for (; start < owned; ++number) {
+    std::size_t stop = bytes.find('\n', start);
+    if (stop == std::string::npos) stop = bytes.size();
+    if (stop - start > LineReader::max_line_bytes) {
+      range.failure = "line longer than " + std::to_string(LineReader::max_line_bytes) + " bytes";
+      range.bad_line = number;
+      return;
+    }
+    std::string_view line(bytes.data() + start, stop - start);
+    if (from + static_cast<std::int64_t>(start) == 0 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+    start = stop + 1;
     const std::string_view text = trim_blanks(line);
     if (text.empty()) {
-      if (blank_line == 0) blank_line = reader.number();
+      if (range.first_blank == 0) range.first_blank = number;
       continue;
     }
-    if (blank_line != 0) fail_at(path, blank_line, "blank line: line x holds v(x - 1), one value per line");
+    range.last_value = number;
     const auto value = parse_decimal(text);
-    if (!value) fail_at(path, reader.number(), why_not_a_value(text));
-    if (values.size() == (std::size_t{1} << max_agents))
-      fail_at(path, reader.number(), "more than 2^", max_agents, " values");
-    // A file of 2^k + 1 values needs a game of at least 2^(k+1): refuse it when the values
-    // reach a size this machine cannot hold, not after reading all of them.
-    if (values.size() >= (std::size_t{1} << 20) && (values.size() & (values.size() - 1)) == 0) {
-      require_host_memory(static_cast<std::int64_t>(values.size()) * 2 * 16, "the coalition values in '" + path + "'");
-    }
-    values.push_back(*value);
+    if (!value && range.bad_line == 0) range.bad_line = number, range.bad_text = std::string(text.substr(0, 80));
+    if (value) values[static_cast<std::size_t>(number - 1)] = *value;
   }
+}
+
+/// Runs work(i) for i in [0, count) on the default host space's threads, or here where Kokkos is
+/// not initialized.
+template <class Work>
+void on_host_threads(std::size_t count, const Work& work) {
+  if (!Kokkos::is_initialized()) {
+    for (std::size_t i = 0; i < count; ++i) work(i);
+    return;
+  }
+  Kokkos::parallel_for("Kollective::coalition::read_text",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                           0, static_cast<std::int64_t>(count)),
+                       [&](std::int64_t i) { work(static_cast<std::size_t>(i)); });
+  Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: text read");
+}
+
+/// The error a reading line by line meets first: a line that is not a value (or could not be
+/// read), or a blank line followed by a value, reported at the blank line.
+void fail_at_first_problem(const std::string& path, const std::vector<TextRange>& ranges) {
+  std::int64_t first_blank = 0, last_value = 0;
+  const TextRange* bad = nullptr;
+  for (const TextRange& range : ranges) {
+    if (range.first_blank != 0 && first_blank == 0) first_blank = range.first_blank;
+    last_value = std::max(last_value, range.last_value);
+    if (range.bad_line != 0 && bad == nullptr) bad = &range;
+  }
+  if (first_blank != 0 && last_value > first_blank && (bad == nullptr || bad->bad_line > first_blank))
+    fail_at(path, first_blank, "blank line: line x holds v(x - 1), one value per line");
+  if (bad != nullptr)
+    fail_at(path, bad->bad_line, bad->failure.empty() ? why_not_a_value(bad->bad_text) : bad->failure);
+}
+
+}  // namespace
+
+Game read_rahwan_text(const std::string& path) { return Impl::read_rahwan_text(path, std::int64_t{1} << 26); }
+
+Game Impl::read_rahwan_text(const std::string& path, std::int64_t range_bytes) {
+  check_input_file(path, "coalition values");
+  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
+  std::vector<TextRange> ranges(static_cast<std::size_t>((size + range_bytes - 1) / range_bytes));
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    ranges[i].begin = static_cast<std::int64_t>(i) * range_bytes;
+    ranges[i].end = std::min(size, ranges[i].begin + range_bytes);
+  }
+  on_host_threads(ranges.size(), [&](std::size_t i) { count_newlines(path, ranges[i]); });
+  std::int64_t lines = 0;
+  for (TextRange& range : ranges) {
+    if (!range.failure.empty()) fail_at(path, 0, range.failure);
+    range.lines_before = lines;
+    lines += range.newlines;
+  }
+  if (lines >= std::int64_t{1} << max_agents) fail_at(path, 0, "more than 2^", max_agents, " lines");
+  lines += 1;  // a last line without a newline
+  require_host_memory(lines * 8, "the coalition values in '" + path + "'");
+  std::vector<double> values(static_cast<std::size_t>(lines));
+  on_host_threads(ranges.size(), [&](std::size_t i) { parse_values(path, ranges[i], values); });
+  fail_at_first_problem(path, ranges);
+  std::int64_t count = 0;
+  for (const TextRange& range : ranges) count = std::max(count, range.last_value);
+  values.resize(static_cast<std::size_t>(count));
   int agents = 0;
   while ((std::size_t{1} << agents) < values.size()) ++agents;
   if (values.empty() || (std::size_t{1} << agents) != values.size() || agents < 1) {

@@ -4,6 +4,7 @@
 /// \file CoalitionIO.hpp
 /// Coalition value files (Rahwan's text, Kollective's binary, sparse bids) and structure text.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,8 @@
 namespace kollective::coalition {
 
 /// Rahwan's text format: 2^n lines, line x holds v(mask x - 1) (bit i = agent i + 1). Values must
-/// be finite; v(empty) must be 0; errors name the file and line.
+/// be finite; v(empty) must be 0; errors name the file and line. Read by the threads of Kokkos'
+/// default host space (where Kokkos is initialized), 64 MiB of the file each at a time.
 Game read_rahwan_text(const std::string& path);
 void write_rahwan_text(const Game& game, const std::string& path);
 
@@ -36,6 +38,11 @@ Game read_game(const std::string& path, const std::string& format);
 
 /// "{1, 2}, {3}" with names (agent numbers by default).
 std::string format_structure(const Structure& structure, const std::vector<std::string>& names);
+
+namespace Impl {
+/// read_rahwan_text with the file shared out in ranges of `range_bytes` (tests make them tiny).
+Game read_rahwan_text(const std::string& path, std::int64_t range_bytes);
+}  // namespace Impl
 
 }  // namespace kollective::coalition
 

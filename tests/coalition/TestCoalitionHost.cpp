@@ -256,6 +256,49 @@ TEST(coalition_host, text_values_are_strict_decimals) {
             std::string::npos);
 }
 
+TEST(coalition_host, text_values_read_in_ranges_equal_a_whole_read) {
+  // The file shared out in ranges of 1 to 64 bytes, so that lines, CRLF pairs and the BOM straddle
+  // ranges: the same values as one range, and the same first error, at the same line.
+  const auto game = coalition::generate_game("normal", 6, 3);
+  std::string text;
+  for (double value : game.values) text += std::to_string(value) + "\n";
+  const auto read_both = [&](const std::string& contents) {
+    const std::string path = write_file("kollective_ranges.txt", contents);
+    std::string whole_error, ranged_error;
+    std::vector<double> whole, ranged;
+    for (std::int64_t bytes : {1, 2, 3, 7, 64}) {
+      try {
+        ranged = coalition::Impl::read_rahwan_text(path, bytes).values;
+        ranged_error.clear();
+      } catch (const std::exception& error) {
+        ranged_error = error.what();
+      }
+      try {
+        whole = coalition::read_rahwan_text(path).values;
+        whole_error.clear();
+      } catch (const std::exception& error) {
+        whole_error = error.what();
+      }
+      EXPECT_EQ(ranged, whole) << bytes << "-byte ranges";
+      EXPECT_EQ(ranged_error, whole_error) << bytes << "-byte ranges";
+    }
+    return whole_error;
+  };
+  EXPECT_EQ(read_both(text), "");
+  EXPECT_EQ(read_both(with_crlf_and_bom(text) + "\r\n\n"), "");
+  EXPECT_EQ(read_both(text.substr(0, text.size() - 1)), "");  // no newline after the last value
+  std::string bad = text;
+  bad.replace(bad.find('\n', 200) + 1, 0, "12x\n");  // a line more: also the wrong count
+  EXPECT_NE(read_both(bad).find("is not a finite decimal number"), std::string::npos);
+  std::string blank = text;
+  blank.replace(blank.find('\n', 100) + 1, 0, " \n\n");
+  EXPECT_NE(read_both(blank).find("blank line"), std::string::npos);
+  blank.replace(blank.find('\n', 300) + 1, 0, "nan\n");  // after the blank lines: the blank is reported
+  EXPECT_NE(read_both(blank).find("blank line"), std::string::npos);
+  EXPECT_NE(read_both("0\n1\n2\n").find("3 values"), std::string::npos);
+  EXPECT_NE(read_both("\n\n").find("0 values"), std::string::npos);
+}
+
 TEST(coalition_host, readers_say_a_folder_is_not_a_file) {
   const std::string folder = testing::TempDir();
   for (const auto& read : std::vector<std::function<void()>>{[&] { coalition::read_rahwan_text(folder); },
