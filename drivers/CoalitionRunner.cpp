@@ -133,17 +133,35 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   return game;
 }
 
-/// A point's values: made on the device where its memory is not the host's and a generator makes
-/// them (the host gets a copy only where files or the brute-force check need one), else on the
-/// host.
+/// A point's values: made or read into the device's memory where it is not the host's and a
+/// generator makes them or a text or binary file holds them (the host gets a copy only where files
+/// or the brute-force check need one), else on the host.
 struct PointValues {
   coalition::Game game;                             ///< the host's (no values where only the device holds them)
   Kokkos::View<double*, Space::memory_space> made;  ///< the device's, or empty
   int agents = 0;
 };
 
+/// `values.made`, read from the point's file into the device (a batch at a time), then named.
+void read_on_device(const Space& space, const CoalitionRun& settings, PointValues& values) {
+  values.made = coalition::read_values(space, settings.file, settings.format);
+  values.agents = static_cast<int>(Kokkos::countr_zero(values.made.extent(0)));
+  if (settings.single_precision())
+    coalition::Impl::validate_on(space, Kokkos::View<const double*, Space::memory_space>(values.made), settings.file,
+                                 true);
+  if (!settings.names.empty() && static_cast<int>(settings.names.size()) != values.agents) {
+    fail("input names: ", settings.names.size(), " names for the ", values.agents, " agents of '", settings.file, "'");
+  }
+  values.game = coalition::Game{values.agents, {}, settings.names};
+}
+
 PointValues point_values(const Space& space, const CoalitionRun& settings, int agents, bool host_copy) {
   constexpr bool device_memory = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
+  if (device_memory && !host_copy && !settings.file.empty() && settings.format != "bids") {
+    PointValues values;
+    read_on_device(space, settings, values);
+    return values;
+  }
   if (!device_memory || !settings.file.empty()) {
     coalition::Game game = make_game(settings, agents);
     const int n = game.agents;

@@ -10,9 +10,13 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "kollective/algorithms/coalition/CoalitionIO.hpp"
 #include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/Coalition_Impl.hpp"
@@ -173,6 +177,40 @@ Kokkos::View<double*, typename ExecSpace::memory_space> value_table(const ExecSp
       KOKKOS_LAMBDA(const std::int64_t mask) {
         values(mask) = mask == 0 ? 0.0 : static_cast<double>(v(static_cast<std::uint64_t>(mask)));
       });
+  return values;
+}
+
+/// A value file ("text" or "binary", CoalitionIO.hpp) read into the memory of `space`: a batch of
+/// values at a time (text: parsed by the host threads) is copied there as it is read, so the host
+/// holds one batch (about 256 MiB), not the table. Checked as read_game checks a file, the values'
+/// range on the device (validate_on). For a table that does not fit the host's memory.
+template <class ExecSpace>
+Kokkos::View<double*, typename ExecSpace::memory_space> read_values(const ExecSpace& space, const std::string& path,
+                                                                    const std::string& format) {
+  using Memory = typename ExecSpace::memory_space;
+  Impl::ValueFileReader reader(path, format);
+  require_memory(memory_kind<Memory>(), reader.slots() * 8, "the coalition values in '" + path + "'");
+  Kokkos::View<double*, Memory> values(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::coalition::values"),
+      static_cast<std::size_t>(reader.slots()));
+  const std::int64_t capacity = std::max(reader.batch_limit(), std::int64_t{1} << 25);
+  Kokkos::View<double*, Kokkos::HostSpace> batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "batch"),
+                                                 static_cast<std::size_t>(std::min(capacity, reader.slots())));
+  double first_value = 0;
+  for (std::int64_t done = 0, got = 0; (got = reader.read(batch.data(), batch.extent(0))) > 0; done += got) {
+    if (done == 0) first_value = batch(0);
+    const std::pair<std::int64_t, std::int64_t> into(done, done + got), from(0, got);
+    Kokkos::deep_copy(space, Kokkos::subview(values, into), Kokkos::subview(batch, from));
+    space.fence("Kollective::coalition: a batch of values copied");  // before the batch is read again
+  }
+  const std::size_t count = std::size_t{1} << reader.finish(first_value);
+  if (count != values.extent(0)) {  // trailing blank lines
+    Kokkos::View<double*, Memory> exact(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::coalition::values"), count);
+    Kokkos::deep_copy(space, exact, Kokkos::subview(values, std::pair<std::size_t, std::size_t>(0, count)));
+    values = exact;
+  }
+  Impl::validate_on(space, Kokkos::View<const double*, Memory>(values), path, false);
   return values;
 }
 

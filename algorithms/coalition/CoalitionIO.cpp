@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -35,16 +36,17 @@ std::string why_not_a_value(std::string_view text) {
 
 namespace {
 
-/// Bytes [begin, end) of a text value file, one worker's: the lines that start there.
+/// Bytes [begin, end) of a text value file: the lines that start there, one worker's.
 struct TextRange {
   std::int64_t begin = 0, end = 0;
-  std::int64_t newlines = 0;      ///< in [begin, end) (first pass)
-  std::int64_t lines_before = 0;  ///< newlines before `begin`
-  std::int64_t first_blank = 0;   ///< number of its first blank line (0: none)
-  std::int64_t last_value = 0;    ///< number of its last line holding something
-  std::int64_t bad_line = 0;      ///< number of its first line that is not a value (0: none)
-  std::string bad_text;           ///< that line, trimmed
-  std::string failure;            ///< a read error or an overlong line, with bad_line
+  std::int64_t newlines = 0;     ///< in [begin, end) (first pass)
+  bool ends_line = false;        ///< its last byte is a newline (first pass)
+  std::int64_t first_slot = 0;   ///< lines that start before `begin`: the slot of its first line
+  std::int64_t first_blank = 0;  ///< number of its first blank line (0: none)
+  std::int64_t last_value = 0;   ///< number of its last line holding something
+  std::int64_t bad_line = 0;     ///< number of its first line that is not a value (0: none)
+  std::string bad_text;          ///< that line, trimmed
+  std::string failure;           ///< a read error or an overlong line, at bad_line
 };
 
 /// Appends bytes [begin, end) of `file` to `bytes` (fewer at the end of the file); false on a
@@ -59,7 +61,7 @@ bool append_bytes(std::FILE* file, std::int64_t begin, std::int64_t end, std::st
   return !std::ferror(file);
 }
 
-/// First pass: the newlines of the range.
+/// First pass: the range's newlines, and whether it ends one.
 void count_newlines(const std::string& path, TextRange& range) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   std::string bytes;
@@ -67,19 +69,18 @@ void count_newlines(const std::string& path, TextRange& range) {
     range.failure = "read error";
   } else {
     range.newlines = std::count(bytes.begin(), bytes.end(), '\n');
+    range.ends_line = !bytes.empty() && bytes.back() == '\n';
   }
   if (file != nullptr) std::fclose(file);
 }
 
-/// Second pass: the range's lines, each parsed into values[number - 1] (values holds one slot per
-/// line of the file). The line that starts before `end` is read to its end, past `end`.
-void parse_values(const std::string& path, TextRange& range, std::vector<double>& values) {
+/// The range's bytes from begin - 1 (whether a line starts at begin) to the end of the line that
+/// starts last in it, read past `end`; `owned`: how many are of [begin - 1, end).
+bool range_bytes(const std::string& path, const TextRange& range, std::string& bytes, std::size_t& owned) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  std::string bytes;  // from begin - 1: whether a line starts at begin
-  const std::int64_t from = range.begin > 0 ? range.begin - 1 : 0;
-  bool read = file != nullptr && append_bytes(file, from, range.end, bytes);
-  const std::size_t owned = bytes.size();               // bytes of [from, end)
-  if (read && owned > 0 && bytes[owned - 1] != '\n') {  // the rest of the line that starts last
+  bool read = file != nullptr && append_bytes(file, range.begin > 0 ? range.begin - 1 : 0, range.end, bytes);
+  owned = bytes.size();
+  if (read && owned > 0 && bytes[owned - 1] != '\n') {
     for (std::int64_t at = range.end; read;) {
       const std::size_t before = bytes.size();
       read = append_bytes(file, at, at + (std::int64_t{1} << 16), bytes);
@@ -90,23 +91,24 @@ void parse_values(const std::string& path, TextRange& range, std::vector<double>
     }
   }
   if (file != nullptr) std::fclose(file);
-  if (!read) {
+  return read;
+}
+
+/// Second pass: the range's lines, line number k parsed into out[k - 1 - base].
+void parse_range(const std::string& path, TextRange& range, double* out, std::int64_t base) {
+  std::string bytes;
+  std::size_t owned = 0;
+  if (!range_bytes(path, range, bytes, owned)) {
     range.failure = "read error";
-    range.bad_line = range.lines_before + 1;
+    range.bad_line = range.first_slot + 1;
     return;
   }
-  std::size_t start = 0;  // of the first line that starts in the range
-  std::int64_t number = range.lines_before + 1;
+  std::size_t start = 0;  // of the range's first line in `bytes`
   if (range.begin > 0) {
-    if (bytes[0] != '\n') {
-      const std::size_t newline = bytes.find('\n');
-      if (newline == std::string::npos || newline + 1 >= owned) return;  // no line starts here
-      start = newline + 1, number += 1;
-    } else {
-      start = 1;
-    }
+    start = bytes[0] == '\n' ? 1 : bytes.find('\n') + 1;  // find: npos + 1 = 0 past owned
+    if (start == 0 || start >= owned) return;             // no line starts in the range
   }
-  for (; start < owned; ++number) {
+  for (std::int64_t number = range.first_slot + 1; start < owned; ++number) {
     std::size_t stop = bytes.find('\n', start);
     if (stop == std::string::npos) stop = bytes.size();
     if (stop - start > LineReader::max_line_bytes) {
@@ -115,7 +117,7 @@ void parse_values(const std::string& path, TextRange& range, std::vector<double>
       return;
     }
     std::string_view line(bytes.data() + start, stop - start);
-    if (from + static_cast<std::int64_t>(start) == 0 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+    if (number == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
     start = stop + 1;
     const std::string_view text = trim_blanks(line);
     if (text.empty()) {
@@ -125,21 +127,21 @@ void parse_values(const std::string& path, TextRange& range, std::vector<double>
     range.last_value = number;
     const auto value = parse_decimal(text);
     if (!value && range.bad_line == 0) range.bad_line = number, range.bad_text = std::string(text.substr(0, 80));
-    if (value) values[static_cast<std::size_t>(number - 1)] = *value;
+    if (value) out[number - 1 - base] = *value;
   }
 }
 
-/// Runs work(i) for i in [0, count) on the default host space's threads, or here where Kokkos is
-/// not initialized.
+/// Runs work(i) for i in [first, last) on the default host space's threads, or here where Kokkos
+/// is not initialized.
 template <class Work>
-void on_host_threads(std::size_t count, const Work& work) {
+void on_host_threads(std::size_t first, std::size_t last, const Work& work) {
   if (!Kokkos::is_initialized()) {
-    for (std::size_t i = 0; i < count; ++i) work(i);
+    for (std::size_t i = first; i < last; ++i) work(i);
     return;
   }
   Kokkos::parallel_for("Kollective::coalition::read_text",
                        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-                           0, static_cast<std::int64_t>(count)),
+                           static_cast<std::int64_t>(first), static_cast<std::int64_t>(last)),
                        [&](std::int64_t i) { work(static_cast<std::size_t>(i)); });
   Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: text read");
 }
@@ -160,61 +162,12 @@ void fail_at_first_problem(const std::string& path, const std::vector<TextRange>
     fail_at(path, bad->bad_line, bad->failure.empty() ? why_not_a_value(bad->bad_text) : bad->failure);
 }
 
-}  // namespace
-
-Game read_rahwan_text(const std::string& path) { return Impl::read_rahwan_text(path, std::int64_t{1} << 26); }
-
-Game Impl::read_rahwan_text(const std::string& path, std::int64_t range_bytes) {
-  check_input_file(path, "coalition values");
-  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
-  std::vector<TextRange> ranges(static_cast<std::size_t>((size + range_bytes - 1) / range_bytes));
-  for (std::size_t i = 0; i < ranges.size(); ++i) {
-    ranges[i].begin = static_cast<std::int64_t>(i) * range_bytes;
-    ranges[i].end = std::min(size, ranges[i].begin + range_bytes);
-  }
-  on_host_threads(ranges.size(), [&](std::size_t i) { count_newlines(path, ranges[i]); });
-  std::int64_t lines = 0;
-  for (TextRange& range : ranges) {
-    if (!range.failure.empty()) fail_at(path, 0, range.failure);
-    range.lines_before = lines;
-    lines += range.newlines;
-  }
-  if (lines >= std::int64_t{1} << max_agents) fail_at(path, 0, "more than 2^", max_agents, " lines");
-  lines += 1;  // a last line without a newline
-  require_host_memory(lines * 8, "the coalition values in '" + path + "'");
-  std::vector<double> values(static_cast<std::size_t>(lines));
-  on_host_threads(ranges.size(), [&](std::size_t i) { parse_values(path, ranges[i], values); });
-  fail_at_first_problem(path, ranges);
-  std::int64_t count = 0;
-  for (const TextRange& range : ranges) count = std::max(count, range.last_value);
-  values.resize(static_cast<std::size_t>(count));
-  int agents = 0;
-  while ((std::size_t{1} << agents) < values.size()) ++agents;
-  if (values.empty() || (std::size_t{1} << agents) != values.size() || agents < 1) {
-    fail_at(path, 0, values.size(), " values: a game of n agents has 2^n lines (the first, v(empty), is 0)");
-  }
-  if (values[0] != 0.0) fail_at(path, 1, "v(empty) must be 0");
-  Game game = empty_game(agents, path);
-  game.values = std::move(values);
-  validate_values(game, path);
-  return game;
-}
-
-void write_rahwan_text(const Game& game, const std::string& path) {
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  if (!out) fail("cannot write '", path, "'");
-  for (double value : game.values) std::fprintf(out, "%.17g\n", value);
-  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
-}
-
-namespace {
-
 constexpr char binary_magic[8] = {'K', 'L', 'C', 'S', 'G', '\0', 'v', '1'};
 constexpr std::uint64_t binary_header_bytes = 16, binary_checksum_bytes = 8;
 
 /// FNV-1a over bytes, continued from `hash`.
 std::uint64_t fnv1a(const unsigned char* bytes, std::size_t count, std::uint64_t hash = 0xcbf29ce484222325ull) {
-  for (std::size_t k = 0; k < count; ++k) hash = (hash ^ bytes[k]) * 0x100000001b3ull;
+  for (std::size_t i = 0; i < count; ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ull;
   return hash;
 }
 
@@ -227,6 +180,168 @@ T read_scalar(std::istream& in, const std::string& path, const char* what) {
 }
 
 }  // namespace
+
+/// The text file's ranges (counted), or the binary file's header and stream.
+struct Impl::ValueFileReader::State {
+  std::string path;
+  bool text = true;
+  std::vector<TextRange> ranges;
+  std::size_t next_range = 0;
+  std::int64_t slots = 0;
+  std::ifstream binary;
+  std::uint32_t width = 8;
+  int agents = 0;
+  std::int64_t done = 0;
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  std::vector<unsigned char> chunk;
+};
+
+Impl::ValueFileReader::ValueFileReader(const std::string& path, const std::string& format, std::int64_t range_bytes)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.path = path;
+  if (format == "binary") {
+    open_binary();
+    return;
+  }
+  if (format != "text") fail("unknown coalition value format '", format, "' (text or binary)");
+  check_input_file(path, "coalition values");
+  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
+  s.ranges.resize(static_cast<std::size_t>((size + range_bytes - 1) / range_bytes));
+  for (std::size_t i = 0; i < s.ranges.size(); ++i) {
+    s.ranges[i].begin = static_cast<std::int64_t>(i) * range_bytes;
+    s.ranges[i].end = std::min(size, s.ranges[i].begin + range_bytes);
+  }
+  on_host_threads(0, s.ranges.size(), [&](std::size_t i) { count_newlines(path, s.ranges[i]); });
+  std::int64_t newlines = 0;  // before the range
+  for (std::size_t i = 0; i < s.ranges.size(); ++i) {
+    TextRange& range = s.ranges[i];
+    if (!range.failure.empty()) fail_at(path, 0, range.failure);
+    range.first_slot = i == 0 ? 0 : 1 + newlines - s.ranges[i - 1].ends_line;  // a line starts after each newline
+    newlines += range.newlines;
+  }
+  s.slots = size == 0 ? 0 : 1 + newlines - s.ranges.back().ends_line;
+  if (s.slots > std::int64_t{1} << max_agents) fail_at(path, 0, "more than 2^", max_agents, " lines");
+}
+
+Impl::ValueFileReader::~ValueFileReader() = default;
+
+void Impl::ValueFileReader::open_binary() {
+  State& s = *state_;
+  s.text = false;
+  s.binary = open_input(s.path, "coalition values");
+  s.binary.seekg(0, std::ios::end);
+  const std::streamoff end = s.binary.tellg();
+  if (end < 0) fail_at(s.path, 0, "cannot tell the file's size (binary coalition values must be a regular file)");
+  const auto file_bytes = static_cast<std::uint64_t>(end);
+  s.binary.seekg(0);
+  char magic[8] = {};
+  if (!s.binary.read(magic, 8) || !std::equal(magic, magic + 8, binary_magic)) {
+    fail_at(s.path, 0, "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\\0v1\")");
+  }
+  const auto agents = read_scalar<std::uint32_t>(s.binary, s.path, "agents");
+  s.width = read_scalar<std::uint32_t>(s.binary, s.path, "value bytes");
+  if (agents < 1 || agents > max_agents)
+    fail_at(s.path, 0, "header says ", agents, " agents; 1..", max_agents, " are supported");
+  if (s.width != 4 && s.width != 8)
+    fail_at(s.path, 0, "header says ", s.width, "-byte values; 4 (float) or 8 (double) are supported");
+  const std::uint64_t count = std::uint64_t{1} << agents;
+  const std::uint64_t expected = binary_header_bytes + count * s.width + binary_checksum_bytes;
+  if (file_bytes != expected) {
+    fail_at(s.path, 0, "has ", file_bytes, " bytes, but ", agents, " agents with ", s.width, "-byte values need ",
+            expected, file_bytes < expected ? " (truncated)" : " (trailing data)");
+  }
+  s.agents = static_cast<int>(agents);
+  s.slots = static_cast<std::int64_t>(count);
+  s.chunk.resize(std::size_t{1} << 20);
+}
+
+std::int64_t Impl::ValueFileReader::slots() const { return state_->slots; }
+
+std::int64_t Impl::ValueFileReader::batch_limit() const {
+  std::int64_t most = 1;
+  const auto& ranges = state_->ranges;
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    most = std::max(most, (i + 1 < ranges.size() ? ranges[i + 1].first_slot : state_->slots) - ranges[i].first_slot);
+  return most;
+}
+
+std::int64_t Impl::ValueFileReader::read(double* out, std::int64_t capacity) {
+  State& s = *state_;
+  if (!s.text) {
+    const std::int64_t take =
+        std::min<std::int64_t>({capacity, s.slots - s.done, static_cast<std::int64_t>(s.chunk.size() / s.width)});
+    if (take <= 0) return 0;
+    if (!s.binary.read(reinterpret_cast<char*>(s.chunk.data()), static_cast<std::streamsize>(take * s.width)))
+      fail_at(s.path, 0, "read error");
+    s.hash = fnv1a(s.chunk.data(), static_cast<std::size_t>(take) * s.width, s.hash);
+    for (std::int64_t k = 0; k < take; ++k) {
+      if (s.width == 4) {
+        float value;
+        std::memcpy(&value, s.chunk.data() + k * 4, 4);
+        out[k] = value;
+      } else {
+        std::memcpy(&out[k], s.chunk.data() + k * 8, 8);
+      }
+    }
+    s.done += take;
+    return take;
+  }
+  const std::size_t first = s.next_range;
+  if (first >= s.ranges.size()) return 0;
+  const auto slot_after = [&](std::size_t i) { return i < s.ranges.size() ? s.ranges[i].first_slot : s.slots; };
+  std::size_t last = first + 1;
+  while (last < s.ranges.size() && slot_after(last + 1) - s.ranges[first].first_slot <= capacity) ++last;
+  if (slot_after(last) - s.ranges[first].first_slot > capacity) fail("internal error: a text batch over its buffer");
+  const std::int64_t base = s.ranges[first].first_slot;
+  on_host_threads(first, last, [&](std::size_t i) { parse_range(s.path, s.ranges[i], out, base); });
+  s.next_range = last;
+  return slot_after(last) - base;
+}
+
+int Impl::ValueFileReader::finish(double first_value) {
+  State& s = *state_;
+  if (!s.text) {
+    const auto stored = read_scalar<std::uint64_t>(s.binary, s.path, "checksum");
+    if (stored != s.hash) fail_at(s.path, 0, "checksum mismatch (the values are corrupt)");
+    return s.agents;
+  }
+  fail_at_first_problem(s.path, s.ranges);
+  std::int64_t count = 0;
+  for (const TextRange& range : s.ranges) count = std::max(count, range.last_value);
+  int agents = 0;
+  while ((std::int64_t{1} << agents) < count) ++agents;
+  if (count == 0 || (std::int64_t{1} << agents) != count || agents < 1) {
+    fail_at(s.path, 0, count, " values: a game of n agents has 2^n lines (the first, v(empty), is 0)");
+  }
+  if (first_value != 0.0) fail_at(s.path, 1, "v(empty) must be 0");
+  return agents;
+}
+
+Game Impl::read_value_file(const std::string& path, const std::string& format, std::int64_t range_bytes) {
+  ValueFileReader reader(path, format, range_bytes);
+  require_host_memory(reader.slots() * 8, "the coalition values in '" + path + "'");
+  std::vector<double> values(static_cast<std::size_t>(reader.slots()));
+  for (std::int64_t done = 0, got = 0; (got = reader.read(values.data() + done, reader.slots() - done)) > 0;)
+    done += got;
+  const int agents = reader.finish(values.empty() ? 0.0 : values[0]);
+  values.resize(std::size_t{1} << agents);
+  Game game = empty_game(agents, path);
+  game.values = std::move(values);
+  validate_values(game, path);
+  return game;
+}
+
+Game read_rahwan_text(const std::string& path) { return Impl::read_value_file(path, "text"); }
+
+Game read_binary(const std::string& path) { return Impl::read_value_file(path, "binary"); }
+
+void write_rahwan_text(const Game& game, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (!out) fail("cannot write '", path, "'");
+  for (double value : game.values) std::fprintf(out, "%.17g\n", value);
+  if (std::fclose(out) != 0) fail("error while writing '", path, "'");
+}
 
 void write_binary(const Game& game, const std::string& path, bool single_precision) {
   std::ofstream out(path, std::ios::binary);
@@ -245,54 +360,6 @@ void write_binary(const Game& game, const std::string& path, bool single_precisi
   }
   out.write(reinterpret_cast<const char*>(&hash), 8);
   if (!out.flush()) fail("error while writing '", path, "'");
-}
-
-Game read_binary(const std::string& path) {
-  std::ifstream in = open_input(path, "coalition values");
-  in.seekg(0, std::ios::end);
-  const std::streamoff end = in.tellg();
-  if (end < 0) fail_at(path, 0, "cannot tell the file's size (binary coalition values must be a regular file)");
-  const auto file_bytes = static_cast<std::uint64_t>(end);
-  in.seekg(0);
-  char magic[8] = {};
-  if (!in.read(magic, 8) || !std::equal(magic, magic + 8, binary_magic)) {
-    fail_at(path, 0, "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\\0v1\")");
-  }
-  const auto agents = read_scalar<std::uint32_t>(in, path, "agents");
-  const auto width = read_scalar<std::uint32_t>(in, path, "value bytes");
-  if (agents < 1 || agents > max_agents)
-    fail_at(path, 0, "header says ", agents, " agents; 1..", max_agents, " are supported");
-  if (width != 4 && width != 8)
-    fail_at(path, 0, "header says ", width, "-byte values; 4 (float) or 8 (double) are supported");
-  const std::uint64_t count = std::uint64_t{1} << agents;
-  const std::uint64_t expected = binary_header_bytes + count * width + binary_checksum_bytes;
-  if (file_bytes != expected) {
-    fail_at(path, 0, "has ", file_bytes, " bytes, but ", agents, " agents with ", width, "-byte values need ", expected,
-            file_bytes < expected ? " (truncated)" : " (trailing data)");
-  }
-  Game game = empty_game(static_cast<int>(agents), path);
-  std::vector<unsigned char> chunk(std::size_t{1} << 20);
-  std::uint64_t hash = 0xcbf29ce484222325ull, done = 0;
-  while (done < count) {
-    const std::uint64_t take = std::min<std::uint64_t>(chunk.size() / width, count - done);
-    if (!in.read(reinterpret_cast<char*>(chunk.data()), static_cast<std::streamsize>(take * width)))
-      fail_at(path, 0, "read error");
-    hash = fnv1a(chunk.data(), take * width, hash);
-    for (std::uint64_t k = 0; k < take; ++k) {
-      if (width == 4) {
-        float value;
-        std::memcpy(&value, chunk.data() + k * 4, 4);
-        game.values[done + k] = value;
-      } else {
-        std::memcpy(&game.values[done + k], chunk.data() + k * 8, 8);
-      }
-    }
-    done += take;
-  }
-  const auto stored = read_scalar<std::uint64_t>(in, path, "checksum");
-  if (stored != hash) fail_at(path, 0, "checksum mismatch (the values are corrupt)");
-  validate_values(game, path);
-  return game;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 /// Coalition value files (Rahwan's text, Kollective's binary, sparse bids) and structure text.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,37 @@ Game read_game(const std::string& path, const std::string& format);
 std::string format_structure(const Structure& structure, const std::vector<std::string>& names);
 
 namespace Impl {
-/// read_rahwan_text with the file shared out in ranges of `range_bytes` (tests make them tiny).
-Game read_rahwan_text(const std::string& path, std::int64_t range_bytes);
+
+/// A text or binary value file read in order, a batch of values at a time, into any memory: the
+/// host's vector (read_value_file) or a device View (coalition::read_values), with one batch on
+/// the host at a time. A text file is shared out in ranges of `range_bytes` (tests make them
+/// tiny), their newlines counted first, then each batch of ranges parsed by the host threads.
+class ValueFileReader {
+ public:
+  /// Opens the file ("text" or "binary") and reads its shape: a binary header, a text's lines.
+  ValueFileReader(const std::string& path, const std::string& format, std::int64_t range_bytes = std::int64_t{1} << 26);
+  ~ValueFileReader();
+  /// The slots read() fills in all: 2^n values, or a text file's lines (trailing blank ones too).
+  std::int64_t slots() const;
+  /// The smallest capacity read() accepts (a text range's lines).
+  std::int64_t batch_limit() const;
+  /// Reads the next slots into out (at most `capacity`, at least batch_limit()); how many, 0 at the end.
+  std::int64_t read(double* out, std::int64_t capacity);
+  /// After the last read: fails at the file's first problem, as a line-by-line read would (a text
+  /// line that is not a value, a blank line before a value, 2^n lines, v(empty) = `first_value` not
+  /// 0; a binary checksum), else returns n. The values' range is the caller's to check.
+  int finish(double first_value);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  void open_binary();
+};
+
+/// A text or binary value file read on the host (ValueFileReader), checked as read_game checks it.
+Game read_value_file(const std::string& path, const std::string& format,
+                     std::int64_t range_bytes = std::int64_t{1} << 26);
+
 }  // namespace Impl
 
 }  // namespace kollective::coalition

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -518,6 +519,36 @@ TEST(TEST_CATEGORY, coalition_refuses_what_does_not_fit) {
   const std::string message = error_of([&] { coalition::solve(space, coalition::Values(30, &unread)); });
   unsetenv("KOLLECTIVE_MEMORY_LIMIT");
   EXPECT_NE(message.find("the coalition value table of 30 agents needs 8.00 GiB"), std::string::npos) << message;
+}
+
+TEST(TEST_CATEGORY, coalition_value_files_read_into_the_space_equal_the_host_read) {
+  // Text and binary files read batch by batch into the space's memory: the host reader's values,
+  // trailing blank lines dropped, the same errors; and solved where they were read.
+  TEST_EXECSPACE space;
+  const auto game = coalition::generate_game("gamma", 9, 5);
+  const std::string text = ::testing::TempDir() + "kollective_read_values.txt";
+  const std::string binary = ::testing::TempDir() + "kollective_read_values.kcsg";
+  coalition::write_rahwan_text(game, text);
+  coalition::write_binary(game, binary);
+  for (const auto& [path, format] : {std::pair(text, "text"), std::pair(binary, "binary")}) {
+    const auto values = coalition::read_values(space, path, format);
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+    EXPECT_EQ(std::vector<double>(host.data(), host.data() + host.size()), coalition::read_game(path, format).values)
+        << format;
+    EXPECT_NEAR(coalition::solve(space, values).value, coalition::serial_dp(game), 1e-9 * coalition::serial_dp(game));
+  }
+  std::ofstream(text, std::ios::app) << "\n\n";
+  EXPECT_EQ(coalition::read_values(space, text, "text").extent(0), game.values.size());
+  std::ofstream(text, std::ios::app) << "7\n";
+  EXPECT_EQ(error_of([&] { coalition::read_values(space, text, "text"); }),
+            error_of([&] { coalition::read_game(text, "text"); }));
+  EXPECT_NE(error_of([&] { coalition::read_values(space, text, "text"); }).find(":513: blank line"), std::string::npos);
+  std::ofstream(text, std::ios::trunc) << "0\n1\n2\ninf\n";
+  EXPECT_NE(error_of([&] { coalition::read_values(space, text, "text"); }).find(":4: value is not finite"),
+            std::string::npos);
+  std::ofstream(text, std::ios::trunc) << "0\n1\n2\n1e307\n";  // finite, but sums of 40 would not be
+  EXPECT_NE(error_of([&] { coalition::read_values(space, text, "text"); }).find("v(3) = 1e+307 is too large"),
+            std::string::npos);
 }
 
 }  // namespace kollective::test

@@ -268,7 +268,7 @@ TEST(coalition_host, text_values_read_in_ranges_equal_a_whole_read) {
     std::vector<double> whole, ranged;
     for (std::int64_t bytes : {1, 2, 3, 7, 64}) {
       try {
-        ranged = coalition::Impl::read_rahwan_text(path, bytes).values;
+        ranged = coalition::Impl::read_value_file(path, "text", bytes).values;
         ranged_error.clear();
       } catch (const std::exception& error) {
         ranged_error = error.what();
