@@ -268,24 +268,26 @@ std::int64_t Impl::ValueFileReader::batch_limit() const {
 
 std::int64_t Impl::ValueFileReader::read(double* out, std::int64_t capacity) {
   State& s = *state_;
-  if (!s.text) {
-    const std::int64_t take =
-        std::min<std::int64_t>({capacity, s.slots - s.done, static_cast<std::int64_t>(s.chunk.size() / s.width)});
-    if (take <= 0) return 0;
-    if (!s.binary.read(reinterpret_cast<char*>(s.chunk.data()), static_cast<std::streamsize>(take * s.width)))
-      fail_at(s.path, 0, "read error");
-    s.hash = fnv1a(s.chunk.data(), static_cast<std::size_t>(take) * s.width, s.hash);
-    for (std::int64_t k = 0; k < take; ++k) {
-      if (s.width == 4) {
-        float value;
-        std::memcpy(&value, s.chunk.data() + k * 4, 4);
-        out[k] = value;
-      } else {
-        std::memcpy(&out[k], s.chunk.data() + k * 8, 8);
+  if (!s.text) {  // chunk by chunk until `capacity` or the end
+    std::int64_t filled = 0;
+    while (filled < capacity && s.done < s.slots) {
+      const std::int64_t take = std::min<std::int64_t>(
+          {capacity - filled, s.slots - s.done, static_cast<std::int64_t>(s.chunk.size() / s.width)});
+      if (!s.binary.read(reinterpret_cast<char*>(s.chunk.data()), static_cast<std::streamsize>(take * s.width)))
+        fail_at(s.path, 0, "read error");
+      s.hash = fnv1a(s.chunk.data(), static_cast<std::size_t>(take) * s.width, s.hash);
+      for (std::int64_t k = 0; k < take; ++k) {
+        if (s.width == 4) {
+          float value;
+          std::memcpy(&value, s.chunk.data() + k * 4, 4);
+          out[filled + k] = value;
+        } else {
+          std::memcpy(&out[filled + k], s.chunk.data() + k * 8, 8);
+        }
       }
+      s.done += take, filled += take;
     }
-    s.done += take;
-    return take;
+    return filled;
   }
   const std::size_t first = s.next_range;
   if (first >= s.ranges.size()) return 0;
