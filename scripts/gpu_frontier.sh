@@ -9,6 +9,8 @@
 #                              (ODP-IP on cores 4-31, one instance per core), then IDP alone at n = 30 resumed
 #   scripts/gpu_frontier.sh 3  GPU 0 and 1: auto at n = 32 (the distributions IP ends at n = 28),
 #                              then n = 32 on both GPUs (two ranks), then n = 33 on one
+#   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about six
+#                              minutes each, one a call; build first with 1 on a fresh machine)
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -33,12 +35,14 @@ run() {  # run GPU CPUS CONFIG: one config on one GPU, resumed where an earlier 
     "$driver" run "$config" --out "$work/$name" --quiet "${resume[@]}") >>"$work/logs/$name.log" 2>&1
   log "$name ended: exit status $? ($(tail -n 1 "$work/logs/$name.log"))"
 }
-two_gpus() {  # two_gpus CONFIG: one run shared by two ranks, one GPU each
+two_gpus() {  # two_gpus CONFIG: each run shared by two ranks, one GPU each; resumed as run's are
   local config=$1 name
   name=$(basename "$config" .yaml)
-  log "$name on GPUs 0 and 1"
+  local resume=()
+  [ -f "$work/$name/results.sqlite" ] && resume=(--resume)
+  log "$name on GPUs 0 and 1 ${resume[*]}"
   (cd "$root" && timeout -s TERM -k 20 "$(left)" mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE --bind-to none \
-    "$driver" run "$config" --out "$work/$name" --quiet) >>"$work/logs/$name.log" 2>&1
+    "$driver" run "$config" --out "$work/$name" --quiet "${resume[@]}") >>"$work/logs/$name.log" 2>&1
   log "$name ended: exit status $?"
 }
 side_by_side() {  # side_by_side SIZES: ODP-IP on cores 4-31 beside auto on GPU 1
@@ -74,6 +78,8 @@ case ${1:-} in
     wait
     two_gpus configs/csg_frontier_32_two_gpus.yaml
     run 0 0-15 configs/csg_frontier_33.yaml;;
+  4)
+    two_gpus configs/csg_frontier_32_two_gpus.yaml;;
   *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
