@@ -3,14 +3,14 @@
 # three device calls of under ten minutes each; the machine stays warm between calls, and with it
 # the build and the work folder (build/frontier). Prepare here first (scripts/gpu_prepare.sh,
 # perf/odpip/bundle.sh) and carry .deps/src.
-#   scripts/gpu_frontier.sh 1  builds (cuda-mpi preset) and runs the CUDA coalition tests;
-#                              GPU 0: IDP alone at n = 28; GPU 1: auto at n = 28, then IDP alone at n = 30
+#   scripts/gpu_frontier.sh 0  builds (cuda-mpi preset) and runs the CUDA coalition tests
+#   scripts/gpu_frontier.sh 1  0, then GPU 0: IDP alone at n = 28; GPU 1: auto at n = 28, then IDP alone at n = 30
 #   scripts/gpu_frontier.sh 2  GPU 0: auto at n = 30; GPU 1: ODP-IP side by side at n = 24-27
 #                              (ODP-IP on cores 4-31, one instance per core), then IDP alone at n = 30 resumed
 #   scripts/gpu_frontier.sh 3  GPU 0 and 1: auto at n = 32 (the distributions IP ends at n = 28),
 #                              then n = 32 on both GPUs (two ranks), then n = 33 on one
 #   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about six
-#                              minutes each, one a call; build first with 1 on a fresh machine)
+#                              minutes each, one a call; build first with 0 on a fresh machine)
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -58,13 +58,19 @@ for db in glob.glob(sys.argv[1] + "/*/results.sqlite"): sqlite3.connect(db).exec
   tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
 }
 
+build_and_test() {
+  log "building"
+  KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="kollective kollective_tests_cuda" \
+    KOLLECTIVE_GPU_TESTS=cuda_coalition OUT=$work/build "$root/scripts/gpu_run.sh" >"$work/logs/build.log" 2>&1
+  log "built and tested: exit status $? ($(grep -E 'tests passed|tests failed' "$work/build/tests.log" 2>/dev/null))"
+  [ -x "$driver" ] || { tail -n 30 "$work/logs/build.log"; pack; exit 1; }
+}
+
 case ${1:-} in
+  0)
+    build_and_test;;
   1)
-    log "building"
-    KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="kollective kollective_tests_cuda" \
-      KOLLECTIVE_GPU_TESTS=cuda_coalition OUT=$work/build "$root/scripts/gpu_run.sh" >"$work/logs/build.log" 2>&1
-    log "built and tested: exit status $? ($(grep -E 'tests passed|tests failed' "$work/build/tests.log" 2>/dev/null))"
-    [ -x "$driver" ] || { tail -n 30 "$work/logs/build.log"; pack; exit 1; }
+    build_and_test
     run 0 0,1 configs/csg_frontier_idp_28.yaml &
     (run 1 2,3 configs/csg_frontier_auto_28.yaml; run 1 2,3 configs/csg_frontier_idp_30.yaml) &
     wait;;
