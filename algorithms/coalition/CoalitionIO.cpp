@@ -2,17 +2,23 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <fstream>
 #include <iterator>
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <thread>
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
@@ -131,19 +137,47 @@ void parse_range(const std::string& path, TextRange& range, double* out, std::in
   }
 }
 
-/// Runs work(i) for i in [first, last) on the default host space's threads, or here where Kokkos
-/// is not initialized.
+/// The cores this process may run on (its affinity: taskset, a batch system's binding).
+int usable_cores() {
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof(cores), &cores) != 0) return 1;
+  return std::max(1, CPU_COUNT(&cores));
+}
+
+/// Runs work(i) for i in [first, last) on the default host space's threads where it has several,
+/// else on a thread per usable core (a GPU build's host space is often Serial), or here where Kokkos
+/// is not initialized; the first exception a work item throws is thrown here, after all.
 template <class Work>
 void on_host_threads(std::size_t first, std::size_t last, const Work& work) {
+  std::exception_ptr thrown;
+  std::mutex first_thrown;
+  const auto guarded = [&](std::size_t i) {
+    try {
+      work(i);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(first_thrown);
+      if (!thrown) thrown = std::current_exception();
+    }
+  };
   if (!Kokkos::is_initialized()) {
-    for (std::size_t i = first; i < last; ++i) work(i);
-    return;
+    for (std::size_t i = first; i < last; ++i) guarded(i);
+  } else if (Kokkos::DefaultHostExecutionSpace().concurrency() > 1) {
+    Kokkos::parallel_for("Kollective::coalition::read_text",
+                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                             static_cast<std::int64_t>(first), static_cast<std::int64_t>(last)),
+                         [&](std::int64_t i) { guarded(static_cast<std::size_t>(i)); });
+    Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: text read");
+  } else {
+    std::atomic<std::size_t> next{first};
+    std::vector<std::thread> threads(std::min<std::size_t>(static_cast<std::size_t>(usable_cores()), last - first));
+    for (auto& thread : threads) {
+      thread = std::thread([&] {
+        for (std::size_t i = next++; i < last; i = next++) guarded(i);
+      });
+    }
+    for (auto& thread : threads) thread.join();
   }
-  Kokkos::parallel_for("Kollective::coalition::read_text",
-                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-                           static_cast<std::int64_t>(first), static_cast<std::int64_t>(last)),
-                       [&](std::int64_t i) { work(static_cast<std::size_t>(i)); });
-  Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: text read");
+  if (thrown) std::rethrow_exception(thrown);
 }
 
 /// The error a reading line by line meets first: a line that is not a value (or could not be
