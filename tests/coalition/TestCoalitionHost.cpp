@@ -5,6 +5,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <utility>
 
 #include "kollective/tests/TestHelpers.hpp"
 #include "kollective/algorithms/coalition/Coalition.hpp"
@@ -297,6 +298,25 @@ TEST(coalition_host, text_values_read_in_ranges_equal_a_whole_read) {
   EXPECT_NE(read_both(blank).find("blank line"), std::string::npos);
   EXPECT_NE(read_both("0\n1\n2\n").find("3 values"), std::string::npos);
   EXPECT_NE(read_both("\n\n").find("0 values"), std::string::npos);
+}
+
+TEST(coalition_host, value_files_read_in_small_batches_equal_a_whole_read) {
+  // ValueFileReader batch by batch (as read_values copies each to the device): the same values.
+  const auto game = coalition::generate_game("weibull", 9, 2);
+  const std::string text = temp_path("kollective_batches.txt"), binary = temp_path("kollective_batches.kcsg");
+  coalition::write_rahwan_text(game, text);
+  coalition::write_binary(game, binary);
+  for (const auto& [path, format] : {std::pair(text, "text"), std::pair(binary, "binary")}) {
+    coalition::Impl::ValueFileReader reader(path, format, 256);
+    const std::int64_t capacity = std::max<std::int64_t>(reader.batch_limit(), 37);
+    std::vector<double> values, batch(static_cast<std::size_t>(capacity));
+    int batches = 0;
+    for (std::int64_t got = 0; (got = reader.read(batch.data(), capacity)) > 0; ++batches)
+      values.insert(values.end(), batch.begin(), batch.begin() + got);
+    EXPECT_EQ(reader.finish(values.at(0)), 9) << format;
+    EXPECT_GT(batches, 5) << format;
+    EXPECT_EQ(values, coalition::read_game(path, format).values) << format;
+  }
 }
 
 TEST(coalition_host, readers_say_a_folder_is_not_a_file) {
