@@ -204,7 +204,9 @@ Kokkos::View<double*, typename ExecSpace::memory_space> read_values(const ExecSp
     space.fence("Kollective::coalition: a batch of values copied");  // before the batch is read again
   }
   const std::size_t count = std::size_t{1} << reader.finish(first_value);
-  if (count != values.extent(0)) {  // trailing blank lines
+  if (count != values.extent(0)) {  // trailing blank lines: the table without their slots
+    require_memory(memory_kind<Memory>(), static_cast<std::int64_t>(count * 8),
+                   "the coalition values in '" + path + "' once more, without its trailing blank lines");
     Kokkos::View<double*, Memory> exact(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::coalition::values"), count);
     Kokkos::deep_copy(space, exact, Kokkos::subview(values, std::pair<std::size_t, std::size_t>(0, count)));

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -42,18 +43,27 @@ std::string why_not_a_value(std::string_view text) {
 
 namespace {
 
-/// Bytes [begin, end) of a text value file: the lines that start there, one worker's.
+/// Bytes [begin, end) of a text value file: the lines that start there, one worker's. Line
+/// numbers below are 0 where there is no such line.
 struct TextRange {
   std::int64_t begin = 0, end = 0;
-  std::int64_t newlines = 0;     ///< in [begin, end) (first pass)
-  bool ends_line = false;        ///< its last byte is a newline (first pass)
-  std::int64_t first_slot = 0;   ///< lines that start before `begin`: the slot of its first line
-  std::int64_t first_blank = 0;  ///< number of its first blank line (0: none)
-  std::int64_t last_value = 0;   ///< number of its last line holding something
-  std::int64_t bad_line = 0;     ///< number of its first line that is not a value (0: none)
-  std::string bad_text;          ///< that line, trimmed
-  std::string failure;           ///< a read error or an overlong line, at bad_line
+  std::int64_t newlines = 0;           ///< in [begin, end) (first pass)
+  bool ends_line = false;              ///< its last byte is a newline (first pass)
+  std::int64_t first_slot = 0;         ///< lines that start before `begin`: the slot of its first line
+  std::int64_t slot_end = 0;           ///< the next range's first slot
+  std::int64_t first_blank = 0;        ///< its first blank line
+  std::int64_t first_value = 0;        ///< its first line holding something
+  std::int64_t value_after_blank = 0;  ///< its first line holding something after first_blank
+  std::int64_t last_value = 0;         ///< its last line holding something
+  std::int64_t bad_line = 0;           ///< its first line holding something that is not a value
+  std::string bad_text;                ///< that line, trimmed
+  std::int64_t failure_line = 0;       ///< where it could not read on (the rest is not parsed)
+  std::string failure;                 ///< why: a read error, an overlong line, a NUL byte
 };
+
+/// A file closed when it goes out of scope.
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+File open_file(const std::string& path) { return File(std::fopen(path.c_str(), "rb"), &std::fclose); }
 
 /// Appends bytes [begin, end) of `file` to `bytes` (fewer at the end of the file); false on a
 /// read error.
@@ -69,46 +79,47 @@ bool append_bytes(std::FILE* file, std::int64_t begin, std::int64_t end, std::st
 
 /// First pass: the range's newlines, and whether it ends one.
 void count_newlines(const std::string& path, TextRange& range) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
+  const File file = open_file(path);
   std::string bytes;
-  if (file == nullptr || !append_bytes(file, range.begin, range.end, bytes)) {
+  if (!file || !append_bytes(file.get(), range.begin, range.end, bytes)) {
     range.failure = "read error";
   } else {
     range.newlines = std::count(bytes.begin(), bytes.end(), '\n');
     range.ends_line = !bytes.empty() && bytes.back() == '\n';
   }
-  if (file != nullptr) std::fclose(file);
 }
 
 /// The range's bytes from begin - 1 (whether a line starts at begin) to the end of the line that
 /// starts last in it, read past `end`; `owned`: how many are of [begin - 1, end).
 bool range_bytes(const std::string& path, const TextRange& range, std::string& bytes, std::size_t& owned) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  bool read = file != nullptr && append_bytes(file, range.begin > 0 ? range.begin - 1 : 0, range.end, bytes);
+  const File file = open_file(path);
+  bool read = file && append_bytes(file.get(), range.begin > 0 ? range.begin - 1 : 0, range.end, bytes);
   owned = bytes.size();
   if (read && owned > 0 && bytes[owned - 1] != '\n') {
     for (std::int64_t at = range.end; read;) {
       const std::size_t before = bytes.size();
-      read = append_bytes(file, at, at + (std::int64_t{1} << 16), bytes);
+      read = append_bytes(file.get(), at, at + (std::int64_t{1} << 16), bytes);
       if (bytes.size() == before || bytes.find('\n', before) != std::string::npos ||
           bytes.size() - owned > LineReader::max_line_bytes)
         break;
       at += static_cast<std::int64_t>(bytes.size() - before);
     }
   }
-  if (file != nullptr) std::fclose(file);
   return read;
 }
 
-/// Second pass: the range's lines, line number k parsed into out[k - 1 - base].
+/// Stops the range's parse at line `number`, why.
+void stop_at(TextRange& range, std::int64_t number, std::string why) {
+  range.failure_line = number;
+  range.failure = std::move(why);
+}
+
+/// Second pass: the range's lines, line number k parsed into out[k - 1 - base]; lines past the
+/// range's slots (the file grew since the first pass) stop it.
 void parse_range(const std::string& path, TextRange& range, double* out, std::int64_t base) {
   std::string bytes;
   std::size_t owned = 0;
-  if (!range_bytes(path, range, bytes, owned)) {
-    range.failure = "read error";
-    range.bad_line = range.first_slot + 1;
-    return;
-  }
+  if (!range_bytes(path, range, bytes, owned)) return stop_at(range, range.first_slot + 1, "read error");
   std::size_t start = 0;  // of the range's first line in `bytes`
   if (range.begin > 0) {
     start = bytes[0] == '\n' ? 1 : bytes.find('\n') + 1;  // find: npos + 1 = 0 past owned
@@ -117,12 +128,11 @@ void parse_range(const std::string& path, TextRange& range, double* out, std::in
   for (std::int64_t number = range.first_slot + 1; start < owned; ++number) {
     std::size_t stop = bytes.find('\n', start);
     if (stop == std::string::npos) stop = bytes.size();
-    if (stop - start > LineReader::max_line_bytes) {
-      range.failure = "line longer than " + std::to_string(LineReader::max_line_bytes) + " bytes";
-      range.bad_line = number;
-      return;
-    }
+    if (number > range.slot_end) return stop_at(range, number, "the file changed while it was read");
+    if (stop - start > LineReader::max_line_bytes)
+      return stop_at(range, number, "line longer than " + std::to_string(LineReader::max_line_bytes) + " bytes");
     std::string_view line(bytes.data() + start, stop - start);
+    if (line.find('\0') != std::string_view::npos) return stop_at(range, number, "a NUL byte: this is not a text file");
     if (number == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
     start = stop + 1;
     const std::string_view text = trim_blanks(line);
@@ -130,6 +140,8 @@ void parse_range(const std::string& path, TextRange& range, double* out, std::in
       if (range.first_blank == 0) range.first_blank = number;
       continue;
     }
+    if (range.first_value == 0) range.first_value = number;
+    if (range.first_blank != 0 && range.value_after_blank == 0) range.value_after_blank = number;
     range.last_value = number;
     const auto value = parse_decimal(text);
     if (!value && range.bad_line == 0) range.bad_line = number, range.bad_text = std::string(text.substr(0, 80));
@@ -169,31 +181,42 @@ void on_host_threads(std::size_t first, std::size_t last, const Work& work) {
     Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: text read");
   } else {
     std::atomic<std::size_t> next{first};
-    std::vector<std::thread> threads(std::min<std::size_t>(static_cast<std::size_t>(usable_cores()), last - first));
-    for (auto& thread : threads) {
-      thread = std::thread([&] {
-        for (std::size_t i = next++; i < last; i = next++) guarded(i);
-      });
+    std::vector<std::thread> threads;
+    try {
+      for (int t = 0; t < usable_cores() && threads.size() < last - first; ++t) {
+        threads.emplace_back([&] {
+          for (std::size_t i = next++; i < last; i = next++) guarded(i);
+        });
+      }
+    } catch (...) {  // no thread to be had: the ones started finish the work
+      if (threads.empty()) throw;
     }
     for (auto& thread : threads) thread.join();
   }
   if (thrown) std::rethrow_exception(thrown);
 }
 
-/// The error a reading line by line meets first: a line that is not a value (or could not be
-/// read), or a blank line followed by a value, reported at the blank line.
+/// The error a reading line by line meets first, in line order: a line it cannot read (reported
+/// there), the first line holding something after a blank line (reported at the blank line), a
+/// line that is not a value. At one line, the reading fails before the line is looked at.
 void fail_at_first_problem(const std::string& path, const std::vector<TextRange>& ranges) {
-  std::int64_t first_blank = 0, last_value = 0;
-  const TextRange* bad = nullptr;
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  std::int64_t failure_line = none, bad_line = none, blank = 0, after_blank = none;
+  const TextRange *failed = nullptr, *bad = nullptr;
   for (const TextRange& range : ranges) {
-    if (range.first_blank != 0 && first_blank == 0) first_blank = range.first_blank;
-    last_value = std::max(last_value, range.last_value);
-    if (range.bad_line != 0 && bad == nullptr) bad = &range;
+    if (range.failure_line != 0 && failed == nullptr) failed = &range, failure_line = range.failure_line;
+    if (range.bad_line != 0 && bad == nullptr) bad = &range, bad_line = range.bad_line;
+    if (blank != 0 && after_blank == none && range.first_value != 0) after_blank = range.first_value;
+    if (blank == 0 && range.first_blank != 0) {
+      blank = range.first_blank;
+      if (range.value_after_blank != 0) after_blank = range.value_after_blank;
+    }
   }
-  if (first_blank != 0 && last_value > first_blank && (bad == nullptr || bad->bad_line > first_blank))
-    fail_at(path, first_blank, "blank line: line x holds v(x - 1), one value per line");
-  if (bad != nullptr)
-    fail_at(path, bad->bad_line, bad->failure.empty() ? why_not_a_value(bad->bad_text) : bad->failure);
+  const std::int64_t first = std::min({failure_line, after_blank, bad_line});
+  if (first == none) return;
+  if (first == failure_line) fail_at(path, failure_line, failed->failure);
+  if (first == after_blank) fail_at(path, blank, "blank line: line x holds v(x - 1), one value per line");
+  fail_at(path, bad_line, why_not_a_value(bad->bad_text));
 }
 
 constexpr char binary_magic[8] = {'K', 'L', 'C', 'S', 'G', '\0', 'v', '1'};
@@ -239,7 +262,7 @@ Impl::ValueFileReader::ValueFileReader(const std::string& path, const std::strin
     return;
   }
   if (format != "text") fail("unknown coalition value format '", format, "' (text or binary)");
-  check_input_file(path, "coalition values");
+  open_input(path, "coalition values");  // the messages of a missing, unreadable or special file
   const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path));
   s.ranges.resize(static_cast<std::size_t>((size + range_bytes - 1) / range_bytes));
   for (std::size_t i = 0; i < s.ranges.size(); ++i) {
@@ -252,9 +275,11 @@ Impl::ValueFileReader::ValueFileReader(const std::string& path, const std::strin
     TextRange& range = s.ranges[i];
     if (!range.failure.empty()) fail_at(path, 0, range.failure);
     range.first_slot = i == 0 ? 0 : 1 + newlines - s.ranges[i - 1].ends_line;  // a line starts after each newline
+    if (i > 0) s.ranges[i - 1].slot_end = range.first_slot;
     newlines += range.newlines;
   }
   s.slots = size == 0 ? 0 : 1 + newlines - s.ranges.back().ends_line;
+  if (!s.ranges.empty()) s.ranges.back().slot_end = s.slots;
   if (s.slots > std::int64_t{1} << max_agents) fail_at(path, 0, "more than 2^", max_agents, " lines");
 }
 

@@ -297,6 +297,12 @@ TEST(coalition_host, text_values_read_in_ranges_equal_a_whole_read) {
   blank.replace(blank.find('\n', 300) + 1, 0, "nan\n");  // after the blank lines: the blank is reported
   EXPECT_NE(read_both(blank).find("blank line"), std::string::npos);
   EXPECT_NE(read_both("0\n1\n2\n").find("3 values"), std::string::npos);
+  // A line that cannot be read is reported where a line-by-line read stops: before a blank line's
+  // report when it is the first line after it, after an earlier bad value.
+  EXPECT_NE(read_both(std::string("0\n\n\0\n", 5)).find("kollective_ranges.txt:3: a NUL byte"), std::string::npos);
+  EXPECT_NE(read_both(std::string("0\nabc\n1\0\n", 10)).find("kollective_ranges.txt:2: 'abc'"), std::string::npos);
+  EXPECT_NE(read_both(std::string("0\n\n7\n1\0\n", 10)).find("kollective_ranges.txt:2: blank line"), std::string::npos);
+  EXPECT_NE(read_both(std::string("KLCSG\0v1\n", 9)).find("kollective_ranges.txt:1: a NUL byte"), std::string::npos);
   EXPECT_NE(read_both("\n\n").find("0 values"), std::string::npos);
 }
 
