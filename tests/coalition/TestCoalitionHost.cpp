@@ -208,6 +208,12 @@ std::string write_file(const std::string& name, const std::string& bytes) {
   return path;
 }
 
+/// A string literal's bytes, NULs inside included.
+template <std::size_t N>
+std::string with_nul(const char (&text)[N]) {
+  return std::string(text, N - 1);
+}
+
 std::string with_crlf_and_bom(const std::string& text) {
   std::string windows = "\xEF\xBB\xBF";
   for (char c : text) windows += c == '\n' ? std::string("\r\n") : std::string(1, c);
@@ -299,10 +305,10 @@ TEST(coalition_host, text_values_read_in_ranges_equal_a_whole_read) {
   EXPECT_NE(read_both("0\n1\n2\n").find("3 values"), std::string::npos);
   // A line that cannot be read is reported where a line-by-line read stops: before a blank line's
   // report when it is the first line after it, after an earlier bad value.
-  EXPECT_NE(read_both(std::string("0\n\n\0\n", 5)).find("kollective_ranges.txt:3: a NUL byte"), std::string::npos);
-  EXPECT_NE(read_both(std::string("0\nabc\n1\0\n", 10)).find("kollective_ranges.txt:2: 'abc'"), std::string::npos);
-  EXPECT_NE(read_both(std::string("0\n\n7\n1\0\n", 10)).find("kollective_ranges.txt:2: blank line"), std::string::npos);
-  EXPECT_NE(read_both(std::string("KLCSG\0v1\n", 9)).find("kollective_ranges.txt:1: a NUL byte"), std::string::npos);
+  EXPECT_NE(read_both(with_nul("0\n\n\0\n")).find("kollective_ranges.txt:3: a NUL byte"), std::string::npos);
+  EXPECT_NE(read_both(with_nul("0\nabc\n1\0\n")).find("kollective_ranges.txt:2: 'abc'"), std::string::npos);
+  EXPECT_NE(read_both(with_nul("0\n\n7\n1\0\n")).find("kollective_ranges.txt:2: blank line"), std::string::npos);
+  EXPECT_NE(read_both(with_nul("KLCSG\0v1\n")).find("kollective_ranges.txt:1: a NUL byte"), std::string::npos);
   EXPECT_NE(read_both("\n\n").find("0 values"), std::string::npos);
 }
 
