@@ -53,6 +53,8 @@ LineReader::LineReader(const std::string& path, const std::string& what, std::in
   if (!in_) fail("cannot read ", what, " '", path, "' from byte ", begin);
 }
 
+std::string LineReader::too_long() { return "line longer than " + std::to_string(max_line_bytes) + " bytes"; }
+
 bool LineReader::next(std::string& line) {
   line.clear();
   if (end_ >= 0 && position_ >= end_) return false;
@@ -66,7 +68,7 @@ bool LineReader::next(std::string& line) {
     line.append(buffer, static_cast<std::size_t>(got));
     position_ += got;
     any = any || got > 0;
-    if (line.size() > max_line_bytes) fail_at(path_, number_ + 1, "line longer than ", max_line_bytes, " bytes");
+    if (line.size() > max_line_bytes) fail_at(path_, number_ + 1, too_long());
     if (in_.bad()) fail_at(path_, number_ + 1, "read error");
     if (in_.eof()) break;
     in_.clear();  // get() sets failbit when it reads nothing (an empty line)
@@ -81,7 +83,7 @@ bool LineReader::next(std::string& line) {
   }
   if (!any) return false;
   ++number_;
-  if (line.find('\0') != std::string::npos) fail_at(path_, number_, "a NUL byte: this is not a text file");
+  if (line.find('\0') != std::string::npos) fail_at(path_, number_, nul_byte);
   if (at_file_start_) strip_bom(line);
   at_file_start_ = false;
   if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -37,6 +37,10 @@ class LineReader {
   const std::string& path() const { return path_; }
 
   static constexpr std::size_t max_line_bytes = std::size_t{1} << 26;  ///< 64 MiB
+  /// What a line over max_line_bytes, or one holding a NUL byte, is refused with (readers that
+  /// split a file themselves say the same).
+  static std::string too_long();
+  static constexpr const char* nul_byte = "a NUL byte: this is not a text file";
 
  private:
   std::string path_;

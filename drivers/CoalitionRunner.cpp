@@ -114,6 +114,13 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   return settings;
 }
 
+/// The agents' names a config gives, checked against the game's size (its file's, or its generator's).
+void check_names(const CoalitionRun& settings, int agents) {
+  if (settings.names.empty() || static_cast<int>(settings.names.size()) == agents) return;
+  fail("input names: ", settings.names.size(), " names for the ", agents, " agents of ",
+       settings.file.empty() ? "the " + settings.model + " generator" : "'" + settings.file + "'");
+}
+
 coalition::Game make_game(const CoalitionRun& settings, int agents) {
   coalition::Game game;
   if (settings.file.empty()) {
@@ -124,12 +131,8 @@ coalition::Game make_game(const CoalitionRun& settings, int agents) {
   if (settings.single_precision()) {
     coalition::validate_values(game, settings.file.empty() ? settings.model + " generator" : settings.file, true);
   }
-  if (!settings.names.empty()) {
-    if (static_cast<int>(settings.names.size()) != game.agents) {
-      fail("input names: ", settings.names.size(), " names for the ", game.agents, " agents of '", settings.file, "'");
-    }
-    game.names = settings.names;
-  }
+  check_names(settings, game.agents);
+  if (!settings.names.empty()) game.names = settings.names;
   return game;
 }
 
@@ -149,9 +152,7 @@ void read_on_device(const Space& space, const CoalitionRun& settings, PointValue
   if (settings.single_precision())
     coalition::Impl::validate_on(space, Kokkos::View<const double*, Space::memory_space>(values.made), settings.file,
                                  true);
-  if (!settings.names.empty() && static_cast<int>(settings.names.size()) != values.agents) {
-    fail("input names: ", settings.names.size(), " names for the ", values.agents, " agents of '", settings.file, "'");
-  }
+  check_names(settings, values.agents);
   values.game = coalition::Game{values.agents, {}, settings.names};
 }
 
@@ -167,10 +168,7 @@ PointValues point_values(const Space& space, const CoalitionRun& settings, int a
     const int n = game.agents;
     return {std::move(game), {}, n};
   }
-  if (!settings.names.empty() && static_cast<int>(settings.names.size()) != agents) {
-    fail("input names: ", settings.names.size(), " names for the ", agents, " agents of the ", settings.model,
-         " generator");
-  }
+  check_names(settings, agents);
   if (agents < 1 || agents > coalition::max_agents)
     fail("coalition games need 1..", coalition::max_agents, " agents, got ", agents);
   if (host_copy) coalition::require_game_memory(agents, settings.model + " generator");

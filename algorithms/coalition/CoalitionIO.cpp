@@ -129,10 +129,9 @@ void parse_range(const std::string& path, TextRange& range, double* out, std::in
     std::size_t stop = bytes.find('\n', start);
     if (stop == std::string::npos) stop = bytes.size();
     if (number > range.slot_end) return stop_at(range, number, "the file changed while it was read");
-    if (stop - start > LineReader::max_line_bytes)
-      return stop_at(range, number, "line longer than " + std::to_string(LineReader::max_line_bytes) + " bytes");
+    if (stop - start > LineReader::max_line_bytes) return stop_at(range, number, LineReader::too_long());
     std::string_view line(bytes.data() + start, stop - start);
-    if (line.find('\0') != std::string_view::npos) return stop_at(range, number, "a NUL byte: this is not a text file");
+    if (line.find('\0') != std::string_view::npos) return stop_at(range, number, LineReader::nul_byte);
     if (number == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
     start = stop + 1;
     const std::string_view text = trim_blanks(line);
