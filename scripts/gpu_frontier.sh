@@ -11,6 +11,9 @@
 #                              then n = 32 on both GPUs (two ranks), then n = 33 on one
 #   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about six
 #                              minutes each, one a call; build first with 0 on a fresh machine)
+#   scripts/gpu_frontier.sh 5  0, then GPU 0: IDP alone at n = 30 resumed (carry build/frontier with
+#                              the record's database in csg_frontier_idp_30/); GPU 1: ODP-IP side by
+#                              side on Zipf (n = 24, 25) and Pascal (n = 24) again, with options.ip_min_s
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -29,7 +32,7 @@ run() {  # run GPU CPUS CONFIG: one config on one GPU, resumed where an earlier 
   local gpu=$1 cpus=$2 config=$3 name
   name=$(basename "$config" .yaml)
   local resume=()
-  [ -f "$work/$name/results.sqlite" ] && resume=(--resume)
+  [ -f "$work/$name/results.sqlite" ] && resume=("${resume_flag:---resume}")
   log "$name on GPU $gpu ${resume[*]}"
   (cd "$root" && CUDA_VISIBLE_DEVICES=$gpu timeout -s TERM -k 20 "$(left)" taskset -c "$cpus" \
     "$driver" run "$config" --out "$work/$name" --quiet "${resume[@]}") >>"$work/logs/$name.log" 2>&1
@@ -45,11 +48,12 @@ two_gpus() {  # two_gpus CONFIG: each run shared by two ranks, one GPU each; res
     "$driver" run "$config" --out "$work/$name" --quiet "${resume[@]}") >>"$work/logs/$name.log" 2>&1
   log "$name ended: exit status $?"
 }
-side_by_side() {  # side_by_side SIZES: ODP-IP on cores 4-31 beside auto on GPU 1
-  log "ODP-IP side by side at n = $1"
+side_by_side() {  # side_by_side CSV SELECTION...: ODP-IP on cores 4-31 beside auto on GPU 1
+  local csv=$1; shift
+  log "ODP-IP side by side: $*"
   CUDA_VISIBLE_DEVICES=1 KOLLECTIVE=$driver KOLLECTIVE_CPUS=2,3 ODPIP_SIDE_DIR=$root/build/odpip/side \
-    "$root/perf/odpip/side_by_side.sh" --n "$1" --methods auto --timeout 100 --cores 4-31 \
-    --budget "$(left)" --csv "$work/odpip_side_by_side.csv" >"$work/logs/odpip_side_by_side.log" 2>&1
+    "$root/perf/odpip/side_by_side.sh" "$@" --methods auto --timeout 100 --cores 4-31 \
+    --budget "$(left)" --csv "$work/$csv.csv" >"$work/logs/$csv.log" 2>&1
   log "side by side ended: exit status $?"
 }
 pack() {  # each database whole in its file (a killed run leaves its last points in the -wal)
@@ -76,7 +80,7 @@ case ${1:-} in
     wait;;
   2)
     run 0 0,1 configs/csg_frontier_auto_30.yaml &
-    (side_by_side "24 25 26 27"; run 1 2,3 configs/csg_frontier_idp_30.yaml) &
+    (side_by_side odpip_side_by_side --n "24 25 26 27"; run 1 2,3 configs/csg_frontier_idp_30.yaml) &
     wait;;
   3)
     run 0 0,1 configs/csg_frontier_auto_32_a.yaml &
@@ -86,7 +90,12 @@ case ${1:-} in
     run 0 0-15 configs/csg_frontier_33.yaml;;
   4)
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
-  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  5)
+    build_and_test
+    resume_flag=--force-resume run 0 0,1 configs/csg_frontier_idp_30.yaml &  # the record's revision
+    side_by_side odpip_recheck --instances "zipf:24 zipf:25 pascal:24" &
+    wait;;
+  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
@@ -101,5 +110,7 @@ for db in sorted(glob.glob(os.path.join(sys.argv[1], "*", "results.sqlite"))):
             print(f"{folder:<26} {r['run']:<17} {r['agents']:>2} {r['method']:<6} {str(r['exact']):<5} {r['input_s']:8.3f} "
                   f"{r['solve_s']:9.3f} {r['wall_s']:9.3f} {r['ip_s']:7.3f} {r['nodes']:9.3g} {r['optimum']:.0f}")
 PY
-[ -f "$work/odpip_side_by_side.csv" ] && tail -n 80 "$work/logs/odpip_side_by_side.log" | grep -v '^==' | tail -n 75
+for csv in odpip_side_by_side odpip_recheck; do
+  [ -f "$work/$csv.csv" ] && tail -n 80 "$work/logs/$csv.log" | grep -v '^==' | tail -n 75
+done
 exit 0
