@@ -173,11 +173,11 @@ void on_host_threads(std::size_t first, std::size_t last, const Work& work) {
   if (!Kokkos::is_initialized()) {
     for (std::size_t i = first; i < last; ++i) guarded(i);
   } else if (Kokkos::DefaultHostExecutionSpace().concurrency() > 1) {
-    Kokkos::parallel_for("Kollective::coalition::read_text",
+    Kokkos::parallel_for("Kollective::coalition::value_file",
                          Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
                              static_cast<std::int64_t>(first), static_cast<std::int64_t>(last)),
                          [&](std::int64_t i) { guarded(static_cast<std::size_t>(i)); });
-    Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: text read");
+    Kokkos::DefaultHostExecutionSpace().fence("Kollective::coalition: value file");
   } else {
     std::atomic<std::size_t> next{first};
     std::vector<std::thread> threads;
@@ -218,8 +218,13 @@ void fail_at_first_problem(const std::string& path, const std::vector<TextRange>
   fail_at(path, bad_line, why_not_a_value(bad->bad_text));
 }
 
-constexpr char binary_magic[8] = {'K', 'L', 'C', 'S', 'G', '\0', 'v', '1'};
-constexpr std::uint64_t binary_header_bytes = 16, binary_checksum_bytes = 8;
+constexpr char binary_magic[8] = {'K', 'L', 'C', 'S', 'G', '\0', 'v', '2'};
+constexpr char binary_magic_v1[8] = {'K', 'L', 'C', 'S', 'G', '\0', 'v', '1'};
+constexpr std::uint64_t binary_checksum_bytes = 8;
+/// Values per checksum: 8 MiB of doubles, a thread's work; files may say 1..2^26.
+constexpr std::uint64_t binary_group_values = std::uint64_t{1} << 20, binary_most_group_values = std::uint64_t{1} << 26;
+/// Values converted per pass of a float file (their bytes are held beside the doubles).
+constexpr std::int64_t binary_float_pass = std::int64_t{1} << 24;
 
 /// FNV-1a over bytes, continued from `hash`.
 std::uint64_t fnv1a(const unsigned char* bytes, std::size_t count, std::uint64_t hash = 0xcbf29ce484222325ull) {
@@ -245,10 +250,13 @@ struct Impl::ValueFileReader::State {
   std::size_t next_range = 0;
   std::int64_t slots = 0;
   std::ifstream binary;
+  int version = 2;
   std::uint32_t width = 8;
+  std::uint64_t group_values = 0;        // version 2: values per checksum
+  std::vector<std::uint64_t> checksums;  // version 2: one per group, from the file's end
   int agents = 0;
   std::int64_t done = 0;
-  std::uint64_t hash = 0xcbf29ce484222325ull;
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // version 1: of the bytes read so far
   std::vector<unsigned char> chunk;
 };
 
@@ -294,8 +302,12 @@ void Impl::ValueFileReader::open_binary() {
   const auto file_bytes = static_cast<std::uint64_t>(end);
   s.binary.seekg(0);
   char magic[8] = {};
-  if (!s.binary.read(magic, 8) || !std::equal(magic, magic + 8, binary_magic)) {
-    fail_at(s.path, 0, "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\\0v1\")");
+  const bool read = static_cast<bool>(s.binary.read(magic, 8));
+  if (read && std::equal(magic, magic + 8, binary_magic_v1)) {
+    s.version = 1;
+  } else if (!read || !std::equal(magic, magic + 8, binary_magic)) {
+    fail_at(s.path, 0,
+            "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\\0v2\" or \"KLCSG\\0v1\")");
   }
   const auto agents = read_scalar<std::uint32_t>(s.binary, s.path, "agents");
   s.width = read_scalar<std::uint32_t>(s.binary, s.path, "value bytes");
@@ -304,19 +316,38 @@ void Impl::ValueFileReader::open_binary() {
   if (s.width != 4 && s.width != 8)
     fail_at(s.path, 0, "header says ", s.width, "-byte values; 4 (float) or 8 (double) are supported");
   const std::uint64_t count = std::uint64_t{1} << agents;
-  const std::uint64_t expected = binary_header_bytes + count * s.width + binary_checksum_bytes;
+  std::uint64_t groups = 1;
+  if (s.version == 2) {
+    s.group_values = read_scalar<std::uint64_t>(s.binary, s.path, "values per checksum");
+    if (s.group_values < 1 || s.group_values > binary_most_group_values)
+      fail_at(s.path, 0, "header says ", s.group_values, " values per checksum; 1..", binary_most_group_values,
+              " are supported");
+    groups = (count + s.group_values - 1) / s.group_values;
+  }
+  const auto header_bytes = static_cast<std::uint64_t>(s.binary.tellg());
+  const std::uint64_t expected = header_bytes + count * s.width + groups * binary_checksum_bytes;
   if (file_bytes != expected) {
     fail_at(s.path, 0, "has ", file_bytes, " bytes, but ", agents, " agents with ", s.width, "-byte values need ",
             expected, file_bytes < expected ? " (truncated)" : " (trailing data)");
   }
   s.agents = static_cast<int>(agents);
   s.slots = static_cast<std::int64_t>(count);
-  s.chunk.resize(std::size_t{1} << 20);
+  if (s.version == 1) {
+    s.chunk.resize(std::size_t{1} << 20);
+    return;
+  }
+  s.checksums.resize(groups);
+  s.binary.seekg(static_cast<std::streamoff>(header_bytes + count * s.width));
+  if (!s.binary.read(reinterpret_cast<char*>(s.checksums.data()), static_cast<std::streamsize>(groups * 8)))
+    fail_at(s.path, 0, "read error");
+  s.binary.seekg(static_cast<std::streamoff>(header_bytes));
 }
 
 std::int64_t Impl::ValueFileReader::slots() const { return state_->slots; }
 
 std::int64_t Impl::ValueFileReader::batch_limit() const {
+  if (!state_->text && state_->version == 2)
+    return std::min(static_cast<std::int64_t>(state_->group_values), state_->slots);
   std::int64_t most = 1;
   const auto& ranges = state_->ranges;
   for (std::size_t i = 0; i < ranges.size(); ++i)
@@ -326,27 +357,7 @@ std::int64_t Impl::ValueFileReader::batch_limit() const {
 
 std::int64_t Impl::ValueFileReader::read(double* out, std::int64_t capacity) {
   State& s = *state_;
-  if (!s.text) {  // chunk by chunk until `capacity` or the end
-    std::int64_t filled = 0;
-    while (filled < capacity && s.done < s.slots) {
-      const std::int64_t take = std::min<std::int64_t>(
-          {capacity - filled, s.slots - s.done, static_cast<std::int64_t>(s.chunk.size() / s.width)});
-      if (!s.binary.read(reinterpret_cast<char*>(s.chunk.data()), static_cast<std::streamsize>(take * s.width)))
-        fail_at(s.path, 0, "read error");
-      s.hash = fnv1a(s.chunk.data(), static_cast<std::size_t>(take) * s.width, s.hash);
-      for (std::int64_t k = 0; k < take; ++k) {
-        if (s.width == 4) {
-          float value;
-          std::memcpy(&value, s.chunk.data() + k * 4, 4);
-          out[filled + k] = value;
-        } else {
-          std::memcpy(&out[filled + k], s.chunk.data() + k * 8, 8);
-        }
-      }
-      s.done += take, filled += take;
-    }
-    return filled;
-  }
+  if (!s.text) return s.version == 1 ? read_binary_v1(out, capacity) : read_checked_groups(out, capacity);
   const std::size_t first = s.next_range;
   if (first >= s.ranges.size()) return 0;
   const auto slot_after = [&](std::size_t i) { return i < s.ranges.size() ? s.ranges[i].first_slot : s.slots; };
@@ -359,11 +370,82 @@ std::int64_t Impl::ValueFileReader::read(double* out, std::int64_t capacity) {
   return slot_after(last) - base;
 }
 
+/// Version 1: one checksum over all the bytes, so one thread reads and checks them in order.
+std::int64_t Impl::ValueFileReader::read_binary_v1(double* out, std::int64_t capacity) {
+  State& s = *state_;
+  std::int64_t filled = 0;
+  while (filled < capacity && s.done < s.slots) {
+    const std::int64_t take = std::min<std::int64_t>(
+        {capacity - filled, s.slots - s.done, static_cast<std::int64_t>(s.chunk.size() / s.width)});
+    if (!s.binary.read(reinterpret_cast<char*>(s.chunk.data()), static_cast<std::streamsize>(take * s.width)))
+      fail_at(s.path, 0, "read error");
+    s.hash = fnv1a(s.chunk.data(), static_cast<std::size_t>(take) * s.width, s.hash);
+    for (std::int64_t k = 0; k < take; ++k) {
+      if (s.width == 4) {
+        float value;
+        std::memcpy(&value, s.chunk.data() + k * 4, 4);
+        out[filled + k] = value;
+      } else {
+        std::memcpy(&out[filled + k], s.chunk.data() + k * 8, 8);
+      }
+    }
+    s.done += take, filled += take;
+  }
+  return filled;
+}
+
+/// Version 2: whole groups (the last may be short), each checked (and a float one widened) by a
+/// host thread. Doubles are read straight into `out`; floats a pass at a time through s.chunk.
+std::int64_t Impl::ValueFileReader::read_checked_groups(double* out, std::int64_t capacity) {
+  State& s = *state_;
+  const auto group = static_cast<std::int64_t>(s.group_values);
+  std::int64_t take = std::min(capacity, s.slots - s.done);
+  if (s.done + take < s.slots) take -= take % group;
+  if (take <= 0) {
+    if (s.done == s.slots) return 0;
+    fail("internal error: a binary batch smaller than its file's checksum groups");
+  }
+  const std::int64_t pass = s.width == 8 ? take : std::max(group, binary_float_pass / group * group);
+  for (std::int64_t begin = 0; begin < take; begin += pass) {
+    const std::int64_t values = std::min(pass, take - begin);
+    auto* bytes = reinterpret_cast<unsigned char*>(out + begin);
+    if (s.width == 4) {
+      s.chunk.resize(static_cast<std::size_t>(values) * 4);
+      bytes = s.chunk.data();
+    }
+    if (!s.binary.read(reinterpret_cast<char*>(bytes), static_cast<std::streamsize>(values * s.width)))
+      fail_at(s.path, 0, "read error");
+    const std::int64_t first_group = (s.done + begin) / group;
+    std::vector<char> corrupt(static_cast<std::size_t>((values + group - 1) / group), 0);
+    on_host_threads(0, corrupt.size(), [&](std::size_t g) {
+      const std::int64_t from = static_cast<std::int64_t>(g) * group, to = std::min(values, from + group);
+      const auto hash = fnv1a(bytes + from * s.width, static_cast<std::size_t>(to - from) * s.width);
+      corrupt[g] = hash != s.checksums[static_cast<std::size_t>(first_group) + g];
+      if (s.width == 4) {
+        for (std::int64_t k = from; k < to; ++k) {
+          float value;
+          std::memcpy(&value, bytes + k * 4, 4);
+          out[begin + k] = value;
+        }
+      }
+    });
+    const auto bad = std::find(corrupt.begin(), corrupt.end(), 1);
+    if (bad != corrupt.end()) {
+      const std::int64_t from = s.done + begin + (bad - corrupt.begin()) * group;
+      fail_at(s.path, 0, "checksum mismatch in values ", from, " to ", std::min(s.slots, from + group) - 1,
+              " (the values are corrupt)");
+    }
+  }
+  s.done += take;
+  return take;
+}
+
 int Impl::ValueFileReader::finish(double first_value) {
   State& s = *state_;
   if (!s.text) {
-    const auto stored = read_scalar<std::uint64_t>(s.binary, s.path, "checksum");
-    if (stored != s.hash) fail_at(s.path, 0, "checksum mismatch (the values are corrupt)");
+    if (s.done != s.slots) fail("internal error: a binary file's values not all read");
+    if (s.version == 1 && read_scalar<std::uint64_t>(s.binary, s.path, "checksum") != s.hash)
+      fail_at(s.path, 0, "checksum mismatch (the values are corrupt)");
     return s.agents;
   }
   fail_at_first_problem(s.path, s.ranges);
@@ -404,21 +486,32 @@ void write_rahwan_text(const Game& game, const std::string& path) {
 }
 
 void write_binary(const Game& game, const std::string& path, bool single_precision) {
+  Impl::write_binary(game, path, single_precision, binary_group_values);
+}
+
+void Impl::write_binary(const Game& game, const std::string& path, bool single_precision, std::uint64_t group_values) {
+  if (group_values < 1 || group_values > binary_most_group_values)
+    fail("internal error: ", group_values, " values per checksum");
+  const std::uint32_t agents = static_cast<std::uint32_t>(game.agents), width = single_precision ? 4 : 8;
+  const std::uint64_t count = game.values.size();
+  std::vector<float> narrow(single_precision ? count : 0);
+  const auto* bytes = single_precision ? reinterpret_cast<const unsigned char*>(narrow.data())
+                                       : reinterpret_cast<const unsigned char*>(game.values.data());
+  std::vector<std::uint64_t> checksums((count + group_values - 1) / group_values);
+  on_host_threads(0, checksums.size(), [&](std::size_t g) {  // a group a thread: narrowed, then summed
+    const std::uint64_t from = g * group_values, to = std::min(count, from + group_values);
+    for (std::uint64_t mask = from; mask < to && single_precision; ++mask)
+      narrow[mask] = static_cast<float>(game.values[mask]);
+    checksums[g] = fnv1a(bytes + from * width, static_cast<std::size_t>((to - from) * width));
+  });
   std::ofstream out(path, std::ios::binary);
   if (!out) fail("cannot write '", path, "'");
-  const std::uint32_t agents = static_cast<std::uint32_t>(game.agents), width = single_precision ? 4 : 8;
   out.write(binary_magic, 8);
   out.write(reinterpret_cast<const char*>(&agents), 4);
   out.write(reinterpret_cast<const char*>(&width), 4);
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  for (double value : game.values) {
-    const float narrow = static_cast<float>(value);
-    const char* bytes =
-        single_precision ? reinterpret_cast<const char*>(&narrow) : reinterpret_cast<const char*>(&value);
-    hash = fnv1a(reinterpret_cast<const unsigned char*>(bytes), width, hash);
-    out.write(bytes, width);
-  }
-  out.write(reinterpret_cast<const char*>(&hash), 8);
+  out.write(reinterpret_cast<const char*>(&group_values), 8);
+  out.write(reinterpret_cast<const char*>(bytes), static_cast<std::streamsize>(count * width));
+  out.write(reinterpret_cast<const char*>(checksums.data()), static_cast<std::streamsize>(checksums.size() * 8));
   if (!out.flush()) fail("error while writing '", path, "'");
 }
 

@@ -19,10 +19,13 @@ namespace kollective::coalition {
 Game read_rahwan_text(const std::string& path);
 void write_rahwan_text(const Game& game, const std::string& path);
 
-/// Kollective's binary format for large n (little-endian): the 8 bytes "KLCSG\0v1", uint32 n,
-/// uint32 value bytes (4: float, 8: double), the 2^n values v(mask) in mask order, and a uint64
-/// FNV-1a checksum of the value bytes. The reader refuses wrong magic, n outside 1..40, a
-/// truncated or over-long file, a checksum mismatch and non-finite values.
+/// Kollective's binary format for large n (little-endian): the 8 bytes "KLCSG\0v2", uint32 n,
+/// uint32 value bytes (4: float, 8: double), uint64 c (values per checksum, 1..2^26), the 2^n
+/// values v(mask) in mask order, then one uint64 FNV-1a checksum per c values (of their bytes;
+/// the last group may be shorter), so that a file is checked by many threads at once. Version 1
+/// ("KLCSG\0v1": no c, one checksum of all the value bytes) is still read. The reader refuses
+/// wrong magic, n outside 1..40, a truncated or over-long file, a checksum mismatch (naming the
+/// values) and non-finite values.
 Game read_binary(const std::string& path);
 void write_binary(const Game& game, const std::string& path, bool single_precision = false);
 
@@ -66,7 +69,12 @@ class ValueFileReader {
   struct State;
   std::unique_ptr<State> state_;
   void open_binary();
+  std::int64_t read_binary_v1(double* out, std::int64_t capacity);
+  std::int64_t read_checked_groups(double* out, std::int64_t capacity);
 };
+
+/// write_binary with `group_values` values per checksum (tests make groups tiny).
+void write_binary(const Game& game, const std::string& path, bool single_precision, std::uint64_t group_values);
 
 /// A text or binary value file read on the host (ValueFileReader), checked as read_game checks it.
 Game read_value_file(const std::string& path, const std::string& format,

@@ -6,8 +6,9 @@
 //
 // Reads a coalition value file in Rahwan's text format (2^n lines; line x holds v(mask x-1), bit i =
 // agent i+1, the first line v(empty) = 0) or, for a name ending in .kcsg, Kollective's binary format
-// (docs/config-reference.md: "KLCSG\0v1", uint32 n, uint32 value bytes, the 2^n values in mask
-// order, an FNV-1a checksum of the value bytes; little-endian), sets up ODP-IP's Input as their own experiment drivers do for
+// (docs/configuration.md: "KLCSG\0v2", uint32 n, uint32 value bytes, uint64 c, the 2^n values in
+// mask order, an FNV-1a checksum per c values; little-endian; version 1 files are read too), sets up
+// ODP-IP's Input as their own experiment drivers do for
 // an exact solve (acceptable ratio 100%, integer partitions ordered descendingly, no interim files, no
 // value files), times one solve, and prints ONE line of JSON on stdout:
 //
@@ -92,37 +93,54 @@ public class OdpipRun {
     return count == values.length ? values : Arrays.copyOf(values, count);
   }
 
-  /** The 2^n values of Kollective's binary format, its header, size and checksum checked. */
+  /**
+   * The 2^n values of Kollective's binary format, its header, size and checksums checked: version 2
+   * ("KLCSG\0v2", n, value bytes, c values per checksum, the values, an FNV-1a checksum per c values)
+   * or version 1 ("KLCSG\0v1", n, value bytes, the values, one checksum of all their bytes).
+   */
   static double[] readBinary(String path) throws Exception {
     try (FileChannel channel = FileChannel.open(Paths.get(path), StandardOpenOption.READ)) {
       final long size = channel.size();
-      final ByteBuffer header = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+      final ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
       while (header.hasRemaining() && channel.read(header) >= 0) {}
       header.flip();
       final byte[] magic = new byte[8];
       if (header.remaining() < 16) fail(path + ": shorter than the 16-byte header");
       header.get(magic);
-      if (!new String(magic, StandardCharsets.ISO_8859_1).equals("KLCSG\0v1")) fail(path + ": not a Kollective binary coalition file");
+      final String version = new String(magic, StandardCharsets.ISO_8859_1);
+      if (!version.equals("KLCSG\0v2") && !version.equals("KLCSG\0v1")) fail(path + ": not a Kollective binary coalition file");
+      final boolean grouped = version.endsWith("2");
       final int n = header.getInt(), width = header.getInt();
       if (n < 1 || n > 30) fail(path + ": " + n + " agents; ODP-IP's int coalition masks hold 1..30");
       if (width != 4 && width != 8) fail(path + ": " + width + "-byte values; 4 or 8 are supported");
       final int count = 1 << n;
-      if (size != 16L + (long) count * width + 8) fail(path + ": " + size + " bytes do not match the header");
+      if (grouped && header.remaining() < 8) fail(path + ": shorter than the 24-byte header");
+      final long group = grouped ? header.getLong() : count;
+      if (group < 1 || group > (1L << 26)) fail(path + ": " + group + " values per checksum; 1..2^26 are supported");
+      final long groups = (count + group - 1) / group, headerBytes = grouped ? 24 : 16;
+      if (size != headerBytes + (long) count * width + groups * 8) fail(path + ": " + size + " bytes do not match the header");
+      final ByteBuffer sums = ByteBuffer.allocate((int) (groups * 8)).order(ByteOrder.LITTLE_ENDIAN);
+      channel.position(headerBytes + (long) count * width);
+      while (sums.hasRemaining()) if (channel.read(sums) < 0) fail(path + ": read error");
+      sums.flip();
+      channel.position(headerBytes);
       final double[] values = new double[count];
       final ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
       long hash = 0xcbf29ce484222325L;
       int done = 0;
-      while (done < count) {
+      while (done < count) {  // a chunk never crosses a group's end, so each group's sum is checked where it ends
         chunk.clear();
-        chunk.limit((int) Math.min(chunk.capacity(), (long) (count - done) * width));
+        final long groupLeft = group - done % group;
+        chunk.limit((int) Math.min(chunk.capacity() / width, Math.min(count - done, groupLeft)) * width);
         while (chunk.hasRemaining()) if (channel.read(chunk) < 0) fail(path + ": read error");
         chunk.flip();
         for (int k = 0; k < chunk.limit(); ++k) hash = (hash ^ (chunk.get(k) & 0xff)) * 0x100000001b3L;
         while (chunk.hasRemaining()) values[done++] = width == 8 ? chunk.getDouble() : chunk.getFloat();
+        if (done % group == 0 || done == count) {
+          if (sums.getLong() != hash) fail(path + ": checksum mismatch in values " + (done - 1) / group * group + " to " + (done - 1));
+          hash = 0xcbf29ce484222325L;
+        }
       }
-      final ByteBuffer tail = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-      while (tail.hasRemaining()) if (channel.read(tail) < 0) fail(path + ": read error");
-      if (tail.flip().getLong() != hash) fail(path + ": checksum mismatch");
       for (int mask = 0; mask < count; ++mask) {
         if (Double.isNaN(values[mask]) || Double.isInfinite(values[mask])) fail(path + ": value " + mask + " is not finite");
       }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -178,6 +180,70 @@ TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
   EXPECT_NE(damaged([](std::string& b) { b[8] = 50; }).find("50 agents; 1..40"), std::string::npos);
 }
 
+/// The bytes of a file, and a file of bytes.
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(coalition_host, binary_checksum_groups_name_the_corrupt_values) {
+  // 512 values in groups of 5 (the last of 2): each group checked on its own, by the host threads.
+  const auto game = coalition::generate_game("gamma", 9, 3);
+  const std::string path = temp_path("kollective_groups.kcsg");
+  for (const bool single : {false, true}) {
+    coalition::Impl::write_binary(game, path, single, 5);
+    const std::string bytes = file_bytes(path);
+    const std::size_t width = single ? 4 : 8;
+    ASSERT_EQ(bytes.size(), 24 + 512 * width + 103 * 8);
+    const auto read = coalition::read_binary(path).values;
+    for (std::size_t mask = 0; mask < 512; ++mask)
+      EXPECT_EQ(read[mask], single ? static_cast<double>(static_cast<float>(game.values[mask])) : game.values[mask]);
+    auto error_with = [&](std::size_t byte) {
+      std::string damaged = bytes;
+      damaged[byte] ^= 0x10;
+      write_bytes(path, damaged);
+      return error_of([&] { coalition::read_binary(path); });
+    };
+    EXPECT_NE(error_with(24 + 37 * width).find("checksum mismatch in values 35 to 39"), std::string::npos);
+    EXPECT_NE(error_with(24 + 511 * width).find("checksum mismatch in values 510 to 511"), std::string::npos);
+    EXPECT_NE(error_with(24 + 512 * width + 7 * 8).find("checksum mismatch in values 35 to 39"), std::string::npos);
+    EXPECT_NE(error_with(24 + 3).find("checksum mismatch in values 0 to 4"), std::string::npos);
+  }
+  std::string bytes = file_bytes(path);
+  for (const auto& [groups, why] : {std::pair<std::uint64_t, std::string>(0, "header says 0 values per checksum"),
+                                    std::pair<std::uint64_t, std::string>(std::uint64_t{1} << 27, "1..67108864")}) {
+    std::memcpy(&bytes[16], &groups, 8);
+    write_bytes(path, bytes);
+    EXPECT_NE(error_of([&] { coalition::read_binary(path); }).find(why), std::string::npos) << why;
+  }
+  write_bytes(path, bytes.substr(0, 20));
+  EXPECT_NE(error_of([&] { coalition::read_binary(path); }).find("file ends inside the header (values per checksum)"),
+            std::string::npos);
+}
+
+TEST(coalition_host, binary_version_1_files_are_still_read) {
+  // "KLCSG\0v1", n, width, the values and one FNV-1a checksum of all their bytes (written here by hand).
+  const auto game = coalition::generate_game("uniform", 4, 1);
+  std::string bytes("KLCSG\0v1", 8);
+  const std::uint32_t agents = 4, width = 8;
+  bytes.append(reinterpret_cast<const char*>(&agents), 4).append(reinterpret_cast<const char*>(&width), 4);
+  bytes.append(reinterpret_cast<const char*>(game.values.data()), 16 * 8);
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (std::size_t i = 16; i < bytes.size(); ++i)
+    hash = (hash ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ull;
+  bytes.append(reinterpret_cast<const char*>(&hash), 8);
+  const std::string path = temp_path("kollective_v1.kcsg");
+  write_bytes(path, bytes);
+  EXPECT_EQ(coalition::read_binary(path).values, game.values);
+  bytes[16 + 8 * 5] ^= 1;
+  write_bytes(path, bytes);
+  EXPECT_NE(error_of([&] { coalition::read_binary(path); }).find("checksum mismatch (the values are corrupt)"),
+            std::string::npos);
+}
+
 TEST(coalition_host, sparse_bids_densify_to_a_winner_determination) {
   const std::string path = temp_path("kollective_auction.bids");
   std::ofstream(path) << "# three items\nitems 3\n5 1 2\n2 3\n6 2 3   # the best pair\n3 1\n4 2 3\n";
@@ -317,7 +383,7 @@ TEST(coalition_host, value_files_read_in_small_batches_equal_a_whole_read) {
   const auto game = coalition::generate_game("weibull", 9, 2);
   const std::string text = temp_path("kollective_batches.txt"), binary = temp_path("kollective_batches.kcsg");
   coalition::write_rahwan_text(game, text);
-  coalition::write_binary(game, binary);
+  coalition::Impl::write_binary(game, binary, false, 16);
   for (const auto& [path, format] : {std::pair(text, "text"), std::pair(binary, "binary")}) {
     coalition::Impl::ValueFileReader reader(path, format, 256);
     const std::int64_t capacity = std::max<std::int64_t>(reader.batch_limit(), 37);

@@ -1,6 +1,6 @@
 /// \file fuzz_csg_binary.cpp
-/// Coalition values in Kollective's binary format (KLCSG v1) through coalition::read_binary. A read game must have
-/// 1..40 agents and pass validate_values (2^n finite values, v(empty) = 0).
+/// Coalition values in Kollective's binary format (KLCSG v2, and v1) through coalition::read_binary. A read game must
+/// have 1..40 agents and pass validate_values (2^n finite values, v(empty) = 0).
 
 #include <cstdint>
 
