@@ -9,11 +9,13 @@
 #                              (ODP-IP on cores 4-31, one instance per core), then IDP alone at n = 30 resumed
 #   scripts/gpu_frontier.sh 3  GPU 0 and 1: auto at n = 32 (the distributions IP ends at n = 28),
 #                              then n = 32 on both GPUs (two ranks), then n = 33 on one
-#   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about six
+#   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about 7
 #                              minutes each, one a call; build first with 0 on a fresh machine)
 #   scripts/gpu_frontier.sh 5  0, then GPU 0: IDP alone at n = 30 resumed (carry build/frontier with
 #                              the record's database in csg_frontier_idp_30/); GPU 1: ODP-IP side by
 #                              side on Zipf (n = 24, 25) and Pascal (n = 24) again, with options.ip_min_s
+#   scripts/gpu_frontier.sh 6  builds the driver alone (about 3 min, no tests), then 4 in the same
+#                              call: with KOLLECTIVE_FRONTIER_DEADLINE=580, one n = 32 point may end
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -62,6 +64,13 @@ for db in glob.glob(sys.argv[1] + "/*/results.sqlite"): sqlite3.connect(db).exec
   tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
 }
 
+build_driver() {
+  log "building the driver"
+  KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS=kollective KOLLECTIVE_GPU_TESTS=none OUT=$work/build \
+    "$root/scripts/gpu_run.sh" >"$work/logs/build.log" 2>&1
+  log "built: exit status $?"
+  [ -x "$driver" ] || { tail -n 30 "$work/logs/build.log"; pack; exit 1; }
+}
 build_and_test() {
   log "building"
   KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="kollective kollective_tests_cuda" \
@@ -95,7 +104,10 @@ case ${1:-} in
     resume_flag=--force-resume run 0 0,1 configs/csg_frontier_idp_30.yaml &  # the record's revision
     side_by_side odpip_recheck --instances "zipf:24 zipf:25 pascal:24" &
     wait;;
-  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  6)
+    build_driver
+    two_gpus configs/csg_frontier_32_two_gpus.yaml;;
+  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
