@@ -224,6 +224,39 @@ def read_input(path, certificate):
 # ---- the proof of one component
 
 
+def ladder_row(row, m):
+    """The arcs and right-hand side of a Möbius ladder row ["ladder", cycles, weight], checked:
+    k odd cycles (k >= 1), each 3 or 4 distinct alternatives in order (a dicycle: arcs a0 a1,
+    a1 a2, ..., last a0); consecutive cycles (C_k and C_1 too) share exactly one arc and others
+    none; no arc in three. Every ranking keeps at most |A| - (k + 1) / 2 of the arcs A: it drops
+    an arc of each cycle, and a dropped arc breaks at most two cycles, consecutive ones, of an odd
+    cyclic sequence. Returns (arcs, rhs, weight)."""
+    if len(row) != 3 or not isinstance(row[1], list) or type(row[2]) is not int or row[2] < 0:
+        raise Rejected(f"row {row} is not [\"ladder\", cycles, weight] with an integer weight >= 0")
+    cycles, k = row[1], len(row[1])
+    if k % 2 == 0:
+        raise Rejected(f"ladder row {row}: {k} cycles; a ladder has an odd number")
+    arcs_of = []
+    for cycle in cycles:
+        if not isinstance(cycle, list) or len(cycle) not in (3, 4) or len(set(cycle)) != len(cycle) \
+                or not all(type(a) is int and 0 <= a < m for a in cycle):
+            raise Rejected(f"ladder row {row}: cycle {cycle} is not 3 or 4 distinct alternatives of 0..{m - 1}")
+        arcs_of.append({(cycle[p], cycle[(p + 1) % len(cycle)]) for p in range(len(cycle))})
+    for p in range(k):
+        for q in range(p + 1, k):
+            shared = len(arcs_of[p] & arcs_of[q])
+            consecutive = k > 1 and (q == p + 1 or (p == 0 and q == k - 1))
+            if shared != (1 if consecutive else 0):
+                raise Rejected(f"ladder row {row}: cycles {p} and {q} share {shared} arcs, not {int(consecutive)}")
+    uses = {}
+    for arcs in arcs_of:
+        for arc in arcs:
+            uses[arc] = uses.get(arc, 0) + 1
+    if any(count > 2 for count in uses.values()):
+        raise Rejected(f"ladder row {row}: an arc lies in three cycles")
+    return sorted(uses), len(uses) - (k + 1) // 2, row[2]
+
+
 def column_pairs(m):
     """The LP's pair columns of m alternatives: (i, j) for i < j, in order."""
     return [(i, j) for i in range(m) for j in range(i + 1, m)]
@@ -251,7 +284,14 @@ class Component:
             return self.priced[key]
         value, reduced = self.constant * self.unit, [c * self.unit for c in self.cost]
         for row in rows:
-            if len(row) != 5 or not all(isinstance(v, int) for v in row):
+            if isinstance(row, list) and row and row[0] == "ladder":
+                arcs, rhs, weight = ladder_row(row, self.m)
+                for a, b in arcs:  # x(a, b) is x_ab for a < b, else 1 - x_ba: the constant moves right
+                    reduced[self.index[(min(a, b), max(a, b))]] += weight if a < b else -weight
+                    rhs -= 0 if a < b else 1
+                value -= weight * rhs
+                continue
+            if len(row) != 5 or not all(type(v) is int for v in row):
                 raise Rejected(f"row {row} is not [i, j, k, upper, weight] of integers")
             i, j, k, upper, weight = row
             if not (0 <= i < j < k < self.m) or upper not in (0, 1) or weight < 0:
@@ -447,8 +487,8 @@ def integer(value, what, low=None, high=None):
 def check(input_path, certificate):
     """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
     if not isinstance(certificate, dict) or certificate.get("format") != "kollective-kemeny-certificate" \
-            or certificate.get("version") != 1:
-        raise Unreadable("not a version 1 Kollective Kemeny certificate")
+            or certificate.get("version") not in (1, 2):
+        raise Unreadable("not a version 1 or 2 Kollective Kemeny certificate")
     integer(certificate["price_bits"], "price_bits", 1, 64)
     integer(certificate["alternatives"], "alternatives", 1, 65536)
     integer(certificate["distance_doubled"], "distance_doubled")

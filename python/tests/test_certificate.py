@@ -81,3 +81,79 @@ def test_malformed_lolib_files_are_refused_with_their_line(tmp_path, text, messa
     path.write_text(text)
     with pytest.raises(certificate.Unreadable, match=message):
         certificate.read_lolib(str(path))
+
+
+# Möbius ladder rows (certificate version 2): odd sequences of 3- and 4-dicycles, consecutive ones
+# sharing one arc (a rung). The 3-fence (three 4-dicycles through the pales 0-3, 1-4, 2-5) and a
+# ladder of five cycles (four triangles and a 4-dicycle).
+FENCE = ["ladder", [[0, 3, 1, 4], [1, 4, 2, 5], [2, 5, 0, 3]], 1]
+FIVE = ["ladder", [[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5], [4, 5, 0, 1]], 1]
+
+
+def orderings(m):
+    import itertools
+
+    return itertools.permutations(range(m))
+
+
+@pytest.mark.parametrize("row, rhs", [(FENCE, 7), (FIVE, 8)])
+def test_a_ladder_holds_for_every_ordering_and_is_tight(row, rhs):
+    arcs, found_rhs, _ = certificate.ladder_row(row, 6)
+    assert found_rhs == rhs
+    kept = []
+    for order in orderings(6):
+        place = {a: p for p, a in enumerate(order)}
+        kept.append(sum(place[a] < place[b] for a, b in arcs))
+    assert max(kept) == rhs  # valid, and some ordering meets it
+
+
+def test_ladder_weights_never_bound_above_the_optimum():
+    # Any weights >= 0 on valid rows give a lower bound: random counts, every ordering scored.
+    import random
+
+    rng = random.Random(5)
+    for _ in range(20):
+        o = [[0 if a == b else rng.randint(0, 9) for b in range(6)] for a in range(6)]
+        best = min(sum(o[order[q]][order[p]] for p in range(6) for q in range(p + 1, 6)) for order in orderings(6))
+        component = certificate.Component(o, list(range(6)), 8)
+        rows = [[FENCE[0], FENCE[1], rng.randint(0, 3 << 8)], [FIVE[0], FIVE[1], rng.randint(0, 3 << 8)],
+                [0, 1, 2, 1, rng.randint(0, 1 << 8)], [1, 3, 5, 0, rng.randint(0, 1 << 8)]]
+        assert component.bound(("r", _), rows, {}) <= best
+
+
+def test_a_ladder_lifts_the_bound_past_the_triangles():
+    # Counts of 2 on every fence arc: an ordering keeps at most 7 of the 9, so its distance is at
+    # least 4, which the ladder's row proves alone; the LP of every triangle reaches only 3 here
+    # (solved with HiGHS when this test was written).
+    arcs, _, _ = certificate.ladder_row(FENCE, 6)
+    o = [[0] * 6 for _ in range(6)]
+    for a, b in arcs:
+        o[a][b] = 2  # dropping the arc a -> b (b before a) costs o[a][b]
+    best = min(sum(o[order[q]][order[p]] for p in range(6) for q in range(p + 1, 6)) for order in orderings(6))
+    assert best == 4
+    component = certificate.Component(o, list(range(6)), 8)
+    assert component.bound("fence", [["ladder", FENCE[1], 2 << 8]], {}) == 4
+
+
+@pytest.mark.parametrize(
+    "row, words",
+    [
+        (["ladder", [[0, 1, 2], [1, 2, 3]], 1], "odd number"),
+        (["ladder", [[0, 1, 2], [2, 3, 4], [4, 5, 0]], 1], "share 0 arcs"),  # vertices, not arcs
+        (["ladder", [[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 5], [5, 0, 1]], 1], "cycles 3 and 4 share 0 arcs, not 1"),
+        (["ladder", [[0, 1, 2], [1, 2, 3], [2, 3, 4], [3, 4, 0, 1], [4, 5, 3]], 1], "cycles 0 and 3 share 1 arcs, not 0"),
+        (["ladder", [[0, 1, 1]], 1], "distinct"),
+        (["ladder", [[0, 1, 6]], 1], "of 0..5"),
+        (["ladder", [[0, 1, 2]], -1], "weight >= 0"),
+        (["ladder", [[0, 1, 2, 3], [0, 1, 4, 5], [0, 1, 2, 5]], 1], "share"),
+    ],
+)
+def test_malformed_ladders_are_rejected(row, words):
+    with pytest.raises(certificate.Rejected, match=words):
+        certificate.ladder_row(row, 6)
+
+
+def test_an_arc_in_three_cycles_is_rejected():
+    # Three triangles through the one arc 0 -> 1: each pair shares exactly it, but one dropped arc breaks all three.
+    with pytest.raises(certificate.Rejected, match="three cycles"):
+        certificate.ladder_row(["ladder", [[0, 1, 2], [0, 1, 3], [0, 1, 4]], 1], 6)
