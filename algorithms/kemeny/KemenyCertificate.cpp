@@ -60,8 +60,15 @@ void write_proof(std::ostream& out, const Proof& proof, int n) {
   out << "{\"rows\":";
   write_list(out, proof.rows, [&](const auto& rows) {
     write_list(out, rows, [&](const auto& row) {
-      const Triangle& t = row.first;
-      out << '[' << t.i << ',' << t.j << ',' << t.k << ',' << (t.upper ? 1 : 0) << ',' << decimal(row.second) << ']';
+      if (!row.first.ladder) {
+        const Triangle& t = row.first.triangle;
+        out << '[' << t.i << ',' << t.j << ',' << t.k << ',' << (t.upper ? 1 : 0) << ',' << decimal(row.second) << ']';
+        return;
+      }
+      out << "[\"ladder\",";
+      write_list(out, row.first.ladder->cycles,
+                 [&](const std::vector<int>& cycle) { write_list(out, cycle, [&](int a) { out << a; }); });
+      out << ',' << decimal(row.second) << ']';
     });
   });
   out << ",\"nodes\":";
@@ -114,9 +121,14 @@ void write_component(std::ostream& out, const ComponentCertificate& component) {
 
 std::string certificate_json(const Result& result, const Counts& o, const std::string& input_format) {
   if (!result.exact || !result.certificate) fail("Kemeny certificate: the result is not exact (internal error)");
+  bool ladders = false;  // version 2 adds ladder rows
+  for (const ComponentCertificate& component : result.certificate->components)
+    for (const auto& rows : component.proof.rows)
+      for (const auto& row : rows) ladders = ladders || row.first.ladder;
   std::ostringstream out;
-  out << "{\"format\":\"kollective-kemeny-certificate\",\"version\":1,\"price_bits\":" << price_bits
-      << ",\"input_format\":" << json_string(input_format) << ",\"alternatives\":" << o.alternatives << ",\"names\":";
+  out << "{\"format\":\"kollective-kemeny-certificate\",\"version\":" << (ladders ? 2 : 1)
+      << ",\"price_bits\":" << price_bits << ",\"input_format\":" << json_string(input_format)
+      << ",\"alternatives\":" << o.alternatives << ",\"names\":";
   write_list(out, o.names, [&](const std::string& name) { out << json_string(name); });
   out << ",\"distance_doubled\":" << input_distance(o, result.distance) << ",\"ranking\":";
   write_list(out, result.optima.front(), [&](int a) { out << a; });

@@ -1,8 +1,15 @@
 // Kemeny's result check (check_result, run by every solve) on results made by hand: the serial
-// reference's passes, and each inconsistency a solver bug could leave is refused.
+// reference's passes, and each inconsistency a solver bug could leave is refused. The LP's cuts
+// (triangles and Möbius ladders) as the arcs they bound.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+#include <utility>
+#include <vector>
+
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
@@ -43,4 +50,37 @@ TEST(kemeny_result_check, refuses_rankings_that_do_not_score_the_distance) {
   EXPECT_NE(error_of([&] { kemeny::check_result(o, loose); }).find("bound"), std::string::npos);
   loose.exact = false;
   EXPECT_EQ(error_of([&] { kemeny::check_result(o, loose); }), "");
+}
+
+TEST(kemeny_cuts, triangles_and_ladders_as_arcs) {
+  // A triangle inequality bounds the arcs of its dicycle: i -> j -> k (upper), else i -> k -> j.
+  using Arcs = std::vector<std::pair<int, int>>;
+  const kemeny::CutArcs upper = kemeny::cut_arcs(kemeny::Cut{{1, 4, 6, true}, nullptr});
+  const kemeny::CutArcs lower = kemeny::cut_arcs(kemeny::Cut{{1, 4, 6, false}, nullptr});
+  EXPECT_EQ(upper.arcs, (Arcs{{1, 4}, {4, 6}, {6, 1}}));
+  EXPECT_EQ(lower.arcs, (Arcs{{1, 6}, {6, 4}, {4, 1}}));
+  EXPECT_EQ(upper.most_kept, 2);
+  EXPECT_EQ(lower.most_kept, 2);
+  // The 3-fence (three 4-dicycles through the pales 0-3, 1-4, 2-5) and a ladder of five cycles:
+  // every ordering of 6 keeps at most most_kept of their arcs, and some keeps that many.
+  const std::vector<kemeny::Ladder> ladders = {
+      kemeny::Ladder{{{0, 3, 1, 4}, {1, 4, 2, 5}, {2, 5, 0, 3}}},
+      kemeny::Ladder{{{0, 1, 2}, {1, 2, 3}, {2, 3, 4}, {3, 4, 5}, {4, 5, 0, 1}}}};
+  const std::vector<std::size_t> arcs = {9, 11};
+  const std::vector<int> most = {7, 8};
+  for (std::size_t l = 0; l < ladders.size(); ++l) {
+    const kemeny::CutArcs row = kemeny::cut_arcs(kemeny::Cut{{}, std::make_shared<const kemeny::Ladder>(ladders[l])});
+    EXPECT_EQ(row.arcs.size(), arcs[l]);
+    EXPECT_EQ(row.most_kept, most[l]);
+    std::vector<int> order = {0, 1, 2, 3, 4, 5};
+    int best = 0;
+    do {
+      std::vector<int> place(6);
+      for (int p = 0; p < 6; ++p) place[order[p]] = p;
+      int kept = 0;
+      for (const auto& [a, b] : row.arcs) kept += place[a] < place[b];
+      best = std::max(best, kept);
+    } while (std::next_permutation(order.begin(), order.end()));
+    EXPECT_EQ(best, row.most_kept);
+  }
 }

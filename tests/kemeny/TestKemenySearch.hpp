@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
@@ -87,10 +88,48 @@ TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {
       if (!lp.ranking.empty()) {  // an integral LP optimum is an optimal ranking
         ++integral;
         EXPECT_EQ(kemeny::distance(o, lp.ranking), brute.distance) << what;
+        EXPECT_EQ(lp.bound, brute.distance) << what << ": the prices of every kept row prove the LP optimum";
       }
     }
   }
   EXPECT_GT(integral, 36) << "of 72 small profiles, few had an integral LP optimum";
+}
+
+TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
+  // Strong duality: every closed solve's exact bound, from the prices of the rows it keeps, is the
+  // LP optimum rounded up, in a dive that fixes one more pair a solve (as a search's nodes do) over
+  // rounds that add rows and take slack ones out.
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  TEST_EXECSPACE space;
+  int closed = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const auto o = random_tournament(24, 1, seed);
+    const int n = o.alternatives;
+    kemeny::TriangleLp lp(
+        o, [&](const std::vector<double>& x, int m) { return kemeny::Impl::violated_triangles(space, x, m); });
+    std::vector<signed char> fixed(lp.columns(), -1);
+    for (int dive = 0; dive < 12; ++dive) {
+      const auto solution = lp.solve(fixed, 200, 60);
+      if (solution.status != kemeny::TriangleLp::Status::closed) break;
+      ++closed;
+      double primal = 0;  // the distance at the LP point
+      int most_fractional = -1;
+      for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+          const double x = solution.x[static_cast<std::size_t>(i) * n + j];
+          primal += x * o.at(j, i) + (1 - x) * o.at(i, j);
+          const int c = kemeny::pair_column(i, j, n);
+          if (fixed[c] < 0 && std::abs(x - 0.5) < 0.5 - 1e-6 && (most_fractional < 0 || c < most_fractional))
+            most_fractional = c;
+        }
+      }
+      EXPECT_EQ(solution.bound, static_cast<std::uint64_t>(std::ceil(primal - 1e-6)))
+          << "seed " << seed << " dive " << dive;
+      if (most_fractional < 0) break;
+      fixed[most_fractional] = 1;
+    }
+  }
+  EXPECT_GT(closed, 12) << "few closed solves: the dive is barely tested";
 }
 
 /// Branch and cut with the device's triangle separation, from the best heuristic ranking, with

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 
@@ -13,6 +14,23 @@
 #endif
 
 namespace kollective::kemeny {
+
+CutArcs cut_arcs(const Cut& cut) {
+  const Triangle& t = cut.triangle;
+  if (!cut.ladder)
+    return t.upper ? CutArcs{{{t.i, t.j}, {t.j, t.k}, {t.k, t.i}}, 2}
+                   : CutArcs{{{t.i, t.k}, {t.k, t.j}, {t.j, t.i}}, 2};
+  CutArcs out;
+  const auto& cycles = cut.ladder->cycles;
+  for (const auto& cycle : cycles) {
+    for (std::size_t p = 0; p < cycle.size(); ++p) {
+      const std::pair<int, int> arc(cycle[p], cycle[(p + 1) % cycle.size()]);
+      if (std::find(out.arcs.begin(), out.arcs.end(), arc) == out.arcs.end()) out.arcs.push_back(arc);
+    }
+  }
+  out.most_kept = static_cast<int>(out.arcs.size()) - static_cast<int>(cycles.size() + 1) / 2;
+  return out;
+}
 
 std::uint64_t whole_distance(Scaled value) {
   if (value <= 0) return 0;
@@ -72,7 +90,14 @@ struct TriangleLp::State {
   std::int64_t constant = 0;       // the sum of o[i][j] over i < j
   TriangleSeparation separate;
   ClpSimplex model;
-  std::vector<Triangle> rows;  // the cuts, in the model's row order
+  /// A cut as a row over the columns: sum of sign x_column <= rhs (the arc a -> b is x_ab for a < b,
+  /// else 1 - x_ba). A triangle's terms are x_ij, x_jk, x_ik, with the signs of `sign`.
+  struct Row {
+    Cut cut;
+    int rhs = 0;
+    std::vector<std::pair<int, int>> ladder_terms;  // a ladder's (column, +1 or -1)
+  };
+  std::vector<Row> rows;  // the cuts, in the model's row order
   int rounds = 0;
   std::int64_t added = 0;  // cuts added, those taken out since included
 
@@ -90,10 +115,13 @@ struct TriangleLp::State {
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const Scaled weight = row_weight(prices[r]);  // y = -weight / price_unit
       if (weight == 0) continue;
-      const Triangle& t = rows[r];
-      out.priced_rows.emplace_back(t, weight);
+      const Row& row = rows[r];
+      out.priced_rows.emplace_back(row.cut, weight);
+      value -= weight * row.rhs;  // y b
+      for (const auto& [column, sign] : row.ladder_terms) reduced[column] += sign * weight;
+      if (row.cut.ladder) continue;
+      const Triangle& t = row.cut.triangle;
       const Scaled signed_weight = t.upper ? weight : -weight;
-      if (t.upper) value -= weight;  // y b, with b = 1 for the upper row and 0 for the lower one
       reduced[pair_column(t.i, t.j, n)] += signed_weight;
       reduced[pair_column(t.j, t.k, n)] += signed_weight;
       reduced[pair_column(t.i, t.k, n)] -= signed_weight;
@@ -120,35 +148,54 @@ struct TriangleLp::State {
     const double* prices = model.dualRowSolution();
     const double* activity = model.primalRowSolution();
     std::vector<int> slack;
-    std::vector<Triangle> kept;
+    std::vector<Row> kept;
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      const double upper = rows[r].upper ? 1.0 : 0.0;
-      if (prices[r] == 0 && activity[r] < upper - 1e-6) {
+      if (prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6) {
         slack.push_back(static_cast<int>(r));
       } else {
-        kept.push_back(rows[r]);
+        kept.push_back(std::move(rows[r]));
       }
     }
-    if (slack.empty()) return;
-    model.deleteRows(static_cast<int>(slack.size()), slack.data());
-    rows = std::move(kept);
+    rows = std::move(kept);  // every row moved: the kept ones, in order
+    if (!slack.empty()) model.deleteRows(static_cast<int>(slack.size()), slack.data());
   }
 
-  void add_rows(const std::vector<Triangle>& violated) {
+  Row row_of(Cut cut) const {
+    Row row;
+    if (!cut.ladder) {  // upper: x_ij + x_jk - x_ik <= 1; else -x_ij - x_jk + x_ik <= 0
+      row.rhs = cut.triangle.upper ? 1 : 0;
+    } else {
+      const CutArcs arcs = cut_arcs(cut);
+      row.rhs = arcs.most_kept;
+      for (const auto& [a, b] : arcs.arcs) {
+        row.ladder_terms.emplace_back(pair_column(std::min(a, b), std::max(a, b), n), a < b ? 1 : -1);
+        row.rhs -= a < b ? 0 : 1;
+      }
+    }
+    row.cut = std::move(cut);
+    return row;
+  }
+
+  void add_rows(std::vector<Cut> violated) {
     std::vector<double> row_lower, row_upper, elements;
     std::vector<int> indices;
     std::vector<CoinBigIndex> row_starts = {0};
-    for (const Triangle& t : violated) {
-      indices.insert(indices.end(), {pair_column(t.i, t.j, n), pair_column(t.j, t.k, n), pair_column(t.i, t.k, n)});
-      const double sign = t.upper ? 1.0 : -1.0;  // upper: x_ij + x_jk - x_ik <= 1; else -x_ij - x_jk + x_ik <= 0
-      elements.insert(elements.end(), {sign, sign, -sign});
+    for (Cut& cut : violated) {
+      Row row = row_of(std::move(cut));
+      if (!row.cut.ladder) {
+        const Triangle& t = row.cut.triangle;
+        const double sign = t.upper ? 1.0 : -1.0;
+        indices.insert(indices.end(), {pair_column(t.i, t.j, n), pair_column(t.j, t.k, n), pair_column(t.i, t.k, n)});
+        elements.insert(elements.end(), {sign, sign, -sign});
+      }
+      for (const auto& [column, sign] : row.ladder_terms) indices.push_back(column), elements.push_back(sign);
       row_lower.push_back(-COIN_DBL_MAX);
-      row_upper.push_back(t.upper ? 1.0 : 0.0);
+      row_upper.push_back(row.rhs);
       row_starts.push_back(static_cast<CoinBigIndex>(indices.size()));
+      rows.push_back(std::move(row));
     }
     model.addRows(static_cast<int>(violated.size()), row_lower.data(), row_upper.data(), row_starts.data(),
                   indices.data(), elements.data());
-    rows.insert(rows.end(), violated.begin(), violated.end());
     added += static_cast<std::int64_t>(violated.size());
   }
 };
@@ -221,7 +268,10 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     }
     if (solves >= max_rounds || timer.seconds() >= max_seconds) return out;
     s.drop_slack_rows();
-    s.add_rows(violated);
+    std::vector<Cut> cuts;
+    cuts.reserve(violated.size());
+    for (const Triangle& t : violated) cuts.push_back(Cut{t, nullptr});
+    s.add_rows(std::move(cuts));
   }
 }
 

@@ -31,6 +31,30 @@ struct Triangle {
   bool upper = true;
 };
 
+/// A Möbius ladder (Grötschel, Jünger and Reinelt, "Facets of the linear ordering polytope",
+/// 1985): an odd number k of dicycles of 3 or 4 alternatives, each listed in order (a0 -> a1 -> ...
+/// -> a0, the arc a -> b meaning a before b), consecutive ones (the last and the first too) sharing
+/// exactly one arc and others none, no arc in three. Every ranking keeps at most |A| - (k + 1) / 2
+/// of its arcs A (docs/certificates.md).
+struct Ladder {
+  std::vector<std::vector<int>> cycles;
+};
+
+/// A row of the LP: a triangle inequality, or a ladder where one is set (shared: a row is copied
+/// into the prices of every solve and proof that keeps it, and triangles should stay cheap).
+struct Cut {
+  Triangle triangle;
+  std::shared_ptr<const Ladder> ladder;
+};
+
+/// A cut's distinct arcs (a, b) in the order its cycles give them (a triangle's: the dicycle
+/// i -> j -> k if upper, else i -> k -> j), and the most of them that a ranking keeps.
+struct CutArcs {
+  std::vector<std::pair<int, int>> arcs;
+  int most_kept = 0;
+};
+CutArcs cut_arcs(const Cut& cut);
+
 /// Fixed-point values of the exact bounds: units of 2^-price_bits of a doubled count. Prices above
 /// 2^60 (never met: they are at most the sums of the counts) are taken as 0, which any bound allows.
 using Scaled = __int128;
@@ -68,14 +92,15 @@ class TriangleLp {
     /// The prices of the solve with the highest bound split every ranking's distance exactly, in
     /// units of 1 / price_unit, as
     ///   dual_value + sum of penalty[c] over the free columns c not at lean[c]
-    ///              + sum of weight w over the rows (t, w) that the ranking leaves slack,
+    ///              + sum over the rows (cut, w) of w times the cut's slack in the ranking
+    ///                (most_kept less the arcs the ranking keeps),
     /// every term nonnegative (weak duality): a column whose penalty alone lifts dual_value past a
     /// known distance takes `lean` in every better ranking (reduced-cost fixing). `bound` is
     /// whole_distance(dual_value).
     Scaled dual_value = 0;
     std::vector<signed char> lean;
     std::vector<Scaled> penalty;
-    std::vector<std::pair<Triangle, Scaled>> priced_rows;  ///< rows with a nonzero price: minus the price
+    std::vector<std::pair<Cut, Scaled>> priced_rows;  ///< rows with a nonzero price: minus the price
   };
 
   TriangleLp(const Counts& o, TriangleSeparation separate);

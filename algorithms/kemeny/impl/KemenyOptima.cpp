@@ -61,9 +61,15 @@ class OptimaListing {
         off_lean_[a] += off_lean(a, b);
       }
     }
+    row_arcs_.reserve(lp.priced_rows.size());
     for (std::size_t r = 0; r < lp.priced_rows.size(); ++r) {
-      const Triangle& t = lp.priced_rows[r].first;
-      for (int a : {t.i, t.j, t.k}) rows_of_[a].push_back(static_cast<int>(r));
+      row_arcs_.push_back(cut_arcs(lp.priced_rows[r].first));
+      std::vector<int> alternatives;
+      for (const auto& [from, to] : row_arcs_.back().arcs) alternatives.insert(alternatives.end(), {from, to});
+      std::sort(alternatives.begin(), alternatives.end());
+      alternatives.erase(std::unique(alternatives.begin(), alternatives.end()), alternatives.end());
+      for (int a : alternatives) rows_of_[a].push_back(static_cast<int>(r));
+      row_alternatives_.push_back(std::move(alternatives));
     }
   }
 
@@ -84,16 +90,26 @@ class OptimaListing {
   }
 
   /// What placing a next adds to the LP's terms: its pairs with the unplaced, and the rows that
-  /// placing it decides (two of their three alternatives placed).
+  /// placing it decides (all their alternatives but one placed, that one after them): each row's
+  /// weight times its slack, the arcs it could keep that the ranking drops.
   Scaled lp_terms(int a) const {
     Scaled terms = off_lean_[a];
     for (int r : rows_of_[a]) {
-      const auto& [t, weight] = lp_.priced_rows[r];
-      const int placed = (position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_);
-      if (placed != 2) continue;  // a is the second one placed: the row is decided now
-      const int sum = before(t.i, t.j) + before(t.j, t.k) - before(t.i, t.k);  // in {0, 1} for a ranking
-      const bool slack = t.upper ? sum == 0 : sum == 1;
-      if (slack) terms += weight;
+      const auto& [cut, weight] = lp_.priced_rows[r];
+      if (!cut.ladder) {  // the common case, kept cheap: two of the three placed decide it
+        const Triangle& t = cut.triangle;
+        if ((position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_) != 2) continue;
+        const int sum = before(t.i, t.j) + before(t.j, t.k) - before(t.i, t.k);  // in {0, 1} for a ranking
+        if (t.upper ? sum == 0 : sum == 1) terms += weight;
+        continue;
+      }
+      const CutArcs& row = row_arcs_[r];
+      int placed = 0;
+      for (int v : row_alternatives_[r]) placed += position_[v] < n_;
+      if (placed + 1 != static_cast<int>(row_alternatives_[r].size())) continue;  // decided now
+      int kept = 0;
+      for (const auto& [from, to] : row.arcs) kept += before(from, to);
+      terms += weight * (row.most_kept - kept);
     }
     return terms;
   }
@@ -156,12 +172,14 @@ class OptimaListing {
   std::uint64_t target_;
   Scaled room_;  // for the LP's terms above dual_value
   std::size_t limit_;
-  Ranking order_;                             // candidates for each place: the known optimum's order first
-  std::vector<std::uint64_t> open_cost_;      // per pair: its fixed order's cost, else the lesser one
-  std::vector<std::vector<int>> successors_;  // fixed to come after each alternative
-  std::vector<int> waiting_;                  // fixed predecessors not yet placed
-  std::vector<std::vector<int>> rows_of_;     // priced rows of each alternative
-  std::vector<int> position_;                 // n_ while unplaced
+  Ranking order_;                                   // candidates for each place: the known optimum's order first
+  std::vector<std::uint64_t> open_cost_;            // per pair: its fixed order's cost, else the lesser one
+  std::vector<std::vector<int>> successors_;        // fixed to come after each alternative
+  std::vector<int> waiting_;                        // fixed predecessors not yet placed
+  std::vector<std::vector<int>> rows_of_;           // priced rows of each alternative
+  std::vector<CutArcs> row_arcs_;                   // each priced row's arcs
+  std::vector<std::vector<int>> row_alternatives_;  // each priced row's alternatives
+  std::vector<int> position_;                       // n_ while unplaced
   // Per alternative, over its pairs with the other unplaced: what placing it next adds to the
   // prefix (o[b][a]), takes from the rest (open costs), and adds to the LP's terms (off_lean).
   std::vector<std::uint64_t> added_, dropped_;

@@ -50,7 +50,7 @@ struct ProofNode {
 /// row weights alone (KemenyCertificate.hpp).
 struct Proof {
   std::vector<ProofNode> nodes;  ///< nodes[0] is the root
-  std::vector<std::vector<std::pair<Triangle, Scaled>>> rows;
+  std::vector<std::vector<std::pair<Cut, Scaled>>> rows;
 };
 
 struct SearchResult {
