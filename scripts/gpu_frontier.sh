@@ -64,20 +64,14 @@ for db in glob.glob(sys.argv[1] + "/*/results.sqlite"): sqlite3.connect(db).exec
   tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
 }
 
-build_driver() {
-  log "building the driver"
-  KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS=kollective KOLLECTIVE_GPU_TESTS=none OUT=$work/build \
+build() {  # build TARGETS TESTS: the cuda-mpi preset's TARGETS, then the tests TESTS matches (none: no tests)
+  log "building $1"
+  KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="$1" KOLLECTIVE_GPU_TESTS="$2" OUT=$work/build \
     "$root/scripts/gpu_run.sh" >"$work/logs/build.log" 2>&1
-  log "built: exit status $?"
+  log "built: exit status $? ($(grep -E 'tests passed|tests failed|no tests run' "$work/build/tests.log" 2>/dev/null))"
   [ -x "$driver" ] || { tail -n 30 "$work/logs/build.log"; pack; exit 1; }
 }
-build_and_test() {
-  log "building"
-  KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="kollective kollective_tests_cuda" \
-    KOLLECTIVE_GPU_TESTS=cuda_coalition OUT=$work/build "$root/scripts/gpu_run.sh" >"$work/logs/build.log" 2>&1
-  log "built and tested: exit status $? ($(grep -E 'tests passed|tests failed' "$work/build/tests.log" 2>/dev/null))"
-  [ -x "$driver" ] || { tail -n 30 "$work/logs/build.log"; pack; exit 1; }
-}
+build_and_test() { build "kollective kollective_tests_cuda" cuda_coalition; }
 
 case ${1:-} in
   0)
@@ -105,7 +99,7 @@ case ${1:-} in
     side_by_side odpip_recheck --instances "zipf:24 zipf:25 pascal:24" &
     wait;;
   6)
-    build_driver
+    build kollective none
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
   *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac

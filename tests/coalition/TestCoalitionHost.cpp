@@ -152,6 +152,15 @@ TEST(coalition_host, values_are_the_same_bit_for_bit_on_every_host_backend) {
             std::string::npos);
 }
 
+/// The bytes of a file, and a file of bytes.
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
 TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
   const auto game = coalition::generate_game("normal", 6, 5);
   const std::string path = temp_path("kollective_game.kcsg");
@@ -164,10 +173,9 @@ TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
 
   auto damaged = [&](const std::function<void(std::string&)>& damage) {
     coalition::write_binary(game, path);
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes = file_bytes(path);
     damage(bytes);
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    write_bytes(path, bytes);
     return error_of([&] { coalition::read_binary(path); });
   };
   EXPECT_NE(damaged([](std::string& b) { b.resize(b.size() - 100); }).find("(truncated)"), std::string::npos);
@@ -178,15 +186,6 @@ TEST(coalition_host, binary_format_round_trips_and_refuses_damage) {
   EXPECT_NE(damaged([](std::string& b) { b[8] = 7; }).find("7 agents with 8-byte values need"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b[12] = 2; }).find("2-byte values"), std::string::npos);
   EXPECT_NE(damaged([](std::string& b) { b[8] = 50; }).find("50 agents; 1..40"), std::string::npos);
-}
-
-/// The bytes of a file, and a file of bytes.
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
 TEST(coalition_host, binary_checksum_groups_name_the_corrupt_values) {

@@ -91,11 +91,11 @@ struct TriangleLp::State {
   TriangleSeparation separate;
   ClpSimplex model;
   /// A cut as a row over the columns: sum of sign x_column <= rhs (the arc a -> b is x_ab for a < b,
-  /// else 1 - x_ba). A triangle's terms are x_ij, x_jk, x_ik, with the signs of `sign`.
+  /// else 1 - x_ba, which lowers rhs by one).
   struct Row {
     Cut cut;
     int rhs = 0;
-    std::vector<std::pair<int, int>> ladder_terms;  // a ladder's (column, +1 or -1)
+    std::vector<std::pair<int, int>> terms;  // (column, +1 or -1)
   };
   std::vector<Row> rows;  // the cuts, in the model's row order
   int rounds = 0;
@@ -118,13 +118,7 @@ struct TriangleLp::State {
       const Row& row = rows[r];
       out.priced_rows.emplace_back(row.cut, weight);
       value -= weight * row.rhs;  // y b
-      for (const auto& [column, sign] : row.ladder_terms) reduced[column] += sign * weight;
-      if (row.cut.ladder) continue;
-      const Triangle& t = row.cut.triangle;
-      const Scaled signed_weight = t.upper ? weight : -weight;
-      reduced[pair_column(t.i, t.j, n)] += signed_weight;
-      reduced[pair_column(t.j, t.k, n)] += signed_weight;
-      reduced[pair_column(t.i, t.k, n)] -= signed_weight;
+      for (const auto& [column, sign] : row.terms) reduced[column] += sign * weight;
     }
     out.lean.assign(columns, 0);
     out.penalty.assign(columns, 0);
@@ -162,15 +156,11 @@ struct TriangleLp::State {
 
   Row row_of(Cut cut) const {
     Row row;
-    if (!cut.ladder) {  // upper: x_ij + x_jk - x_ik <= 1; else -x_ij - x_jk + x_ik <= 0
-      row.rhs = cut.triangle.upper ? 1 : 0;
-    } else {
-      const CutArcs arcs = cut_arcs(cut);
-      row.rhs = arcs.most_kept;
-      for (const auto& [a, b] : arcs.arcs) {
-        row.ladder_terms.emplace_back(pair_column(std::min(a, b), std::max(a, b), n), a < b ? 1 : -1);
-        row.rhs -= a < b ? 0 : 1;
-      }
+    const CutArcs arcs = cut_arcs(cut);  // a triangle: x_ij + x_jk - x_ik <= 1, or x_ik - x_jk - x_ij <= 0
+    row.rhs = arcs.most_kept;
+    for (const auto& [a, b] : arcs.arcs) {
+      row.terms.emplace_back(pair_column(std::min(a, b), std::max(a, b), n), a < b ? 1 : -1);
+      row.rhs -= a < b ? 0 : 1;
     }
     row.cut = std::move(cut);
     return row;
@@ -182,13 +172,7 @@ struct TriangleLp::State {
     std::vector<CoinBigIndex> row_starts = {0};
     for (Cut& cut : violated) {
       Row row = row_of(std::move(cut));
-      if (!row.cut.ladder) {
-        const Triangle& t = row.cut.triangle;
-        const double sign = t.upper ? 1.0 : -1.0;
-        indices.insert(indices.end(), {pair_column(t.i, t.j, n), pair_column(t.j, t.k, n), pair_column(t.i, t.k, n)});
-        elements.insert(elements.end(), {sign, sign, -sign});
-      }
-      for (const auto& [column, sign] : row.ladder_terms) indices.push_back(column), elements.push_back(sign);
+      for (const auto& [column, sign] : row.terms) indices.push_back(column), elements.push_back(sign);
       row_lower.push_back(-COIN_DBL_MAX);
       row_upper.push_back(row.rhs);
       row_starts.push_back(static_cast<CoinBigIndex>(indices.size()));
