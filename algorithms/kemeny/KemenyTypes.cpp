@@ -72,6 +72,8 @@ const OptionFields<Options>& option_fields() {
                     "auto: seconds for each component's branch and cut")
           .noting("0: no limit"),
       flag_option("reduce", &Options::reduce, "auto: fix the pairs the data reduction proves"),
+      flag_option("ladders", &Options::ladders,
+                  "auto: add violated Moebius ladder cuts to the root LP of branch and cut"),
       flag_option("count", &Options::count, "auto: list and count the optima (false: one optimum)"),
   };
   return fields;
@@ -139,6 +141,8 @@ const ResultFields<Report>& result_fields() {
       field<Report>("lp_rounds", F::counter, "count", "LP solves", [](const Report& r) { return r.result.lp_rounds; }),
       field<Report>("lp_cuts", F::counter, "count", "triangle inequalities added",
                     [](const Report& r) { return r.result.lp_cuts; }),
+      field<Report>("lp_ladders", F::counter, "count", "Moebius ladder inequalities added",
+                    [](const Report& r) { return r.result.lp_ladders; }),
       field<Report>("search_nodes", F::counter, "count", "LP nodes of branch and cut",
                     [](const Report& r) { return r.result.search_nodes; }),
       field_where<Report>("reduction_pairs", F::counter, "count", "pairs of the components given to the LP search",

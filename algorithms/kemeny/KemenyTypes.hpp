@@ -49,6 +49,9 @@ struct Options {
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
   /// ablation, the search without them)
   bool reduce = true;
+  /// auto: add violated Möbius ladder inequalities to the root LP of branch and cut once no
+  /// triangle is violated (KemenyLP.hpp's Separation)
+  bool ladders = false;
   /// auto: list and count the optima of the components the LP search proves (false: the one
   /// optimum found, count_known false; the DP counts them anyway)
   bool count = true;
@@ -76,6 +79,7 @@ struct Result {
   double lp_s = 0;                ///< in LP bounds (CLP and the triangle search), over the components
   int lp_rounds = 0;              ///< LP solves, over the components
   std::int64_t lp_cuts = 0;       ///< triangle inequalities added, over the components
+  std::int64_t lp_ladders = 0;    ///< Möbius ladder inequalities added, over the components
   std::int64_t search_nodes = 0;  ///< LP nodes of branch and cut, over the components
   /// auto's data reduction (KemenyReductions.hpp), over the components given to the LP search:
   /// their pairs, and those fixed in every optimum by the exchange rule, the 3/4-majority rule and

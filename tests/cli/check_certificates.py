@@ -20,6 +20,7 @@ import certificate as checker  # noqa: E402  (the standalone module, not the com
 INPUTS = {  # run -> its input, as the checker reads it
     "mixture_30": "{out}/mixture_30_input.soc",
     "tournament_25": "{out}/tournament_25_input.csv",
+    "tournament_25_ladders": "{out}/tournament_25_ladders_input.csv",
     "weights_14": os.path.join(HERE, "certificates", "signed_14.mat"),
     "ballots_4": os.path.join(HERE, "heuristic_4.soc"),
     "ballots_dp": os.path.join(HERE, "heuristic_4.soc"),
@@ -61,19 +62,20 @@ def tamper(input_path, cert, run):
     component = searched_component(cert)
     leaf = next(k for k, node in enumerate(component["proof"]["nodes"]) if node["kind"] == "bound" and node["rows"] >= 0)
     rows_index = component["proof"]["nodes"][leaf]["rows"]
-    heaviest = max(range(len(component["proof"]["rows"][rows_index])), key=lambda k: component["proof"]["rows"][rows_index][k][4])
+    # A row's weight is its last entry: [i, j, k, upper, weight] or ["ladder", cycles, weight].
+    heaviest = max(range(len(component["proof"]["rows"][rows_index])), key=lambda k: component["proof"]["rows"][rows_index][k][-1])
     # One multiplier changed: the heaviest row's weight tripled.
     changed = copy.deepcopy(cert)
-    searched_component(changed)["proof"]["rows"][rows_index][heaviest][4] *= 3
+    searched_component(changed)["proof"]["rows"][rows_index][heaviest][-1] *= 3
     rejected(input_path, changed, f"{run}: multiplier tripled", "below the distance")
     # A cut dropped: the heaviest row of each node's rows taken out (one cut where one LP proved it).
     dropped = copy.deepcopy(cert)
     for rows in searched_component(dropped)["proof"]["rows"]:
-        rows.remove(max(rows, key=lambda row: row[4]))
+        rows.remove(max(rows, key=lambda row: row[-1]))
     rejected(input_path, dropped, f"{run}: cut dropped", "below")
     # A negative multiplier.
     negative = copy.deepcopy(cert)
-    searched_component(negative)["proof"]["rows"][rows_index][heaviest][4] = -1
+    searched_component(negative)["proof"]["rows"][rows_index][heaviest][-1] = -1
     rejected(input_path, negative, f"{run}: negative multiplier", "weight >= 0")
     # A component's distance raised: no leaf reaches it.
     raised = copy.deepcopy(cert)
@@ -112,6 +114,24 @@ def remove_leaf(input_path, cert, run):
     rejected(input_path, cut, f"{run}: a leaf claimed empty", "no cycle")
 
 
+def ladders(input_path, path):
+    """The run with Möbius ladders: its certificate (version 2) holds ladder rows, and a ladder
+    whose cycles are made to share a second arc is rejected."""
+    with open(path, encoding="utf-8") as f:
+        cert = json.load(f)
+    proof = searched_component(cert)["proof"]
+    leaves = {node["rows"] for node in proof["nodes"] if node["kind"] == "bound"}  # the rows a leaf is bounded by
+    rows = [(n, k) for n, rows in enumerate(proof["rows"]) for k, row in enumerate(rows) if row[0] == "ladder" and n in leaves]
+    expect(cert["version"] == 2 and rows, f"tournament_25_ladders: version {cert['version']}, {len(rows)} ladder rows")
+    if not rows:
+        return
+    broken = copy.deepcopy(cert)
+    n, k = rows[0]
+    cycles = searched_component(broken)["proof"]["rows"][n][k][1]
+    cycles[1] = list(cycles[0])  # the first two cycles now share every arc
+    rejected(input_path, broken, "tournament_25_ladders: two cycles of a ladder made equal", "share")
+
+
 def main():
     kollective, out = sys.argv[1], sys.argv[2]
     shutil.rmtree(out, ignore_errors=True)
@@ -131,6 +151,7 @@ def main():
             tamper(input_path, cert, run)
         if any(c["method"] == "branch-and-cut" for c in cert["components"]):
             remove_leaf(input_path, cert, run)
+    ladders(INPUTS["tournament_25_ladders"].format(out=out), os.path.join(out, "tournament_25_ladders_certificate.json"))
     methods = {c["method"] for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]}
     expect({"lp", "branch-and-cut", "dp", "trivial"} <= methods, f"the runs cover lp, branch-and-cut, dp and trivial: {sorted(methods)}")
     # The command-line checker: exit 0 certified, 1 rejected.

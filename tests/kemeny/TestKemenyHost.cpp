@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/tests/TestHelpers.hpp"
@@ -83,4 +84,23 @@ TEST(kemeny_cuts, triangles_and_ladders_as_arcs) {
     } while (std::next_permutation(order.begin(), order.end()));
     EXPECT_EQ(best, row.most_kept);
   }
+}
+
+TEST(kemeny_cuts, ladders_valid_under_the_checkers_conditions) {
+  // The conditions of python/kollective/certificate.py's ladder_row, case by case.
+  using Cycles = std::vector<std::vector<int>>;
+  auto valid = [](const Cycles& cycles, int n = 8) { return kemeny::valid_ladder(kemeny::Ladder{cycles}, n); };
+  EXPECT_TRUE(valid({{0, 3, 1, 4}, {1, 4, 2, 5}, {2, 5, 0, 3}}));                  // the 3-fence
+  EXPECT_TRUE(valid({{0, 1, 2}, {1, 2, 3}, {2, 3, 4}, {3, 4, 5}, {4, 5, 0, 1}}));  // five cycles
+  EXPECT_TRUE(valid({{0, 1, 2}}));                                                 // one: a triangle
+  EXPECT_FALSE(valid({{0, 1, 2}, {1, 2, 3}}));                                     // an even number
+  EXPECT_FALSE(valid({{0, 3, 1, 4}, {1, 4, 2, 5}, {2, 5, 0, 3}}, 5));              // an alternative out of range
+  EXPECT_FALSE(valid({{0, 1, 1}, {1, 2, 3}, {2, 3, 4}}));                          // a repeated alternative
+  EXPECT_FALSE(valid({{0, 1}, {1, 2, 3}, {2, 3, 0}}));                             // a cycle of two
+  EXPECT_FALSE(valid({{0, 1, 2, 3, 4}, {1, 2, 5}, {2, 5, 6}}));                    // a cycle of five
+  EXPECT_FALSE(valid({{0, 1, 2}, {3, 4, 5}, {5, 6, 0}}));                          // consecutive ones share none
+  EXPECT_FALSE(valid({{0, 1, 2}, {0, 1, 2}, {2, 3, 4}}));                          // consecutive ones share three
+  // Cycles 0 and 3 share the arc 0 -> 3, not consecutive among five (each arc in two cycles at most).
+  EXPECT_FALSE(valid({{3, 4, 2, 0}, {6, 3, 4, 5}, {5, 2, 6, 3}, {0, 3, 5, 1}, {2, 1, 0, 4}}));
+  EXPECT_FALSE(valid({{0, 1, 2}, {1, 2, 3}, {3, 1, 2}}));  // 1 -> 2 in three cycles
 }

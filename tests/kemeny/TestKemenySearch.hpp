@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
@@ -19,12 +20,17 @@
 
 namespace kollective::test {
 
+/// The device's triangle separation, and Möbius ladders after it where `ladders`.
+template <class ExecSpace>
+kemeny::Separation separation_on(const ExecSpace& space, bool ladders = false) {
+  return {[space](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); },
+          ladders};
+}
+
 /// The LP bound with the device's triangle separation.
 template <class ExecSpace>
 kemeny::LpBound lp_bound_on(const kemeny::Counts& o) {
-  ExecSpace space;
-  return kemeny::lp_bound(
-      o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); });
+  return kemeny::lp_bound(o, separation_on(ExecSpace()));
 }
 
 /// The separation written out plainly: for each pair i < j in order, the k > j of the largest
@@ -100,13 +106,14 @@ TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
   // LP optimum rounded up, in a dive that fixes one more pair a solve (as a search's nodes do) over
   // rounds that add rows and take slack ones out.
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  // With ladders, their rows are priced too.
   TEST_EXECSPACE space;
   int closed = 0;
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+  std::int64_t ladders = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const auto o = random_tournament(24, 1, seed);
     const int n = o.alternatives;
-    kemeny::TriangleLp lp(
-        o, [&](const std::vector<double>& x, int m) { return kemeny::Impl::violated_triangles(space, x, m); });
+    kemeny::TriangleLp lp(o, separation_on(space, seed > 3));
     std::vector<signed char> fixed(lp.columns(), -1);
     for (int dive = 0; dive < 12; ++dive) {
       const auto solution = lp.solve(fixed, 200, 60);
@@ -128,19 +135,81 @@ TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
       if (most_fractional < 0) break;
       fixed[most_fractional] = 1;
     }
+    ladders += lp.ladders();
   }
-  EXPECT_GT(closed, 12) << "few closed solves: the dive is barely tested";
+  EXPECT_GT(closed, 18) << "few closed solves: the dive is barely tested";
+  EXPECT_GT(ladders, 0) << "no ladder was added: their rows are untested";
 }
 
-/// Branch and cut with the device's triangle separation, from the best heuristic ranking, with
-/// the data reduction's pairs fixed where `reduced`.
+/// The most arcs of `arcs` that one ordering keeps (a before b), by a DP over subsets of their
+/// alternatives: the ordering's last alternative keeps the arcs into it from those before.
+inline int most_arcs_kept(const std::vector<std::pair<int, int>>& arcs) {
+  std::vector<int> alternatives;
+  for (const auto& [a, b] : arcs) alternatives.push_back(a), alternatives.push_back(b);
+  std::sort(alternatives.begin(), alternatives.end());
+  alternatives.erase(std::unique(alternatives.begin(), alternatives.end()), alternatives.end());
+  const int m = static_cast<int>(alternatives.size());
+  auto index = [&](int a) {
+    return static_cast<int>(std::lower_bound(alternatives.begin(), alternatives.end(), a) - alternatives.begin());
+  };
+  std::vector<int> into(m, 0);  // per alternative, the mask of arcs' tails into it
+  for (const auto& [a, b] : arcs) into[index(b)] |= 1 << index(a);
+  std::vector<int> best(std::size_t{1} << m, 0);
+  for (int set = 1; set < (1 << m); ++set) {
+    for (int last = 0; last < m; ++last) {
+      if (!(set >> last & 1)) continue;
+      const int before = set & ~(1 << last);
+      best[set] = std::max(best[set], best[before] + __builtin_popcount(into[last] & before));
+    }
+  }
+  return best.back();
+}
+
+TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
+  // At the triangle LP's optimum of weighted tournaments: every ladder found passes the checker's
+  // conditions, is violated there by the amount its arcs say, and no ordering keeps more of its
+  // arcs than its row allows (the rows are valid: tight or not, never cutting off a ranking).
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  TEST_EXECSPACE space;
+  int found = 0, tight = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const auto o = random_tournament(14, 1, seed);
+    const int n = o.alternatives;
+    kemeny::TriangleLp lp(o, separation_on(space));
+    const auto point = lp.solve(std::vector<signed char>(lp.columns(), -1), 200, 60);
+    ASSERT_EQ(point.status, kemeny::TriangleLp::Status::closed);
+    auto x_of = [&](int a, int b) {
+      return a < b ? point.x[static_cast<std::size_t>(a) * n + b] : 1 - point.x[static_cast<std::size_t>(b) * n + a];
+    };
+    const std::vector<kemeny::Cut> ladders = kemeny::violated_ladders(point.x, n);
+    double most = 1e9;
+    for (const kemeny::Cut& cut : ladders) {
+      ASSERT_TRUE(cut.ladder);
+      EXPECT_TRUE(kemeny::valid_ladder(*cut.ladder, n));
+      const kemeny::CutArcs row = kemeny::cut_arcs(cut);
+      double kept = 0;
+      for (const auto& [a, b] : row.arcs) kept += x_of(a, b);
+      EXPECT_GT(kept - row.most_kept, 1e-6) << "seed " << seed;
+      EXPECT_LE(kept - row.most_kept, most + 1e-12) << "most violated first";
+      most = kept - row.most_kept;
+      const int best = most_arcs_kept(row.arcs);
+      EXPECT_LE(best, row.most_kept) << "seed " << seed << ": a ranking keeps more arcs than the row allows";
+      tight += best == row.most_kept;
+      ++found;
+    }
+  }
+  EXPECT_GT(found, 10) << "few ladders found: the search is barely tested";
+  EXPECT_GT(tight, 0);
+}
+
+/// Branch and cut with the device's triangle separation (and ladders where `ladders`), from the
+/// best heuristic ranking, with the data reduction's pairs fixed where `reduced`.
 template <class ExecSpace>
-kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60, bool reduced = false) {
-  ExecSpace space;
-  return kemeny::branch_and_cut(
-      o, [&](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); },
-      kemeny::best_heuristic(o, 1), list_limit, max_seconds,
-      reduced ? kemeny::pair_columns(kemeny::fixed_pairs(o)) : std::vector<signed char>{});
+kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60, bool reduced = false,
+                               bool ladders = false) {
+  return kemeny::branch_and_cut(o, separation_on(ExecSpace(), ladders), kemeny::best_heuristic(o, 1), list_limit,
+                                max_seconds,
+                                reduced ? kemeny::pair_columns(kemeny::fixed_pairs(o)) : std::vector<signed char>{});
 }
 
 TEST(TEST_CATEGORY, kemeny_branch_and_cut_lists_every_optimum_of_brute_force) {
@@ -154,7 +223,7 @@ TEST(TEST_CATEGORY, kemeny_branch_and_cut_lists_every_optimum_of_brute_force) {
       const kemeny::BruteForceResult brute = kemeny::brute_force(o);
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
       for (const bool reduced : {false, true}) {  // with the reduction's pairs fixed, the same optima
-        const kemeny::SearchResult all = search_on<TEST_EXECSPACE>(o, 100000, 60, reduced);
+        const kemeny::SearchResult all = search_on<TEST_EXECSPACE>(o, 100000, 60, reduced, reduced);
         ASSERT_TRUE(all.proven()) << what << " reduced=" << reduced;
         EXPECT_EQ(all.distance, brute.distance) << what << " reduced=" << reduced;
         EXPECT_TRUE(all.count_exact) << what << " reduced=" << reduced;

@@ -6,8 +6,9 @@
 /// o[j][i] x_ij + o[i][j] (1 - x_ij), and the transitivity (triangle) inequalities
 ///   x_ij + x_jk - x_ik <= 1   and   x_ik <= x_ij + x_jk   for i < j < k,
 /// added as cutting planes: solve, find violated triangles, add them, solve again (COIN-OR CLP's
-/// dual simplex, warm-started). Cuts left slack and unpriced by a solve are taken out before the
-/// next ones go in, which keeps the later solves small. The optimum of the LP with any subset of the cuts bounds every
+/// dual simplex, warm-started). Triangles left slack and unpriced by a solve are taken out before
+/// the next ones go in, which keeps the later solves small; Möbius ladders may be added too
+/// (Separation). The optimum of the LP with any subset of the cuts bounds every
 /// ranking's distance from below. The bound is taken from the row prices by weak duality, in
 /// exact arithmetic: prices rounded to multiples of 2^-price_bits, every sum in 128-bit integers
 /// (the safe dual bound of Neumaier and Shcherbina, "Safe bounds in linear and mixed-integer linear
@@ -68,6 +69,16 @@ std::uint64_t whole_distance(Scaled value);
 /// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused).
 using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n)>;
 
+/// What the LP adds as cuts: the violated triangles (a search on the caller's execution space) and,
+/// where `ladders`, at the first solve (a search's root) once no triangle is violated, violated
+/// Möbius ladders (KemenyLadders.hpp), until a round of them lifts the bound by less than 1e-4 of
+/// it. Ladder rows stay for every later solve; triangles that neither bind nor hold a price are
+/// taken out between rounds and found again where violated.
+struct Separation {
+  TriangleSeparation triangles;
+  bool ladders = false;
+};
+
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
 bool lp_available();
 
@@ -79,7 +90,7 @@ inline int pair_column(int i, int j, int n) { return i * n - i * (i + 1) / 2 + (
 class TriangleLp {
  public:
   enum class Status {
-    closed,      ///< optimal with no triangle violated: `bound` is this relaxation's optimum
+    closed,      ///< optimal with no cut found violated: `bound` is this relaxation's optimum
     open,        ///< stopped by a limit: `bound` holds, but a closed solve may raise it
     infeasible,  ///< the fixed pairs admit no ranking
     enough,      ///< stopped once `bound` exceeded what the caller asked (solve's `enough`)
@@ -103,7 +114,7 @@ class TriangleLp {
     std::vector<std::pair<Cut, Scaled>> priced_rows;  ///< rows with a nonzero price: minus the price
   };
 
-  TriangleLp(const Counts& o, TriangleSeparation separate);
+  TriangleLp(const Counts& o, Separation separate);
   ~TriangleLp();
   TriangleLp(const TriangleLp&) = delete;
   TriangleLp& operator=(const TriangleLp&) = delete;
@@ -114,14 +125,15 @@ class TriangleLp {
   using Enough = std::function<std::uint64_t(const std::vector<double>& x)>;
 
   /// Solves with pairs fixed (by column: -1 free, 0: j before i, 1: i before j), adding violated
-  /// triangles until none is left, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
+  /// cuts until none is found, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
   Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
                  const Enough& enough = nullptr);
 
   int alternatives() const;
   int columns() const;
-  int rounds() const;         ///< LP solves so far
-  std::int64_t cuts() const;  ///< triangle inequalities added so far (those taken out since included)
+  int rounds() const;            ///< LP solves so far
+  std::int64_t cuts() const;     ///< triangle inequalities added so far (those taken out since included)
+  std::int64_t ladders() const;  ///< Möbius ladder inequalities added so far (likewise)
 
  private:
   struct State;
@@ -129,17 +141,18 @@ class TriangleLp {
 };
 
 struct LpBound {
-  std::uint64_t bound = 0;  ///< doubled, like distances: the exact bound from the LP's prices, rounded up
-  bool closed = false;      ///< no triangle is violated: the bound is the full LP relaxation's
-  Ranking ranking;          ///< when the LP optimum is integral: an optimal ranking; else empty
-  int rounds = 0;           ///< LP solves
-  std::int64_t cuts = 0;    ///< triangle inequalities added
+  std::uint64_t bound = 0;   ///< doubled, like distances: the exact bound from the LP's prices, rounded up
+  bool closed = false;       ///< no triangle is violated: the bound is the full LP relaxation's
+  Ranking ranking;           ///< when the LP optimum is integral: an optimal ranking; else empty
+  int rounds = 0;            ///< LP solves
+  std::int64_t cuts = 0;     ///< triangle inequalities added
+  std::int64_t ladders = 0;  ///< Möbius ladder inequalities added
   double seconds = 0;
 };
 
-/// The LP bound with triangle cuts, in at most `max_rounds` solves and about `max_seconds` (then
-/// the bound is weaker, and `closed` false). Deterministic for a deterministic separation.
-LpBound lp_bound(const Counts& o, const TriangleSeparation& separate, int max_rounds = 200, double max_seconds = 300);
+/// The LP bound with `separate`'s cuts, in at most `max_rounds` solves and about `max_seconds`
+/// (then the bound is weaker, and `closed` false). Deterministic for a deterministic separation.
+LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds = 200, double max_seconds = 300);
 
 /// The largest component auto gives the LP bound (n (n - 1) / 2 columns, n^3 / 6 checks a round).
 constexpr int lp_max_alternatives = 300;

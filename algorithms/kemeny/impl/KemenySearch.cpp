@@ -198,7 +198,7 @@ Pair least_penalty(const std::vector<signed char>& fixed, const std::vector<Scal
 
 }  // namespace
 
-SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
+SearchResult branch_and_cut(const Counts& o, const Separation& separate, const Ranking& start, int list_limit,
                             double max_seconds, std::vector<signed char> known, bool record_proof) {
   WallTimer timer;
   const int n = o.alternatives;
@@ -304,6 +304,7 @@ SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate,
   if (result.proven() && list_limit > 0) list_optima(o, lp, known, result, limit, max_seconds - timer.seconds());
   result.rounds = lp.rounds();
   result.cuts = lp.cuts();
+  result.ladders = lp.ladders();
   result.seconds = timer.seconds();
   return result;
 }

@@ -3,16 +3,14 @@
 
 /// \file KemenySearch.hpp
 /// Exact Kemeny for components too large for the subset DP: branch and cut on the LP relaxation
-/// with triangle cuts (KemenyLP.hpp). Depth first over fixed pairs; every node's LP adds the
-/// triangles it violates (cuts valid everywhere, kept for later nodes while they bind or hold a
-/// price), is pruned when its bound exceeds the best distance, fixes the pairs whose reduced cost
-/// alone would exceed it, and branches on the fractional pair whose split is expected to raise both
-/// children's bounds most (pseudocosts: the mean rise per unit of change each pair's earlier splits
-/// gave, product of the two sides; where the point is a ranking whose exact bound, from the
-/// solver's rounded prices, falls short of its distance: on the free pair its prices charge least,
-/// so that no valid input stops the search). The LP point of each round,
-/// rounded to a ranking and improved by local search, may lower the best distance; a node's rounds
-/// stop as soon as its bound prunes it.
+/// with triangle cuts and, where the separation asks, Möbius ladders (KemenyLP.hpp). Depth first over fixed pairs;
+/// every node's LP adds the triangles it violates (cuts valid everywhere, kept for later nodes while they bind or hold
+/// a price), is pruned when its bound exceeds the best distance, fixes the pairs whose reduced cost alone would exceed
+/// it, and branches on the fractional pair whose split is expected to raise both children's bounds most (pseudocosts:
+/// the mean rise per unit of change each pair's earlier splits gave, product of the two sides; where the point is a
+/// ranking whose exact bound, from the solver's rounded prices, falls short of its distance: on the free pair its
+/// prices charge least, so that no valid input stops the search). The LP point of each round, rounded to a ranking and
+/// improved by local search, may lower the best distance; a node's rounds stop as soon as its bound prunes it.
 ///
 /// Then the optimal rankings are listed: the root LP, with every cut found, fixes the pairs whose
 /// reduced cost alone would exceed the optimum, and a depth-first placement of the alternatives
@@ -62,6 +60,7 @@ struct SearchResult {
   std::int64_t nodes = 0;       ///< LP nodes solved
   int rounds = 0;               ///< LP solves
   std::int64_t cuts = 0;        ///< triangle inequalities added
+  std::int64_t ladders = 0;     ///< Möbius ladder inequalities added
   double seconds = 0;
   bool proven() const { return distance == bound; }
   Proof proof;  ///< where asked (record_proof) and proven
@@ -75,7 +74,7 @@ constexpr int node_max_rounds = 1000;
 /// gives them; empty: none) fixed from the root: they must hold in every optimal ranking, so that
 /// the optima and their count stay whole. With `record_proof`, a proven result carries its Proof.
 /// Deterministic for a deterministic separation.
-SearchResult branch_and_cut(const Counts& o, const TriangleSeparation& separate, const Ranking& start, int list_limit,
+SearchResult branch_and_cut(const Counts& o, const Separation& separate, const Ranking& start, int list_limit,
                             double max_seconds, std::vector<signed char> known = {}, bool record_proof = false);
 
 }  // namespace kollective::kemeny

@@ -203,17 +203,19 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       known = pair_columns(reduction);
       if (certified) certified->reduction = reduction;
     }
-    const auto separate = [&](const std::vector<double>& x, int n) {
+    const auto triangles = [&](const std::vector<double>& x, int n) {
       // The same triangles either way.
       if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
       return violated_triangles(space, x, n);
     };
+    const Separation separate{triangles, options.ladders};
     searched = branch_and_cut(o, separate, start, options.count ? options.list_limit : 0, seconds, std::move(known),
                               certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
     totals.lp_s += searched.seconds;
     totals.lp_rounds += searched.rounds;
     totals.lp_cuts += searched.cuts;
+    totals.lp_ladders += searched.ladders;
     totals.search_nodes += searched.nodes;
   } else {
     searched.optima = {start};
