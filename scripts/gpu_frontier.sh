@@ -14,8 +14,9 @@
 #   scripts/gpu_frontier.sh 5  0, then GPU 0: IDP alone at n = 30 resumed (carry build/frontier with
 #                              the record's database in csg_frontier_idp_30/); GPU 1: ODP-IP side by
 #                              side on Zipf (n = 24, 25) and Pascal (n = 24) again, with options.ip_min_s
-#   scripts/gpu_frontier.sh 6  builds the driver alone (about 3 min, no tests), then 4 in the same
-#                              call: with KOLLECTIVE_FRONTIER_DEADLINE=580, one n = 32 point may end
+#   scripts/gpu_frontier.sh 6  builds the driver alone (about 4 min, no tests), then 4 in the same
+#                              call (too short for an n = 32 point of about 385 s: use 7, then 4)
+#   scripts/gpu_frontier.sh 7  builds the driver alone, nothing else
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -101,7 +102,9 @@ case ${1:-} in
   6)
     build kollective none
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
-  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  7)
+    build kollective none;;
+  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
