@@ -10,7 +10,8 @@
 #   scripts/gpu_frontier.sh 3  GPU 0 and 1: auto at n = 32 (the distributions IP ends at n = 28),
 #                              then n = 32 on both GPUs (two ranks), then n = 33 on one
 #   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about 7
-#                              minutes each, one a call; build first with 0 on a fresh machine)
+#                              minutes each, one a call; build first with 7 on a fresh machine;
+#                              resume_flag=--force-resume resumes a database of another revision)
 #   scripts/gpu_frontier.sh 5  0, then GPU 0: IDP alone at n = 30 resumed (carry build/frontier with
 #                              the record's database in csg_frontier_idp_30/); GPU 1: ODP-IP side by
 #                              side on Zipf (n = 24, 25) and Pascal (n = 24) again, with options.ip_min_s
@@ -45,7 +46,7 @@ two_gpus() {  # two_gpus CONFIG: each run shared by two ranks, one GPU each; res
   local config=$1 name
   name=$(basename "$config" .yaml)
   local resume=()
-  [ -f "$work/$name/results.sqlite" ] && resume=(--resume)
+  [ -f "$work/$name/results.sqlite" ] && resume=("${resume_flag:---resume}")
   log "$name on GPUs 0 and 1 ${resume[*]}"
   (cd "$root" && timeout -s TERM -k 20 "$(left)" mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE --bind-to none \
     "$driver" run "$config" --out "$work/$name" --quiet "${resume[@]}") >>"$work/logs/$name.log" 2>&1
@@ -104,7 +105,7 @@ case ${1:-} in
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
   7)
     build kollective none;;
-  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  *) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
