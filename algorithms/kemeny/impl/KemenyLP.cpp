@@ -200,8 +200,7 @@ struct TriangleLp::State {
   }
 
   /// The least rise of the bound by a round of ladders for another to be searched: 1e-4 of the
-  /// bound, one whole unit at least. (Later rounds add less and less; on random tournaments of 36
-  /// this stops after about 17 rounds, with most of the rise in the first 10.)
+  /// bound, one whole unit at least (later rounds add less and less).
   static Scaled ladder_rise(Scaled value) { return std::max(price_unit, value / 10000); }
 
   bool searching_ladders = false;

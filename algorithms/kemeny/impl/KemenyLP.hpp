@@ -142,7 +142,7 @@ class TriangleLp {
 
 struct LpBound {
   std::uint64_t bound = 0;   ///< doubled, like distances: the exact bound from the LP's prices, rounded up
-  bool closed = false;       ///< no triangle is violated: the bound is the full LP relaxation's
+  bool closed = false;       ///< no cut found violated: the bound is the LP optimum with the cuts found
   Ranking ranking;           ///< when the LP optimum is integral: an optimal ranking; else empty
   int rounds = 0;            ///< LP solves
   std::int64_t cuts = 0;     ///< triangle inequalities added

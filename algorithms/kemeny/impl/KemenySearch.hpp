@@ -3,14 +3,16 @@
 
 /// \file KemenySearch.hpp
 /// Exact Kemeny for components too large for the subset DP: branch and cut on the LP relaxation
-/// with triangle cuts and, where the separation asks, Möbius ladders (KemenyLP.hpp). Depth first over fixed pairs;
-/// every node's LP adds the triangles it violates (cuts valid everywhere, kept for later nodes while they bind or hold
-/// a price), is pruned when its bound exceeds the best distance, fixes the pairs whose reduced cost alone would exceed
-/// it, and branches on the fractional pair whose split is expected to raise both children's bounds most (pseudocosts:
-/// the mean rise per unit of change each pair's earlier splits gave, product of the two sides; where the point is a
-/// ranking whose exact bound, from the solver's rounded prices, falls short of its distance: on the free pair its
-/// prices charge least, so that no valid input stops the search). The LP point of each round, rounded to a ranking and
-/// improved by local search, may lower the best distance; a node's rounds stop as soon as its bound prunes it.
+/// with triangle cuts and, where the separation asks, Möbius ladders at the root (KemenyLP.hpp).
+/// Depth first over fixed pairs; every node's LP adds the triangles it violates (cuts valid
+/// everywhere, kept for later nodes while they bind or hold a price), is pruned when its bound
+/// exceeds the best distance, fixes the pairs whose reduced cost alone would exceed it, and branches
+/// on the fractional pair whose split is expected to raise both children's bounds most
+/// (pseudocosts: the mean rise per unit of change each pair's earlier splits gave, product of the
+/// two sides; where the point is a ranking whose exact bound, from the solver's rounded prices,
+/// falls short of its distance: on the free pair its prices charge least, so that no valid input
+/// stops the search). The LP point of each round, rounded to a ranking and improved by local
+/// search, may lower the best distance; a node's rounds stop as soon as its bound prunes it.
 ///
 /// Then the optimal rankings are listed: the root LP, with every cut found, fixes the pairs whose
 /// reduced cost alone would exceed the optimum, and a depth-first placement of the alternatives
