@@ -139,14 +139,15 @@ struct TriangleLp::State {
 
   /// Takes out the triangles that neither bind nor hold a price at the last solve: they do not
   /// change its optimum, and the later solves are faster without them (a triangle that is needed
-  /// again is found again). Ladders stay: they are searched for at the first solve only.
-  void drop_slack_rows() {
+  /// again is found again). Ladders, searched for at the first solve only, stay, except where
+  /// `unpriced_ladders`: then those without a price go (the first solve's end).
+  void drop_slack_rows(bool unpriced_ladders = false) {
     const double* prices = model.dualRowSolution();
     const double* activity = model.primalRowSolution();
     std::vector<int> slack;
     std::vector<Row> kept;
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6 && !rows[r].cut.ladder) {
+      if (rows[r].cut.ladder ? unpriced_ladders && prices[r] == 0 : prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6) {
         slack.push_back(static_cast<int>(r));
       } else {
         kept.push_back(std::move(rows[r]));
@@ -234,7 +235,8 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
                                        const Enough& enough) {
   WallTimer timer;
   State& s = *state_;
-  s.searching_ladders = s.rounds == 0 && s.separate.ladders;  // the first solve only
+  const bool root = s.rounds == 0;
+  s.searching_ladders = root && s.separate.ladders;  // the first solve only
   s.ladder_value = -(Scaled{1} << 100);
   for (int c = 0; c < s.columns; ++c) {
     s.model.setColumnBounds(c, fixed[c] < 0 ? 0.0 : fixed[c], fixed[c] < 0 ? 1.0 : fixed[c]);
@@ -271,6 +273,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     }
     std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value);
     if (violated.empty()) {
+      if (root && s.separate.ladders) s.drop_slack_rows(true);  // the ladders the root's optimum does not price
       out.status = Status::closed;
       out.ranking = integral_ranking(out.x, s.n);
       return out;

@@ -72,8 +72,9 @@ using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector
 /// What the LP adds as cuts: the violated triangles (a search on the caller's execution space) and,
 /// where `ladders`, at the first solve (a search's root) once no triangle is violated, violated
 /// Möbius ladders (KemenyLadders.hpp), until a round of them lifts the bound by less than 1e-4 of
-/// it. Ladder rows stay for every later solve; triangles that neither bind nor hold a price are
-/// taken out between rounds and found again where violated.
+/// it. The ladder rows that the first solve's optimum prices stay for every later solve (the others
+/// go when it ends); triangles that neither bind nor hold a price are taken out between rounds and
+/// found again where violated.
 struct Separation {
   TriangleSeparation triangles;
   bool ladders = false;
