@@ -147,7 +147,8 @@ struct TriangleLp::State {
     std::vector<int> slack;
     std::vector<Row> kept;
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (rows[r].cut.ladder ? unpriced_ladders && prices[r] == 0 : prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6) {
+      if (rows[r].cut.ladder ? unpriced_ladders && prices[r] == 0
+                             : prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6) {
         slack.push_back(static_cast<int>(r));
       } else {
         kept.push_back(std::move(rows[r]));
