@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <numeric>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
 #include "kollective/algorithms/ranksvm/RankSvmIO.hpp"
@@ -69,6 +72,30 @@ inline std::string error_of(const std::function<void()>& f) {
     return e.what();
   }
   return "";
+}
+
+/// The most arcs of `arcs` that one ordering keeps (a before b), by a DP over subsets of their
+/// alternatives: the ordering's last alternative keeps the arcs into it from those before.
+inline int most_arcs_kept(const std::vector<std::pair<int, int>>& arcs) {
+  std::vector<int> alternatives;
+  for (const auto& [a, b] : arcs) alternatives.push_back(a), alternatives.push_back(b);
+  std::sort(alternatives.begin(), alternatives.end());
+  alternatives.erase(std::unique(alternatives.begin(), alternatives.end()), alternatives.end());
+  const int m = static_cast<int>(alternatives.size());
+  auto index = [&](int a) {
+    return static_cast<int>(std::lower_bound(alternatives.begin(), alternatives.end(), a) - alternatives.begin());
+  };
+  std::vector<int> into(m, 0);  // per alternative, the mask of arcs' tails into it
+  for (const auto& [a, b] : arcs) into[index(b)] |= 1 << index(a);
+  std::vector<int> best(std::size_t{1} << m, 0);
+  for (int set = 1; set < (1 << m); ++set) {
+    for (int last = 0; last < m; ++last) {
+      if (!(set >> last & 1)) continue;
+      const int before = set & ~(1 << last);
+      best[set] = std::max(best[set], best[before] + __builtin_popcount(into[last] & before));
+    }
+  }
+  return best.back();
 }
 
 /// A weighted tournament: m voters per pair, split at random (any such matrix is a valid input;

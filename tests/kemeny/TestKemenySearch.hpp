@@ -141,30 +141,6 @@ TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
   EXPECT_GT(ladders, 0) << "no ladder was added: their rows are untested";
 }
 
-/// The most arcs of `arcs` that one ordering keeps (a before b), by a DP over subsets of their
-/// alternatives: the ordering's last alternative keeps the arcs into it from those before.
-inline int most_arcs_kept(const std::vector<std::pair<int, int>>& arcs) {
-  std::vector<int> alternatives;
-  for (const auto& [a, b] : arcs) alternatives.push_back(a), alternatives.push_back(b);
-  std::sort(alternatives.begin(), alternatives.end());
-  alternatives.erase(std::unique(alternatives.begin(), alternatives.end()), alternatives.end());
-  const int m = static_cast<int>(alternatives.size());
-  auto index = [&](int a) {
-    return static_cast<int>(std::lower_bound(alternatives.begin(), alternatives.end(), a) - alternatives.begin());
-  };
-  std::vector<int> into(m, 0);  // per alternative, the mask of arcs' tails into it
-  for (const auto& [a, b] : arcs) into[index(b)] |= 1 << index(a);
-  std::vector<int> best(std::size_t{1} << m, 0);
-  for (int set = 1; set < (1 << m); ++set) {
-    for (int last = 0; last < m; ++last) {
-      if (!(set >> last & 1)) continue;
-      const int before = set & ~(1 << last);
-      best[set] = std::max(best[set], best[before] + __builtin_popcount(into[last] & before));
-    }
-  }
-  return best.back();
-}
-
 TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
   // At the triangle LP's optimum of weighted tournaments: every ladder found passes the checker's
   // conditions, is violated there by the amount its arcs say, and no ordering keeps more of its
