@@ -103,14 +103,26 @@ KOKKOS_INLINE_FUNCTION double positive_part(double x) { return x > 0 ? x : 0.0; 
 template <class Memory>
 struct DrawValues {
   Kokkos::View<double*, Memory> values;
-  Kokkos::View<const double*, Memory> strength;   ///< agent i's, for the agent-based models
-  Kokkos::View<const double*, Memory> zipf_sums;  ///< sum of j^-0.1 over j = 1..k, at k
+  Kokkos::View<const double*, Memory> strength;    ///< agent i's, for the agent-based models
+  Kokkos::View<const double*, Memory> zipf_sums;   ///< sum of j^-0.1 over j = 1..k, at k
+  Kokkos::View<const double*, Memory> pascal_cdf;  ///< P(K <= k) of Pascal(s, 0.1), at (s - 1) stride + k
+  Kokkos::View<const int*, Memory> pascal_guide;   ///< the least k with P(K <= k) > j / stride, at (s - 1) stride + j
+  int pascal_stride;
   Model model;
   std::uint64_t seed;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t index) const {
     const auto mask = static_cast<std::uint64_t>(index);
     values(index) = mask == 0 ? 0.0 : Kokkos::floor(release_scale * draw(mask) + 0.5);
+  }
+
+  /// The inverse of Pascal(s, 0.1)'s distribution function at u: the least k with u < P(K <= k),
+  /// found from the guide table's k at j = floor(u stride), at or below it (Chen and Asau).
+  KOKKOS_INLINE_FUNCTION int pascal_failures(int s, double u) const {
+    const std::size_t row = std::size_t(s - 1) * pascal_stride;
+    int k = pascal_guide(row + static_cast<std::size_t>(u * pascal_stride));
+    while (u >= pascal_cdf(row + k)) ++k;  // the row ends in 2 > u
+    return k;
   }
 
   KOKKOS_INLINE_FUNCTION double draw(std::uint64_t mask) const {
@@ -175,10 +187,7 @@ struct DrawValues {
         return s * k + 50.0 * r.uniform();
       }
       case Model::pascal: {  // s Pascal(s successes, p = 0.1): failures before the s-th success, + U(0, 50)
-        const double log_failure = portable::log(0.9);
-        double failures = 0;
-        for (int j = 0; j < s; ++j) failures += Kokkos::floor(portable::log(r.uniform()) / log_failure);
-        return s * failures + 50.0 * r.uniform();
+        return s * pascal_failures(s, r.uniform()) + 50.0 * r.uniform();
       }
     }
     return 0;
@@ -244,11 +253,48 @@ std::vector<double> zipf_sums(int agents) {
   return sums;
 }
 
-template <class Memory, class ExecSpace>
-Kokkos::View<const double*, Memory> on(const ExecSpace& space, const std::vector<double>& host, const char* label) {
-  Kokkos::View<double*, Memory> view(Kokkos::view_alloc(space, std::string("Kollective::") + label), host.size());
+/// Pascal(s, 0.1)'s distribution function for s = 1..agents, a row of `stride` entries each:
+/// P(K <= k) by the recurrence P(K = k) = P(K = k - 1) (k + s - 1) / k 0.9 from 0.1^s, up to the
+/// k past the mean where P(K = k) < 1e-18; then 2, so that every uniform draw finds its k. One
+/// uniform draw and a short search per value, in place of s logarithms (one per geometric draw).
+std::vector<double> pascal_cdf(int agents, int& stride) {
+  std::vector<std::vector<double>> rows(agents);
+  for (int s = 1; s <= agents; ++s) {
+    double probability = 1.0, sum = 0.0;
+    for (int j = 0; j < s; ++j) probability *= 0.1;
+    for (int k = 0;; ++k) {
+      if (k > 0) probability *= (k + s - 1) / double(k) * 0.9;
+      sum += probability;
+      rows[s - 1].push_back(sum);
+      if (probability < 1e-18 && k > 9 * s) break;
+    }
+  }
+  stride = 1;
+  for (const auto& row : rows) stride = std::max(stride, static_cast<int>(row.size()) + 1);
+  std::vector<double> table(std::size_t(agents) * stride, 2.0);
+  for (int s = 1; s <= agents; ++s)
+    std::copy(rows[s - 1].begin(), rows[s - 1].end(), table.begin() + std::size_t(s - 1) * stride);
+  return table;
+}
+
+/// For each row of the table, the least k with table[k] > j / stride, j = 0..stride - 1.
+std::vector<int> guide_table(const std::vector<double>& table, int stride) {
+  std::vector<int> guide(table.size(), 0);
+  for (std::size_t row = 0; row < table.size(); row += stride) {
+    int k = 0;
+    for (int j = 0; j < stride; ++j) {
+      while (table[row + k] <= double(j) / stride) ++k;
+      guide[row + j] = k;
+    }
+  }
+  return guide;
+}
+
+template <class Memory, class ExecSpace, class T>
+Kokkos::View<const T*, Memory> on(const ExecSpace& space, const std::vector<T>& host, const char* label) {
+  Kokkos::View<T*, Memory> view(Kokkos::view_alloc(space, std::string("Kollective::") + label), host.size());
   Kokkos::deep_copy(space, view,
-                    Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+                    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
   space.fence("Kollective::coalition generator: the host vector is about to go");
   return view;
 }
@@ -303,8 +349,16 @@ void generate_values(const ExecSpace& space, const std::string& model, int agent
     return;
   }
   const auto kind = static_cast<Model>(found - models.begin() - 1);
-  DrawValues<Memory> draw{values, on<Memory>(space, agent_strengths(kind, agents, seed), "agent strengths"),
-                          on<Memory>(space, zipf_sums(agents), "Zipf sums"), kind, seed};
+  int stride = 1;
+  const std::vector<double> pascal = kind == Model::pascal ? pascal_cdf(agents, stride) : std::vector<double>{};
+  DrawValues<Memory> draw{values,
+                          on<Memory>(space, agent_strengths(kind, agents, seed), "agent strengths"),
+                          on<Memory>(space, zipf_sums(agents), "Zipf sums"),
+                          on<Memory>(space, pascal, "Pascal distribution functions"),
+                          on<Memory>(space, guide_table(pascal, stride), "Pascal guide tables"),
+                          stride,
+                          kind,
+                          seed};
   Kokkos::parallel_for("Kollective::coalition::generate_values",
                        Range(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
 }

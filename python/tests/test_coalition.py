@@ -205,7 +205,11 @@ def published_value(model, seed, mask, strengths):
         target = r.uniform() * sums[s]
         x = s * next((k for k in range(1, s) if target < sums[k]), s) + 50 * r.uniform()
     elif model == "pascal":
-        x = s * sum(math.floor(math.log(r.uniform()) / math.log(0.9)) for _ in range(s)) + 50 * r.uniform()
+        u, k, below = r.uniform(), 0, 0.0  # the least k with u < P(K <= k), K ~ Pascal(s, 0.1)
+        while u >= below + math.comb(k + s - 1, k) * 0.1 ** s * 0.9 ** k:
+            below += math.comb(k + s - 1, k) * 0.1 ** s * 0.9 ** k
+            k += 1
+        x = s * k + 50 * r.uniform()
     return math.floor(1e8 * x + 0.5)
 
 
