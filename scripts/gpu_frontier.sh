@@ -18,6 +18,10 @@
 #   scripts/gpu_frontier.sh 6  builds the driver alone (about 4 min, no tests), then 4 in the same
 #                              call (too short for an n = 32 point of about 385 s: use 7, then 4)
 #   scripts/gpu_frontier.sh 7  builds the driver alone, nothing else
+#   scripts/gpu_frontier.sh 8  builds the driver, then GPU 1: Pascal at n = 28-32 (its values by
+#                              inversion), then the eleven other distributions IP ends, at n = 33
+#   scripts/gpu_frontier.sh 9  GPU 0: F at n = 33 (about 8 minutes: a call of its own, with
+#                              KOLLECTIVE_FRONTIER_DEADLINE=590); GPU 1: 8's runs resumed
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -105,7 +109,12 @@ case ${1:-} in
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
   7)
     build kollective none;;
-  *) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  8|9)
+    [ "$1" = 8 ] && build kollective none
+    [ "$1" = 9 ] && run 0 0-15 configs/csg_frontier_33_a.yaml &
+    (run 1 16-31 configs/csg_frontier_pascal.yaml; run 1 16-31 configs/csg_frontier_33_b.yaml) &
+    wait;;
+  *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
