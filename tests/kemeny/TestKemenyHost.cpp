@@ -1,6 +1,6 @@
 // Kemeny's result check (check_result, run by every solve) on results made by hand: the serial
 // reference's passes, and each inconsistency a solver bug could leave is refused. The LP's cuts
-// (triangles and Möbius ladders) as the arcs they bound.
+// (triangles and Möbius ladders) as the arcs they bound. The iterated local search.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,9 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "kollective/algorithms/kemeny/Kemeny.hpp"
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
@@ -94,4 +97,51 @@ TEST(kemeny_cuts, ladders_valid_under_the_checkers_conditions) {
   // Cycles 0 and 3 share the arc 0 -> 3, not consecutive among five (each arc in two cycles at most).
   EXPECT_FALSE(valid({{3, 4, 2, 0}, {6, 3, 4, 5}, {5, 2, 6, 3}, {0, 3, 5, 1}, {2, 1, 0, 4}}));
   EXPECT_FALSE(valid({{0, 1, 2}, {1, 2, 3}, {3, 1, 2}}));  // 1 -> 2 in three cycles
+}
+
+// The iterated local search (the anytime answer of components too large for branch and cut) on
+// tournaments of 18, against the subset DP's optimum: it reaches the optimum from Borda's ranking
+// where one descent of local search stops above it, never ends worse than its start, and repeats
+// itself under a round limit.
+TEST(kemeny_heuristics, iterated_local_search_reaches_the_optimum_where_one_descent_does_not) {
+  int beyond_one_descent = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const kemeny::Counts o = kollective::test::random_tournament(18, 3, seed);
+    kemeny::Options dp;
+    dp.method = kemeny::Method::dp;
+    dp.count = false;
+    const std::uint64_t optimum = kemeny::solve(Kokkos::DefaultHostExecutionSpace(), o, dp).distance;
+    const kemeny::Ranking start = kemeny::borda(o);
+    kemeny::SearchLimits limits;
+    limits.rounds = 3000;
+    const kemeny::Ranking found = kemeny::iterated_local_search(o, start, limits, seed);
+    kemeny::Ranking sorted = found;
+    std::sort(sorted.begin(), sorted.end());
+    for (int a = 0; a < o.alternatives; ++a) ASSERT_EQ(sorted[a], a) << "seed " << seed << ": not a ranking";
+    EXPECT_EQ(kemeny::distance(o, found), optimum) << "seed " << seed;
+    EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start)) << "seed " << seed;
+    EXPECT_EQ(kemeny::iterated_local_search(o, start, limits, seed), found) << "seed " << seed;
+    if (kemeny::distance(o, kemeny::local_search(o, start)) > optimum) ++beyond_one_descent;
+  }
+  EXPECT_GE(beyond_one_descent, 2);  // the test tells the search from one descent
+}
+
+// Above branch and cut's size, auto gives the component the LP bound and the iterated local
+// search within time_limit: a ranking at least as good as the heuristics', a lower bound above
+// the pairwise one (the LP's), not claimed exact.
+TEST(kemeny_heuristics, components_above_branch_and_cut_get_a_bound_and_the_search) {
+  const kemeny::Counts o = kollective::test::random_tournament(kemeny::lp_max_alternatives + 1, 3, 7);
+  kemeny::Options options;
+  options.time_limit = 3;
+  options.count = false;
+  const kemeny::Result result = kemeny::solve(Kokkos::DefaultHostExecutionSpace(), o, options);
+  EXPECT_FALSE(result.exact);
+  EXPECT_EQ(result.component_sizes, (std::vector<int>{kemeny::lp_max_alternatives + 1}));
+  EXPECT_EQ(result.distance, kemeny::distance(o, result.optima.front()));
+  EXPECT_LE(result.distance, kemeny::distance(o, kemeny::best_heuristic(o, options.seed)));
+  EXPECT_LE(result.lower_bound, result.distance);
+  if (kemeny::lp_available()) {
+    EXPECT_GT(result.lp_rounds, 1);
+    EXPECT_GT(result.lower_bound, kemeny::lower_bound(o));
+  }
 }

@@ -21,6 +21,25 @@ Ranking local_search(const Counts& o, Ranking ranking);
 /// Best heuristic ranking: Borda, Copeland and KwikSort, each improved by local search.
 Ranking best_heuristic(const Counts& o, std::uint64_t seed);
 
+/// When iterated_local_search stops: after `seconds`, after `rounds` rounds, or after
+/// `stale_rounds` rounds of a chain without a better ranking (0: no limit on that), or once the
+/// distance reaches `floor` (a proven lower bound: nothing better exists).
+struct SearchLimits {
+  double seconds = 0;
+  std::int64_t rounds = 0;
+  std::int64_t stale_rounds = 0;
+  std::uint64_t floor = 0;
+};
+
+/// Iterated local search for large profiles (Schiavinotto and Stützle's ILS for the linear
+/// ordering problem): each round moves a few random alternatives to random places, descends by
+/// best insertion moves (an alternative is looked at again only once a move passes it), and keeps
+/// the result when it is within 0.1% of the best distance; after n rounds without a better ranking
+/// it goes back to the best one. One
+/// chain per host thread, seeded seed + chain; the best ranking any chain found, polished by
+/// local_search. Never worse than `start`; deterministic when only `rounds` limits it.
+Ranking iterated_local_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed);
+
 /// Strongly connected components of the majority graph (edge i -> j when o[i][j] >= o[j][i],
 /// i != j), in the order they appear in every Kemeny ranking; each component lists its
 /// alternatives in increasing index order.

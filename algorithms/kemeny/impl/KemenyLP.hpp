@@ -155,8 +155,10 @@ struct LpBound {
 /// (then the bound is weaker, and `closed` false). Deterministic for a deterministic separation.
 LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds = 200, double max_seconds = 300);
 
-/// The largest component auto gives the LP bound (n (n - 1) / 2 columns, n^3 / 6 checks a round).
+/// The largest component auto gives branch and cut (n (n - 1) / 2 columns, n^3 / 6 checks a round).
 constexpr int lp_max_alternatives = 300;
+/// The largest component auto gives the LP bound alone, beside the iterated local search.
+constexpr int lp_bound_max_alternatives = 1000;
 
 }  // namespace kollective::kemeny
 

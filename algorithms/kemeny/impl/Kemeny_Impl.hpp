@@ -181,11 +181,48 @@ inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, 
 /// small components.
 constexpr int host_triangle_limit = 40;
 
+/// The triangles (and, with options.ladders, the ladders) violated at an LP point.
+template <class ExecSpace>
+Separation separation(const ExecSpace& space, const Options& options) {
+  const auto triangles = [space](const std::vector<double>& x, int n) {
+    // The same triangles either way.
+    if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
+    return violated_triangles(space, x, n);
+  };
+  return Separation{triangles, options.ladders};
+}
+
+/// A component too large for branch and cut, or any without CLP: the LP bound in half the
+/// seconds (up to lp_bound_max_alternatives, with CLP), then the iterated local search from
+/// `start` for the rest, stopping early at the bound.
+template <class ExecSpace>
+SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
+                               const Ranking& start, Result& totals) {
+  const WallTimer timer;
+  SearchResult searched;
+  searched.bound = lower_bound(o);
+  if (lp_available() && o.alternatives <= lp_bound_max_alternatives) {
+    const LpBound lp = lp_bound(o, separation(space, options), 200, seconds / 2);
+    searched.bound = std::max(searched.bound, lp.bound);
+    totals.lp_s += lp.seconds;
+    totals.lp_rounds += lp.rounds;
+    totals.lp_cuts += lp.cuts;
+    totals.lp_ladders += lp.ladders;
+  }
+  SearchLimits limits;
+  limits.floor = searched.bound;
+  limits.seconds = std::max(0.0, seconds - timer.seconds());
+  if (options.time_limit <= 0) limits.stale_rounds = 20 * std::int64_t{o.alternatives};  // no limit: until stuck
+  searched.optima = {iterated_local_search(o, start, limits, options.seed)};
+  searched.distance = distance(o, searched.optima.front());
+  searched.count = 0;  // the optima were not searched
+  return searched;
+}
+
 /// A component given to the LP: branch and cut from the best heuristic ranking, with the data
 /// reduction's pairs fixed (options.reduce), where the build has CLP; else (or above
-/// lp_max_alternatives) that ranking with the simple lower bound. The reduction's and the LP's
-/// figures are added to `totals`; where `certified` is given, the fixed pairs and the search's
-/// proof go there.
+/// lp_max_alternatives) anytime_component. The reduction's and the LP's figures are added to
+/// `totals`; where `certified` is given, the fixed pairs and the search's proof go there.
 template <class ExecSpace>
 SearchResult search_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
                               Result& totals, ComponentCertificate* certified) {
@@ -203,14 +240,8 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       known = pair_columns(reduction);
       if (certified) certified->reduction = reduction;
     }
-    const auto triangles = [&](const std::vector<double>& x, int n) {
-      // The same triangles either way.
-      if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
-      return violated_triangles(space, x, n);
-    };
-    const Separation separate{triangles, options.ladders};
-    searched = branch_and_cut(o, separate, start, options.count ? options.list_limit : 0, seconds, std::move(known),
-                              certified != nullptr);
+    searched = branch_and_cut(o, separation(space, options), start, options.count ? options.list_limit : 0, seconds,
+                              std::move(known), certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
     totals.lp_s += searched.seconds;
     totals.lp_rounds += searched.rounds;
@@ -218,9 +249,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     totals.lp_ladders += searched.ladders;
     totals.search_nodes += searched.nodes;
   } else {
-    searched.optima = {start};
-    searched.distance = distance(o, start);
-    searched.count = 0;  // the optima were not searched
+    searched = anytime_component(space, o, options, seconds, start, totals);
   }
   searched.bound = std::min(searched.distance, std::max(searched.bound, lower_bound(o)));
   return searched;
