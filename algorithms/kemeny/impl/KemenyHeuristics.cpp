@@ -178,7 +178,7 @@ namespace {
 /// Random moves a round of the iterated local search begins with, and how far above the best
 /// distance (1 / accept_above_best of it) a round's result may be and still be kept: on a random
 /// matrix of 500 (RandA1's t1d500.01), 8 and 1000 ended 20-s runs 0.2% lower than 3 kicks with
-/// only rounds no worse kept (record perf/results/kemeny/cpu_anytime.md).
+/// only rounds no worse kept (record perf/results/kemeny/cpu_anytime/).
 constexpr int kicks_per_round = 8;
 constexpr std::uint64_t accept_above_best = 1000;
 
