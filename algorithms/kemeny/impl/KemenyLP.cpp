@@ -279,9 +279,13 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
       out.ranking = integral_ranking(out.x, s.n);
       return out;
     }
-    if (solves >= max_rounds || timer.seconds() >= max_seconds) return out;
+    if (timer.seconds() >= max_seconds) return out;
     s.drop_slack_rows();
     s.add_rows(std::move(violated));
+    if (solves >= max_rounds) {
+      out.status = Status::rounds;
+      return out;
+    }
   }
 }
 

@@ -95,6 +95,7 @@ class TriangleLp {
     open,        ///< stopped by a limit: `bound` holds, but a closed solve may raise it
     infeasible,  ///< the fixed pairs admit no ranking
     enough,      ///< stopped once `bound` exceeded what the caller asked (solve's `enough`)
+    rounds,      ///< stopped after max_rounds solves with cuts still violated (added for the next solve)
   };
   struct Solution {
     Status status = Status::open;

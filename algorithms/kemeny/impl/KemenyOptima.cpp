@@ -196,7 +196,7 @@ void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>
                  std::size_t limit, double max_seconds) {
   // Enough once the bound reaches the optimum: prices that prove it bound the listing.
   const TriangleLp::Solution root =
-      lp.solve(known, node_max_rounds, max_seconds, [&](const std::vector<double>&) { return result.distance; });
+      lp.solve(known, root_max_rounds, max_seconds, [&](const std::vector<double>&) { return result.distance; });
   if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
   std::vector<signed char> fixed = known;
   for (int c = 0; c < lp.columns(); ++c) {

@@ -227,11 +227,11 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
     }
     // No more cuts once the bound closes the node (each round's point, rounded and improved, may
     // lower the best distance).
-    const TriangleLp::Solution lp_point =
-        lp.solve(node.fixed, node_max_rounds, max_seconds - timer.seconds(), [&](const std::vector<double>& x) {
-          offer(local_search(o, rounded_ranking(x, n)));
-          return result.distance;
-        });
+    const TriangleLp::Solution lp_point = lp.solve(node.fixed, result.nodes == 0 ? root_max_rounds : node_max_rounds,
+                                                   max_seconds - timer.seconds(), [&](const std::vector<double>& x) {
+                                                     offer(local_search(o, rounded_ranking(x, n)));
+                                                     return result.distance;
+                                                   });
     ++result.nodes;
     const double lp_value = static_cast<double>(lp_point.dual_value) / static_cast<double>(price_unit);
     if (node.branched >= 0 && lp_point.status != TriangleLp::Status::infeasible && node.change > 1e-9)
