@@ -224,7 +224,7 @@ class Chain {
     for (int k = 0; k < kicks; ++k) {
       const int from = static_cast<int>(uniform_below(rng_, n));
       const int to = static_cast<int>(uniform_below(rng_, n));
-      distance_ -= gain(from, to);
+      distance_ -= static_cast<std::uint64_t>(gain(from, to));  // modulo 2^64: a loss adds
       move(from, to);
     }
     descend();

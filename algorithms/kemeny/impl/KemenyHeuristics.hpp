@@ -35,9 +35,9 @@ struct SearchLimits {
 /// ordering problem): each round moves a few random alternatives to random places, descends by
 /// best insertion moves (an alternative is looked at again only once a move passes it), and keeps
 /// the result when it is within 0.1% of the best distance; after n rounds without a better ranking
-/// it goes back to the best one. One
-/// chain per host thread, seeded seed + chain; the best ranking any chain found, polished by
-/// local_search. Never worse than `start`; deterministic when only `rounds` limits it.
+/// it goes back to the best one. One chain per host thread, seeded seed + chain; the best ranking
+/// any chain found, polished by local_search. Never worse than `start`; deterministic for a given
+/// number of host threads when only `rounds` limits it.
 Ranking iterated_local_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed);
 
 /// Strongly connected components of the majority graph (edge i -> j when o[i][j] >= o[j][i],
