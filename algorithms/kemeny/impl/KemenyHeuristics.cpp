@@ -19,6 +19,30 @@ Ranking sorted_by_score(int n, const std::function<std::int64_t(int)>& score) {
   std::stable_sort(ranking.begin(), ranking.end(), [&](int a, int b) { return score(a) > score(b); });
   return ranking;
 }
+
+/// The best place for the alternative at `from`: where moving it alone lowers the distance most
+/// (`gain`, 0 and `from` where no place does), places above tried nearest first, then those below.
+/// margin(a, b) = o[a][b] - o[b][a], what the distance falls by when a passes above b.
+struct Insertion {
+  int to;
+  std::int64_t gain;
+};
+template <class Margin>
+Insertion best_insertion(const Ranking& ranking, int from, const Margin& margin) {
+  const int a = ranking[from];
+  Insertion best{from, 0};
+  std::int64_t running = 0;
+  for (int to = from - 1; to >= 0; --to) {
+    running += margin(a, ranking[to]);
+    if (running > best.gain) best = {to, running};
+  }
+  running = 0;
+  for (int to = from + 1; to < static_cast<int>(ranking.size()); ++to) {
+    running -= margin(a, ranking[to]);
+    if (running > best.gain) best = {to, running};
+  }
+  return best;
+}
 }  // namespace
 
 Ranking borda(const Counts& o) {
@@ -66,36 +90,17 @@ Ranking kwiksort(const Counts& o, std::uint64_t seed) {
 }
 
 Ranking local_search(const Counts& o, Ranking ranking) {
+  const auto margin = [&](int a, int b) { return std::int64_t{o.at(a, b)} - o.at(b, a); };
   const int n = static_cast<int>(ranking.size());
   bool improved = true;
   while (improved) {
     improved = false;
     for (int from = 0; from < n; ++from) {
-      // Gain of moving ranking[from] to position `to`, accumulated one swap at a time.
-      const int a = ranking[from];
-      std::int64_t gain = 0, best_gain = 0;
-      int best_to = from;
-      for (int to = from - 1; to >= 0; --to) {  // move up past ranking[to]
-        const int b = ranking[to];
-        gain += static_cast<std::int64_t>(o.at(b, a)) -
-                o.at(a, b);  // b above a costs o[a][b]; after, a above b costs o[b][a]
-        if (-gain > best_gain) {
-          best_gain = -gain;
-          best_to = to;
-        }
-      }
-      gain = 0;
-      for (int to = from + 1; to < n; ++to) {  // move down past ranking[to]
-        const int b = ranking[to];
-        gain += static_cast<std::int64_t>(o.at(a, b)) - o.at(b, a);
-        if (-gain > best_gain) {
-          best_gain = -gain;
-          best_to = to;
-        }
-      }
-      if (best_gain > 0) {
+      const Insertion best = best_insertion(ranking, from, margin);
+      if (best.gain > 0) {
+        const int a = ranking[from];
         ranking.erase(ranking.begin() + from);
-        ranking.insert(ranking.begin() + best_to, a);
+        ranking.insert(ranking.begin() + best.to, a);
         improved = true;
       }
     }
@@ -269,27 +274,16 @@ class Chain {
 
   /// Best insertion moves of the pending alternatives while one gains.
   void descend() {
-    const int n = static_cast<int>(ranking_.size());
     while (!pending_.empty()) {
       const int a = pending_.back();
       pending_.pop_back();
       queued_[a] = 0;
       const int from = place_[a];
       const std::int64_t* row = margins_.row(a);
-      std::int64_t running = 0, best = 0;
-      int best_to = from;
-      for (int to = from - 1; to >= 0; --to) {
-        running += row[ranking_[to]];
-        if (running > best) best = running, best_to = to;
-      }
-      running = 0;
-      for (int to = from + 1; to < n; ++to) {
-        running -= row[ranking_[to]];
-        if (running > best) best = running, best_to = to;
-      }
-      if (best > 0) {
-        distance_ -= static_cast<std::uint64_t>(best);
-        move(from, best_to);
+      const Insertion best = best_insertion(ranking_, from, [row](int, int b) { return row[b]; });
+      if (best.gain > 0) {
+        distance_ -= static_cast<std::uint64_t>(best.gain);
+        move(from, best.to);
       }
     }
   }

@@ -192,6 +192,15 @@ Separation separation(const ExecSpace& space, const Options& options) {
   return Separation{triangles, options.ladders};
 }
 
+/// Adds an LP's figures (an LpBound's or a SearchResult's) to the result's totals.
+template <class Figures>
+void add_lp_figures(Result& totals, const Figures& lp) {
+  totals.lp_s += lp.seconds;
+  totals.lp_rounds += lp.rounds;
+  totals.lp_cuts += lp.cuts;
+  totals.lp_ladders += lp.ladders;
+}
+
 /// A component too large for branch and cut, or any without CLP: the LP bound in half the
 /// seconds (up to lp_bound_max_alternatives, with CLP), then the iterated local search from
 /// `start` for the rest, stopping early at the bound.
@@ -204,10 +213,7 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
   if (lp_available() && o.alternatives <= lp_bound_max_alternatives) {
     const LpBound lp = lp_bound(o, separation(space, options), 200, seconds / 2);
     searched.bound = std::max(searched.bound, lp.bound);
-    totals.lp_s += lp.seconds;
-    totals.lp_rounds += lp.rounds;
-    totals.lp_cuts += lp.cuts;
-    totals.lp_ladders += lp.ladders;
+    add_lp_figures(totals, lp);
   }
   SearchLimits limits;
   limits.floor = searched.bound;
@@ -259,10 +265,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     searched = branch_and_cut(o, separation(space, options), start, options.count ? options.list_limit : 0, seconds,
                               std::move(known), certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
-    totals.lp_s += searched.seconds;
-    totals.lp_rounds += searched.rounds;
-    totals.lp_cuts += searched.cuts;
-    totals.lp_ladders += searched.ladders;
+    add_lp_figures(totals, searched);
     totals.search_nodes += searched.nodes;
   } else {
     searched = anytime_component(space, o, options, seconds, start, totals);
