@@ -11,6 +11,7 @@
 
 static_assert(KOKKOS_VERSION >= 40601, "Kollective needs Kokkos 4.6.01 or later");
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -24,6 +25,11 @@ namespace kollective {
 #else
 #define KOLLECTIVE_UNROLL
 #endif
+
+/// A range policy with 64-bit indices. Kokkos' default index type is the space's size_type,
+/// 32-bit unsigned on CUDA, which wraps a range of 2^32 or more (the coalitions of 33 agents).
+template <class ExecSpace, class... Traits>
+using Range64 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Traits...>;
 
 /// True when the execution space runs on the host (team sizes, scratch strategy, time models):
 /// it reads host memory. Asked of the space, not of its memory, which CUDA's UVM makes readable

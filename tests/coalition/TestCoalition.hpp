@@ -405,6 +405,32 @@ TEST(TEST_CATEGORY, coalition_auto_rounds_closed_at_idp_s_finished_sizes_prove_t
   expect_bounds_enclose(game, in_float, optimum, "auto in float, IDP stopped");
 }
 
+TEST(TEST_CATEGORY, coalition_ip_with_a_stack_that_cannot_grow_spills_to_the_host_and_matches_the_serial_dp) {
+  // A stack held at its first size: the branches its launches leave past it move to the host and
+  // come back once those above them are searched; none may be lost, and a search stopped by its
+  // deadline counts the spilled ones in its bound.
+  TEST_EXECSPACE space;
+  for (const auto& [what, game] : every_distribution(11, 3)) {
+    const double reference = coalition::serial_dp(game);
+    const double tolerance = 1e-12 * std::max(1.0, std::fabs(reference));
+    for (const coalition::Impl::IpLaunch launch :
+         {coalition::Impl::IpLaunch{1, 1, 0, 1}, coalition::Impl::IpLaunch{3, 2, 0, 1}}) {
+      const std::string label = what + ", budget " + std::to_string(launch.budget);
+      const auto ip = coalition::Impl::solve_ip(space, coalition::Values(game), {coalition::Method::ip}, launch);
+      EXPECT_TRUE(ip.exact) << label;
+      EXPECT_NEAR(ip.value, reference, tolerance) << label;
+      EXPECT_NEAR(coalition::structure_value(game, ip.structure), ip.value, tolerance) << label;
+    }
+  }
+  const auto game = coalition::generate_game("agent_normal", 16, 3);
+  coalition::Options options{coalition::Method::ip};
+  options.time_limit = 0.05;
+  const auto stopped =
+      coalition::Impl::solve_ip(space, coalition::Values(game), options, coalition::Impl::IpLaunch{1, 1, 0, 1});
+  EXPECT_FALSE(stopped.exact) << "a search of about 1e7 nodes, one branch a launch, stopped after 50 ms";
+  expect_bounds_enclose(game, stopped, coalition::serial_dp(game), "IP stopped with branches on the host");
+}
+
 TEST(TEST_CATEGORY, coalition_idp_stopped_by_a_time_limit_leaves_auto_with_ip_s_bound) {
   // Rounds given no time and IDP faked to stop: auto answers with IP's best structure and bound.
   TEST_EXECSPACE space;

@@ -16,6 +16,7 @@
 
 #include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::coalition::Impl {
@@ -31,7 +32,7 @@ SizeStatistics statistics_on(const ExecSpace& space, const Kokkos::View<const do
   const std::uint64_t all = (std::uint64_t{1} << n) - 1;
   for (int size = 1; size <= n; ++size) {
     const auto count = static_cast<std::uint64_t>(subsets::choose(n, size));
-    const Kokkos::RangePolicy<ExecSpace> coalitions(space, 0, count);
+    const Range64<ExecSpace> coalitions(space, 0, count);
     double sum = 0, absolute = 0, magnitude = 0;
     Kokkos::parallel_reduce(
         "Kollective::IP::size_sums", coalitions,
@@ -71,7 +72,7 @@ SizeStatistics statistics_on(const ExecSpace& space, const Kokkos::View<const do
   // Two-part structures {C, all \ C} once each: C without agent n - 1 (C = 0: the grand coalition).
   Kokkos::MaxLoc<double, std::uint64_t>::value_type pair;
   Kokkos::parallel_reduce(
-      "Kollective::IP::best_pair", Kokkos::RangePolicy<ExecSpace>(space, 0, (all >> 1) + 1),
+      "Kollective::IP::best_pair", Range64<ExecSpace>(space, 0, (all >> 1) + 1),
       KOKKOS_LAMBDA(const std::uint64_t c, Kokkos::MaxLoc<double, std::uint64_t>::value_type& into) {
         const double value = v(c) + v(all ^ c);
         if (value > into.val) {
@@ -124,7 +125,7 @@ void best_partitions_up_to(const ExecSpace& space, const Kokkos::View<double*, M
   for (int size = 2; size <= largest; ++size) {
     Kokkos::parallel_for(
         "Kollective::IP::best_partitions",
-        Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::uint64_t>(subsets::choose(n, size))),
+        Range64<ExecSpace>(space, 0, static_cast<std::uint64_t>(subsets::choose(n, size))),
         KOKKOS_LAMBDA(const std::uint64_t r) {
           const std::uint64_t set = subsets::unrank_colex(r, size, n, binomial);
           const std::uint64_t lowest = set & (~set + 1), others = set ^ lowest;
@@ -148,7 +149,7 @@ std::vector<double> best_partition_maxima(const ExecSpace& space, const Kokkos::
   for (int size = 1; size <= largest; ++size) {
     Kokkos::parallel_reduce(
         "Kollective::IP::best_partition_maxima",
-        Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<std::uint64_t>(subsets::choose(n, size))),
+        Range64<ExecSpace>(space, 0, static_cast<std::uint64_t>(subsets::choose(n, size))),
         KOKKOS_LAMBDA(const std::uint64_t r, double& into) {
           into = Kokkos::max(into, known(subsets::unrank_colex(r, size, n, binomial)));
         },

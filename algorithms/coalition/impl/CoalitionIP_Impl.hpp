@@ -34,6 +34,7 @@
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Timer.hpp"
 #include "kollective/core/kokkos_ext/Atomics.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
 
 namespace kollective::coalition::Impl {
@@ -267,6 +268,9 @@ struct IpSearch {
 struct IpLaunch {
   std::uint64_t budget = 0, frames = 0;
   int dp_size = 0;
+  /// The most frames the stack holds on the space before its bottom ones move to the host (0: as
+  /// many as half the space's free memory holds when it grows; tests make it tiny).
+  std::uint64_t stack_frames = 0;
 };
 
 /// A GPU needs many short frames to stay busy; host threads fewer, longer ones.
@@ -307,7 +311,7 @@ double stack_bound(const ExecSpace& space, const Kokkos::View<IpFrame*, Memory>&
                    const SubspaceTable<Memory>& table) {
   double bound = -DBL_MAX;
   Kokkos::parallel_reduce(
-      "Kollective::IP::stack_bound", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      "Kollective::IP::stack_bound", Range64<ExecSpace>(space, 0, count),
       KOKKOS_LAMBDA(const std::uint64_t i, double& into) {
         into = Kokkos::max(into, stack(i).value + table.remaining(stack(i).subspace, stack(i).depth));
       },
@@ -322,7 +326,7 @@ void record_best(const ExecSpace& space, const IpSearch<Memory>& search, std::ui
   Kokkos::MaxLoc<double, std::uint64_t>::value_type launch_best;
   const auto frame_best = search.frame_best;
   Kokkos::parallel_reduce(
-      "Kollective::IP::best_frame", Kokkos::RangePolicy<ExecSpace>(space, 0, take),
+      "Kollective::IP::best_frame", Range64<ExecSpace>(space, 0, take),
       KOKKOS_LAMBDA(const std::uint64_t i, Kokkos::MaxLoc<double, std::uint64_t>::value_type& into) {
         if (frame_best(i) > into.val) {
           into.val = frame_best(i);
@@ -364,12 +368,89 @@ inline Deadline earlier(const Deadline& a, const Deadline& b) {
 /// Whether there is a deadline and it has passed.
 inline bool passed(const Deadline& deadline) { return deadline && std::chrono::steady_clock::now() > *deadline; }
 
-/// The branches left to search: frames [0, count), the best bound on top.
+/// Frames moved off the space, with the best bound among them (stack_bound's).
+struct SpilledFrames {
+  std::vector<IpFrame> frames;
+  double bound = -DBL_MAX;
+};
+
+/// The branches left to search: frames [0, count) on the space, the best bound on top, and below
+/// them the spilled ones, the newest chunk last.
 template <class Memory>
 struct IpStack {
   Kokkos::View<IpFrame*, Memory> frames;
   std::uint64_t count = 0;
+  std::vector<SpilledFrames> spilled;
+  bool empty() const { return count == 0 && spilled.empty(); }
 };
+
+/// The most frames the stack may grow to on `Memory`: launch.stack_frames where set, else what
+/// half of the free memory holds (a grown stack is copied beside the old one, and IDP's and IP's
+/// other allocations need room too).
+template <class Memory>
+std::uint64_t stack_frames_limit(const IpLaunch& launch) {
+  if (launch.stack_frames > 0) return launch.stack_frames;
+  return static_cast<std::uint64_t>(available_bytes(memory_kind<Memory>()) / 2) / sizeof(IpFrame);
+}
+
+/// Moves the `moved` bottom frames of the stack to the host (with their bound) and the rest down.
+template <class ExecSpace, class Memory>
+void spill_bottom(const ExecSpace& space, IpStack<Memory>& stack, std::uint64_t moved,
+                  const SubspaceTable<Memory>& table) {
+  require_memory(MemoryKind::host, static_cast<std::int64_t>(moved * sizeof(IpFrame)),
+                 "the coalition IP search's branches that its stack on the device has no room for");
+  SpilledFrames chunk;
+  chunk.bound = stack_bound(space, stack.frames, moved, table);
+  chunk.frames.resize(moved);
+  Kokkos::deep_copy(
+      space,
+      Kokkos::View<IpFrame*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(chunk.frames.data(), moved),
+      Kokkos::subview(stack.frames, std::make_pair(std::uint64_t{0}, moved)));
+  // Down by `moved` in pieces of at most `moved` frames: no piece overlaps its destination.
+  for (std::uint64_t to = 0; to + moved < stack.count; to += moved) {
+    const std::uint64_t end = std::min(to + 2 * moved, stack.count);
+    Kokkos::deep_copy(space, Kokkos::subview(stack.frames, std::make_pair(to, end - moved)),
+                      Kokkos::subview(stack.frames, std::make_pair(to + moved, end)));
+  }
+  space.fence();
+  stack.count -= moved;
+  stack.spilled.push_back(std::move(chunk));
+}
+
+/// Room on top of the stack for `pushed` frames: it doubles while within stack_frames_limit;
+/// past it, its bottom frames go to the host (the top half of the room left free for the next
+/// pushes), to come back once the frames above them are searched (bring_back).
+template <class ExecSpace, class Memory>
+void make_stack_room(const ExecSpace& space, IpStack<Memory>& stack, std::uint64_t pushed,
+                     const SubspaceTable<Memory>& table, const IpLaunch& launch) {
+  const std::uint64_t needed = stack.count + pushed, extent = stack.frames.extent(0);
+  if (needed <= extent) return;
+  const std::uint64_t grown = std::min(2 * needed, std::max<std::uint64_t>(extent, stack_frames_limit<Memory>(launch)));
+  if (grown >= needed) {
+    Kokkos::resize(stack.frames, grown);
+    return;
+  }
+  if (pushed > extent)
+    fail("coalition IP: the search's stack holds ", extent, " branches and a launch left ", pushed,
+         ", with no memory free to grow it (", format_bytes(static_cast<double>(pushed * sizeof(IpFrame))),
+         " needed); free memory on the device or give IP fewer agents");
+  const std::uint64_t kept = std::min(stack.count, (extent - pushed) / 2);
+  spill_bottom(space, stack, stack.count - kept, table);
+}
+
+/// Where the space's stack is empty, puts the newest spilled chunk back on it.
+template <class ExecSpace, class Memory>
+void bring_back(const ExecSpace& space, IpStack<Memory>& stack) {
+  if (stack.count > 0 || stack.spilled.empty()) return;
+  SpilledFrames& chunk = stack.spilled.back();
+  const std::uint64_t size = chunk.frames.size();
+  Kokkos::deep_copy(space, Kokkos::subview(stack.frames, std::make_pair(std::uint64_t{0}, size)),
+                    Kokkos::View<const IpFrame*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                        chunk.frames.data(), size));
+  space.fence();
+  stack.count = size;
+  stack.spilled.pop_back();
+}
 
 /// The stack at first, on the space: one frame per search (subspace_frames), with room for a launch's pushes.
 template <class ExecSpace>
@@ -418,13 +499,14 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incum
   IpBest best;
   best.value = incumbent;
   std::uint64_t& count = stack.count;
-  while (count > 0) {
+  while (!stack.empty()) {
+    bring_back(space, stack);
     const std::uint64_t take = std::min(per_launch, count);
     search.frames = Kokkos::subview(stack.frames, std::make_pair(count - take, count));
     search.split = count < per_launch;
     Kokkos::deep_copy(space, search.pushed_count, std::uint64_t{0});
     Kokkos::parallel_for("Kollective::IP::search",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, take), search);
+                         Range64<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, take), search);
     record_best(space, search, take, best);
     std::uint64_t pushed = 0;
     int overflowed = 0;
@@ -433,13 +515,14 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incum
     space.fence();
     if (overflowed) fail("coalition IP: a launch pushed more frames than room was made for (internal error)");
     count -= take;
-    if (count + pushed > stack.frames.extent(0)) Kokkos::resize(stack.frames, 2 * (count + pushed));
+    make_stack_room(space, stack, pushed, search.table, launch);
     Kokkos::deep_copy(space, Kokkos::subview(stack.frames, std::make_pair(count, count + pushed)),
                       Kokkos::subview(search.pushed, std::make_pair(std::uint64_t{0}, pushed)));
     count += pushed;
-    if (count > 0 && passed(deadline)) {
+    if (!stack.empty() && passed(deadline)) {
       best.finished = false;
       best.stack_bound = stack_bound(space, stack.frames, count, search.table);
+      for (const SpilledFrames& chunk : stack.spilled) best.stack_bound = std::max(best.stack_bound, chunk.bound);
       break;
     }
   }
