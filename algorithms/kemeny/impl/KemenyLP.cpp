@@ -246,7 +246,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
   out.x.assign(static_cast<std::size_t>(s.n) * s.n, 0.0);
   bool have_prices = false;
   for (int solves = 1;; ++solves) {
-    s.model.setMaximumSeconds(std::max(0.1, max_seconds - timer.seconds()));
+    s.model.setMaximumWallSeconds(std::max(0.1, max_seconds - timer.seconds()));  // wall: CPU time counts every thread
     s.model.dual();
     ++s.rounds;
     if (s.model.status() == 1) {  // proven primal infeasible: the fixings contradict each other
