@@ -52,6 +52,43 @@ def searched_component(cert):
     return next(c for c in cert["components"] if c["method"] in ("lp", "branch-and-cut"))
 
 
+def most_slack(row, fixed, index):
+    """The largest slack of a triangle row [i, j, k, upper, weight] over the rankings' values of its
+    pairs, those in `fixed` (column -> x) at their values and the others at 0 or 1."""
+    i, j, k, upper, _ = row
+    ij, jk, ik = (fixed.get(index[pair]) for pair in ((i, j), (j, k), (i, k)))
+    low = lambda x: 0 if x is None else x  # noqa: E731
+    high = lambda x: 1 if x is None else x  # noqa: E731
+    if upper:  # x_ij + x_jk - x_ik <= 1
+        return 1 - low(ij) - low(jk) + high(ik)
+    return high(ij) + high(jk) - low(ik)  # x_ik - x_ij - x_jk <= 0
+
+
+def slack_row_at_a_leaf(component):
+    """(rows index, row) of the heaviest triangle row that can be slack at some bound leaf, the
+    leaf's fixings taken as the checker takes them (the root's fixed pairs, then each branch's)."""
+    index = {pair: c for c, pair in enumerate(checker.column_pairs(len(component["alternatives"])))}
+    root = {index[(min(a, b), max(a, b))]: int(a < b) for a, b, _ in component.get("fixed_pairs", [])}
+    nodes, rows = component["proof"]["nodes"], component["proof"]["rows"]
+    stack = [(0, root)]
+    while stack:
+        name, fixed = stack.pop()
+        node = nodes[name]
+        if node["kind"] == "bound" and node["rows"] >= 0:
+            listed = rows[node["rows"]]
+            for k in sorted(range(len(listed)), key=lambda k: -listed[k][-1]):
+                if listed[k][0] != "ladder" and listed[k][-1] > 0 and most_slack(listed[k], fixed, index) >= 1:
+                    return node["rows"], k
+        if node["kind"] != "branch":
+            continue
+        fixed = dict(fixed)
+        for pair, value in node.get("fixed_at_lean", []):
+            fixed[index[tuple(pair)]] = value
+        for value in (0, 1):
+            stack.append((node["children"][value], {**fixed, index[tuple(node["pair"])]: value}))
+    raise AssertionError("no leaf holds a row that can be slack")
+
+
 def tamper(input_path, cert, run):
     # A ranking swapped: two neighbours whose order costs something.
     swapped = copy.deepcopy(cert)
@@ -60,14 +97,13 @@ def tamper(input_path, cert, run):
     status, message = outcome(input_path, swapped)
     expect(status == "rejected" and "distance" in message, f"{run}: ranking swapped: {status}: {message}")
     component = searched_component(cert)
-    leaf = next(k for k, node in enumerate(component["proof"]["nodes"]) if node["kind"] == "bound" and node["rows"] >= 0)
-    rows_index = component["proof"]["nodes"][leaf]["rows"]
-    # A row's weight is its last entry: [i, j, k, upper, weight] or ["ladder", cycles, weight].
-    heaviest = max(range(len(component["proof"]["rows"][rows_index])), key=lambda k: component["proof"]["rows"][rows_index][k][-1])
-    # One multiplier changed: the heaviest row's weight tripled.
+    rows_index, heaviest = slack_row_at_a_leaf(component)
+    # One multiplier changed: a row's weight times 10^6, at a leaf where the row can be slack (by
+    # s >= 1): the leaf's bound then falls by about 10^6 w s, far below the distance. (A row whose
+    # pairs the leaf's fixings hold tight bounds nothing there, whatever its weight.)
     changed = copy.deepcopy(cert)
-    searched_component(changed)["proof"]["rows"][rows_index][heaviest][-1] *= 3
-    rejected(input_path, changed, f"{run}: multiplier tripled", "below the distance")
+    searched_component(changed)["proof"]["rows"][rows_index][heaviest][-1] *= 10**6
+    rejected(input_path, changed, f"{run}: multiplier raised", "below the distance")
     # A cut dropped: the heaviest row of each node's rows taken out (one cut where one LP proved it).
     dropped = copy.deepcopy(cert)
     for rows in searched_component(dropped)["proof"]["rows"]:
