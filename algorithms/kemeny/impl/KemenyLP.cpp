@@ -229,8 +229,8 @@ TriangleLp::TriangleLp(const Counts& o, Separation separate) : state_(std::make_
   s.model.setLogLevel(0);
   // Dual steepest edge in full (mode 1: every infeasible row priced, weights initialized), not
   // CLP's default (mode 3: partial pricing with uninitialized weights, for easy problems): SGB's
-  // tables of 75 2.2-3x faster, random tournaments of 36-40 7% on the geometric mean
-  // (perf/results/kemeny/cpu_lp_pricing.md).
+  // tables of 75 1.4-3.8x faster (2x on the geometric mean), random tournaments of 36-40 7% on
+  // the geometric mean (perf/results/kemeny/cpu_lp_pricing.md).
   ClpDualRowSteepest pricing(1);
   s.model.setDualRowPivotAlgorithm(pricing);  // copied
   s.model.loadProblem(s.columns, 0, starts.data(), nullptr, nullptr, lower.data(), upper.data(), cost.data(), nullptr,
