@@ -11,7 +11,9 @@
 /// pushes back what it has not searched, so that the frames multiply until they fill the space
 /// and no thread holds a launch for long. Threads share the incumbent and the best value known
 /// for each set of agents (the local branch and bound) through atomic max. A frame's best
-/// structure is written where it beats the incumbent, and the launch's best is read back.
+/// structure is written where it beats the incumbent, and the launch's best is read back. The
+/// stack grows on the space up to half its free memory; past that its bottom frames wait in host
+/// memory until the frames above them are searched.
 /// Do not include directly: include algorithms/coalition/Coalition.hpp.
 
 #include <Kokkos_Core.hpp>
