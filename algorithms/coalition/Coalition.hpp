@@ -20,6 +20,7 @@
 #include "kollective/algorithms/coalition/CoalitionMetrics.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/Coalition_Impl.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 
 namespace kollective::coalition {
 
@@ -43,8 +44,7 @@ void validate_on(const ExecSpace& space, const Kokkos::View<const double*, typen
   const double limit = value_limit(single_precision);
   std::uint64_t first_bad = ~std::uint64_t{0};
   Kokkos::parallel_reduce(
-      "Kollective::Coalition::validate_values",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(v.extent(0))),
+      "Kollective::Coalition::validate_values", Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(v.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t mask, std::uint64_t& bad) {
         const double value = v(mask);
         if (!(Kokkos::fabs(value) <= limit) || (mask == 0 && value != 0.0))  // NaN compares false
@@ -171,9 +171,7 @@ Kokkos::View<double*, typename ExecSpace::memory_space> value_table(const ExecSp
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::coalition::value_table"),
       std::size_t{1} << agents);
   Kokkos::parallel_for(
-      "Kollective::coalition::value_table",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                      static_cast<std::int64_t>(values.size())),
+      "Kollective::coalition::value_table", Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(values.size())),
       KOKKOS_LAMBDA(const std::int64_t mask) {
         values(mask) = mask == 0 ? 0.0 : static_cast<double>(v(static_cast<std::uint64_t>(mask)));
       });

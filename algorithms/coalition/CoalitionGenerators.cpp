@@ -10,6 +10,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/PortableMath.hpp"
 #include "kollective/core/Random.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 
 // Compiled with -ffp-contract=off (and nvcc's --fmad=false): every value is the same bit for bit
 // on every backend (core/PortableMath.hpp).
@@ -339,12 +340,11 @@ void generate_values(const ExecSpace& space, const std::string& model, int agent
     fail("unknown coalition value model '", model, "' (", known, ")");
   }
   // 64-bit indices: 2^32 coalitions and more (an int range would wrap to none).
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if (model == "idpg") {  // IDP^G's sequence, jumped to each block's start
     if (seed > 0xffffffffu) fail("the idpg generator takes a 32-bit seed (got ", seed, ")");
     const auto blocks =
         (static_cast<std::int64_t>(values.extent(0)) + DrawIdpg<Memory>::block - 1) / DrawIdpg<Memory>::block;
-    Kokkos::parallel_for("Kollective::coalition::generate_values(idpg)", Range(space, 0, blocks),
+    Kokkos::parallel_for("Kollective::coalition::generate_values(idpg)", Range64<ExecSpace>(space, 0, blocks),
                          DrawIdpg<Memory>{values, static_cast<std::uint32_t>(seed)});
     return;
   }
@@ -360,7 +360,7 @@ void generate_values(const ExecSpace& space, const std::string& model, int agent
                           kind,
                           seed};
   Kokkos::parallel_for("Kollective::coalition::generate_values",
-                       Range(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
+                       Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(values.extent(0))), draw);
 }
 
 Game generate_game(const std::string& model, int agents, std::uint64_t seed) {

@@ -25,6 +25,7 @@
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 
 namespace kollective::coalition::Impl {
 
@@ -131,10 +132,10 @@ class IpSolver {
   void close_with(const Kokkos::View<const double*, Memory>& table, int closed_size) {
     if (result_.exact || closed_size <= search_.closed_size) return;
     const WallTimer timer;
-    Kokkos::parallel_for("Kollective::IP::known_from_table",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                             space_, 0, static_cast<std::int64_t>(search_.known.extent(0))),  // 2^32 and more
-                         RaiseKnown<Memory>{search_.known, table});
+    Kokkos::parallel_for(
+        "Kollective::IP::known_from_table",
+        Range64<ExecSpace>(space_, 0, static_cast<std::int64_t>(search_.known.extent(0))),  // 2^32 and more
+        RaiseKnown<Memory>{search_.known, table});
     search_.closed_size = closed_size;
     space_.fence();
     result_.ip_s += timer.seconds();
@@ -160,8 +161,7 @@ class IpSolver {
     Kokkos::View<double*, Memory> gathered(
         Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "Kollective::IP::closed_values"), subsets_count);
     Kokkos::parallel_for("Kollective::IP::gather_closed",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                             space_, 0, static_cast<std::int64_t>(subsets_count)),
+                         Range64<ExecSpace>(space_, 0, static_cast<std::int64_t>(subsets_count)),
                          GatherSubsets<Memory>{gathered, search_.v, set});
     std::vector<double> compact(subsets_count);
     Kokkos::deep_copy(space_, Kokkos::View<double*, Kokkos::HostSpace>(compact.data(), subsets_count), gathered);

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 
 namespace kollective::coalition::Impl {
 
@@ -42,12 +43,12 @@ struct ConvertValues {
 template <class Value, class ExecSpace, class Memory>
 void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Value*, Memory>& f,
                    Kokkos::View<double*, Memory> staging, const Kokkos::View<const double*, Memory>& on_device = {}) {
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using HostValues = Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   const std::uint64_t count = values.size();
   Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(count, f.extent(0))), Value(0));
   if (on_device.data() != nullptr) {
-    Kokkos::parallel_for("Kollective::Coalition::values_from_device", Range(space, 0, static_cast<std::int64_t>(count)),
+    Kokkos::parallel_for("Kollective::Coalition::values_from_device",
+                         Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(count)),
                          ConvertValues<Value, Memory>{f, on_device, 0});
   } else if constexpr (std::is_same_v<Value, double>) {
     Kokkos::deep_copy(space, Kokkos::subview(f, std::make_pair(std::uint64_t{0}, count)), HostValues(values.v, count));
@@ -61,7 +62,8 @@ void upload_values(const ExecSpace& space, Values values, const Kokkos::View<Val
       const std::uint64_t length = Kokkos::min(upload_chunk, count - first);
       const auto chunk = Kokkos::subview(staging, std::make_pair(std::uint64_t{0}, length));
       Kokkos::deep_copy(space, chunk, HostValues(values.v + first, length));
-      Kokkos::parallel_for("Kollective::Coalition::convert_values", Range(space, 0, static_cast<std::int64_t>(length)),
+      Kokkos::parallel_for("Kollective::Coalition::convert_values",
+                           Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(length)),
                            ConvertValues<Value, Memory>{f, chunk, first});
     }
   }

@@ -254,7 +254,7 @@ template <class Value, class ExecSpace, class Binomials>
 void run_high_splits(const ExecSpace& space, Value* table, const Layer& layer, const LayerShare& mine, int high_agents,
                      const Binomials& binomial) {
   using Bounds = Kokkos::LaunchBounds<128, sizeof(Value) == 4 ? 4 : 1>;
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>;
+  using Policy = Range64<ExecSpace, Bounds>;
   const std::uint64_t blocks_per_launch = Kokkos::max<std::uint64_t>(1, (std::uint64_t{1} << 30) / layer.chunks);
   for (std::uint64_t first = 0; first < mine.count; first += blocks_per_launch) {
     const std::uint64_t blocks = Kokkos::min(blocks_per_launch, mine.count - first);
@@ -268,8 +268,7 @@ template <class Value, class ExecSpace, class Binomials>
 void run_local_splits(const ExecSpace& space, Value* table, int h, const LayerShare& mine, int high_agents,
                       const Binomials& binomial) {
   Kokkos::parallel_for(
-      "Kollective::Coalition::local_splits",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(mine.count)),
+      "Kollective::Coalition::local_splits", Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(mine.count)),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t high =
             subsets::unrank_colex(mine.block(static_cast<std::uint64_t>(i)), h, high_agents, binomial);
@@ -288,8 +287,7 @@ template <class Value, class ExecSpace, class Binomials>
 void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int h, const LayerShare& share,
                        bool to_table, int high_agents, const Binomials& binomial) {
   Kokkos::parallel_for(
-      "Kollective::Coalition::copy_layer_blocks",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, static_cast<std::int64_t>(share.count)),
+      "Kollective::Coalition::copy_layer_blocks", Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(share.count)),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t high =
             subsets::unrank_colex(share.block(static_cast<std::uint64_t>(i)), h, high_agents, binomial);
@@ -339,9 +337,7 @@ std::uint64_t find_maximising_split(const ExecSpace& space, const Value* table, 
   Kokkos::deep_copy(space, first, splits);
   std::int64_t* const found = first.data();
   Kokkos::parallel_for(
-      "Kollective::Coalition::recover",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, splits),
-      KOKKOS_LAMBDA(const std::int64_t i) {
+      "Kollective::Coalition::recover", Range64<ExecSpace>(space, 0, splits), KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t part = lowest | subsets::submask(static_cast<std::uint64_t>(i), others);
         if (table[part] + table[set ^ part] == table[set]) kollective::atomic_extremum<false>(found, i);
       });
