@@ -109,8 +109,13 @@ void write_component(std::ostream& out, const ComponentCertificate& component) {
   }
   out << ",\"fixed_pairs\":";
   write_list(out, pairs, [&](const auto& pair) {
-    out << '[' << pair.first << ',' << pair.second << ','
-        << json_string(to_string(component.reduction.rule(pair.first, pair.second))) << ']';
+    const Rule rule = component.reduction.rule(pair.first, pair.second);
+    out << '[' << pair.first << ',' << pair.second << ',' << json_string(to_string(rule));
+    if (rule == Rule::grouping) {  // the set S moved ahead (KemenyReductions.hpp)
+      out << ',';
+      write_list(out, component.reduction.side(pair.first, pair.second), [&](int a) { out << a; });
+    }
+    out << ']';
   });
   out << ",\"proof\":";
   write_proof(out, component.proof, n);
@@ -121,14 +126,16 @@ void write_component(std::ostream& out, const ComponentCertificate& component) {
 
 std::string certificate_json(const Result& result, const Counts& o, const std::string& input_format) {
   if (!result.exact || !result.certificate) fail("Kemeny certificate: the result is not exact (internal error)");
-  bool ladders = false;  // version 2 adds ladder rows
-  for (const ComponentCertificate& component : result.certificate->components)
+  bool ladders = false, grouping = false;  // version 2 adds ladder rows, version 3 grouping pairs
+  for (const ComponentCertificate& component : result.certificate->components) {
+    grouping = grouping || component.reduction.by_grouping > 0;
     for (const auto& rows : component.proof.rows)
       for (const auto& row : rows) ladders = ladders || row.first.ladder;
+  }
+  const int version = grouping ? 3 : ladders ? 2 : 1;
   std::ostringstream out;
-  out << "{\"format\":\"kollective-kemeny-certificate\",\"version\":" << (ladders ? 2 : 1)
-      << ",\"price_bits\":" << price_bits << ",\"input_format\":" << json_string(input_format)
-      << ",\"alternatives\":" << o.alternatives << ",\"names\":";
+  out << "{\"format\":\"kollective-kemeny-certificate\",\"version\":" << version << ",\"price_bits\":" << price_bits
+      << ",\"input_format\":" << json_string(input_format) << ",\"alternatives\":" << o.alternatives << ",\"names\":";
   write_list(out, o.names, [&](const std::string& name) { out << json_string(name); });
   out << ",\"distance_doubled\":" << input_distance(o, result.distance) << ",\"ranking\":";
   write_list(out, result.optima.front(), [&](int a) { out << a; });

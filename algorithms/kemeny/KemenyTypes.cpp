@@ -151,6 +151,8 @@ const ResultFields<Report>& result_fields() {
                           [](const Report& r) { return r.result.fixed_by_exchange; }),
       field_where<Report>("fixed_by_majority", F::counter, "count", "fixed by the 3/4-majority rule", reduced,
                           [](const Report& r) { return r.result.fixed_by_majority; }),
+      field_where<Report>("fixed_by_grouping", F::counter, "count", "fixed by the grouping rule (a minimum cut)",
+                          reduced, [](const Report& r) { return r.result.fixed_by_grouping; }),
       field_where<Report>("fixed_by_closure", F::counter, "count", "fixed by transitivity", reduced,
                           [](const Report& r) { return r.result.fixed_by_closure; }),
       field<Report>("count_known", F::answer, "", "every optimum was enumerated: optimal_rankings is exact",

@@ -82,11 +82,12 @@ struct Result {
   std::int64_t lp_ladders = 0;    ///< Möbius ladder inequalities added, over the components
   std::int64_t search_nodes = 0;  ///< LP nodes of branch and cut, over the components
   /// auto's data reduction (KemenyReductions.hpp), over the components given to the LP search:
-  /// their pairs, and those fixed in every optimum by the exchange rule, the 3/4-majority rule and
-  /// transitivity
+  /// their pairs, and those fixed in every optimum by the exchange rule, the 3/4-majority rule, the
+  /// grouping rule and transitivity
   std::int64_t reduction_pairs = 0;
   std::int64_t fixed_by_exchange = 0;
   std::int64_t fixed_by_majority = 0;
+  std::int64_t fixed_by_grouping = 0;
   std::int64_t fixed_by_closure = 0;
   bool lp_missing = false;  ///< a component was left with a gap that this build's missing LP bound might close
   int ranks = 1;            ///< ranks that shared the largest subset DP

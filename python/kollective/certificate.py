@@ -362,6 +362,18 @@ class Component:
         return best[full]
 
 
+def grouping_cut(margins, side, a, b, m):
+    """W(S): what the alternatives outside S may lose by moving behind S, the sum over s in S and
+    t outside S of max(0, m(t, s)); S must hold a and not b."""
+    if not isinstance(side, list) or any(type(s) is not int or not 0 <= s < m for s in side) \
+            or len(set(side)) != len(side) or a not in side or b in side:
+        raise Rejected(f"fixed pair [{a}, {b}, 'grouping']: its side is not a set of the component's "
+                       f"alternatives holding {a} and not {b}")
+    inside = set(side)
+    outside = [t for t in range(m) if t not in inside]
+    return sum(max(0, margins[t][s]) for s in side for t in outside)
+
+
 def check_fixed_pairs(component, entry, strict_complete):
     """The root's fixed pairs, each re-derived by its rule; returns them by column."""
     m, sub = component.m, component.sub
@@ -379,7 +391,11 @@ def check_fixed_pairs(component, entry, strict_complete):
     reach = [0] * m  # bit b of reach[a]: a before b by the exchange and majority pairs, closed
     fixed, closure = {}, []
     for pair in entry.get("fixed_pairs", []):
-        a, b, rule = pair
+        if not isinstance(pair, list) or len(pair) not in (3, 4):
+            raise Rejected(f"fixed pair {pair}: not [a, b, rule] or [a, b, 'grouping', side]")
+        a, b, rule = integer(pair[0], "a fixed pair's a"), integer(pair[1], "a fixed pair's b"), pair[2]
+        if len(pair) != (4 if rule == "grouping" else 3):
+            raise Rejected(f"fixed pair {pair}: the grouping rule, and only it, gives a side")
         if not (0 <= a < m and 0 <= b < m and a != b):
             raise Rejected(f"fixed pair {pair}: not two alternatives of the component")
         c = component.index[(min(a, b), max(a, b))]
@@ -396,6 +412,10 @@ def check_fixed_pairs(component, entry, strict_complete):
                 raise Rejected(f"fixed pair {pair}: the 3/4-majority rule needs ballots that rank every alternative without ties")
             if not (three_quarters(a, b) and (non_dirty(a) or non_dirty(b))):
                 raise Rejected(f"fixed pair {pair}: the 3/4-majority rule does not hold")
+        elif rule == "grouping":
+            cut = grouping_cut(margins, pair[3], a, b, m)
+            if not margin(a, b) > cut:
+                raise Rejected(f"fixed pair {pair[:3]}: the grouping rule does not hold (margin {margin(a, b)}, cut {cut})")
         elif rule == "closure":
             closure.append((a, b))
             continue
@@ -487,8 +507,8 @@ def integer(value, what, low=None, high=None):
 def check(input_path, certificate):
     """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
     if not isinstance(certificate, dict) or certificate.get("format") != "kollective-kemeny-certificate" \
-            or certificate.get("version") not in (1, 2):
-        raise Unreadable("not a version 1 or 2 Kollective Kemeny certificate")
+            or certificate.get("version") not in (1, 2, 3):
+        raise Unreadable("not a version 1, 2 or 3 Kollective Kemeny certificate")
     integer(certificate["price_bits"], "price_bits", 1, 64)
     integer(certificate["alternatives"], "alternatives", 1, 65536)
     integer(certificate["distance_doubled"], "distance_doubled")

@@ -68,7 +68,7 @@ def slack_row_at_a_leaf(component):
     """(rows index, row) of the heaviest triangle row that can be slack at some bound leaf, the
     leaf's fixings taken as the checker takes them (the root's fixed pairs, then each branch's)."""
     index = {pair: c for c, pair in enumerate(checker.column_pairs(len(component["alternatives"])))}
-    root = {index[(min(a, b), max(a, b))]: int(a < b) for a, b, _ in component.get("fixed_pairs", [])}
+    root = {index[(min(a, b), max(a, b))]: int(a < b) for a, b, *_ in component.get("fixed_pairs", [])}
     nodes, rows = component["proof"]["nodes"], component["proof"]["rows"]
     stack = [(0, root)]
     while stack:
@@ -127,9 +127,19 @@ def tamper(input_path, cert, run):
     pairs = component.get("fixed_pairs", [])
     if pairs:
         false_rule = copy.deepcopy(cert)
-        a, b, _ = searched_component(false_rule)["fixed_pairs"][0]
+        a, b = searched_component(false_rule)["fixed_pairs"][0][:2]
         searched_component(false_rule)["fixed_pairs"][0] = [b, a, "exchange"]
         rejected(input_path, false_rule, f"{run}: fixed pair reversed", "exchange rule does not hold")
+    grouped = [k for k, pair in enumerate(pairs) if pair[2] == "grouping"]
+    if grouped:  # a grouping pair reversed, with the other side of its cut (b's, without a)
+        reversed_cut = copy.deepcopy(cert)
+        listed = searched_component(reversed_cut)["fixed_pairs"]
+        a, b, _, side = listed[grouped[0]]
+        listed[grouped[0]] = [b, a, "grouping", [t for t in range(len(component["alternatives"])) if t not in side]]
+        rejected(input_path, reversed_cut, f"{run}: grouping pair reversed", "grouping rule does not hold")
+        lopsided = copy.deepcopy(cert)  # a side that holds b
+        searched_component(lopsided)["fixed_pairs"][grouped[0]][3] = side + [b]
+        rejected(input_path, lopsided, f"{run}: grouping side holding b", "not a set")
 
 
 def remove_leaf(input_path, cert, run):
@@ -188,6 +198,9 @@ def main():
         if any(c["method"] == "branch-and-cut" for c in cert["components"]):
             remove_leaf(input_path, cert, run)
     ladders(INPUTS["tournament_25_ladders"].format(out=out), os.path.join(out, "tournament_25_ladders_certificate.json"))
+    grouping = [run for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]
+                if any(pair[2] == "grouping" for pair in c.get("fixed_pairs", []))]
+    expect(grouping, "a run's certificate holds pairs fixed by the grouping rule (tampered above)")
     methods = {c["method"] for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]}
     expect({"lp", "branch-and-cut", "dp", "trivial"} <= methods, f"the runs cover lp, branch-and-cut, dp and trivial: {sorted(methods)}")
     # The command-line checker: exit 0 certified, 1 rejected.

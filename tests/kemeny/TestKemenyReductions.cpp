@@ -46,7 +46,7 @@ std::int64_t expect_fixed_pairs_hold(const kemeny::Counts& o, const std::string&
 TEST(kemeny_reductions, fixed_pairs_hold_in_every_optimum) {
   // Weak orders with ties and unranked alternatives, weighted tournaments, and Mallows
   // mixtures: about 500 profiles of 3 to 8 alternatives.
-  std::int64_t fixed = 0, by_closure = 0;
+  std::int64_t fixed = 0, by_closure = 0, by_grouping = 0;
   for (int n = 3; n <= 8; ++n) {
     for (std::uint64_t seed = 1; seed <= 30; ++seed) {
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
@@ -58,9 +58,11 @@ TEST(kemeny_reductions, fixed_pairs_hold_in_every_optimum) {
       const auto mixture = preferences::pairwise_reference(preferences::mallows_mixture(n, 15, 0.7, seed));
       fixed += expect_fixed_pairs_hold(mixture, "mixture " + what);
       by_closure += kemeny::fixed_pairs(mixture).by_closure;
+      by_grouping += kemeny::fixed_pairs(weak).by_grouping + kemeny::fixed_pairs(mixture).by_grouping;
     }
   }
   EXPECT_GT(fixed, 1000) << "the rule fixed few pairs: the property is barely tested";
+  EXPECT_GT(by_grouping, 100) << "the grouping rule fixed few pairs: it is barely tested";
   EXPECT_GT(by_closure, 0) << "transitivity never added a pair: the closure is untested";
 }
 

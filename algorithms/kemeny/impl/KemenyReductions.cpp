@@ -34,6 +34,106 @@ void fix_by_three_quarters(const Counts& o, PairReduction& reduction) {
   }
 }
 
+/// Max flow from `source` to `sink` over the dense n x n `capacity` (Dinic's blocking flows),
+/// stopped once it reaches `limit`; `capacity` is left residual.
+class DenseMaxFlow {
+ public:
+  DenseMaxFlow(std::vector<std::int64_t>& capacity, int n) : capacity_(capacity), n_(n), level_(n), next_(n) {}
+
+  std::int64_t run(int source, int sink, std::int64_t limit) {
+    std::int64_t flow = 0;
+    while (flow < limit && levels_reach(source, sink)) {
+      std::fill(next_.begin(), next_.end(), 0);
+      while (flow < limit) {
+        const std::int64_t pushed = push(source, sink, limit - flow);
+        if (pushed == 0) break;
+        flow += pushed;
+      }
+    }
+    return flow;
+  }
+
+  /// After run() below its limit: the alternatives reachable from `source` (the minimum cut's side).
+  std::vector<int> reachable(int source) {
+    levels_reach(source, -1);
+    std::vector<int> side;
+    for (int v = 0; v < n_; ++v) {
+      if (level_[v] >= 0) side.push_back(v);
+    }
+    return side;
+  }
+
+ private:
+  std::int64_t& at(int u, int v) { return capacity_[static_cast<std::size_t>(u) * n_ + v]; }
+
+  bool levels_reach(int source, int sink) {  // breadth-first levels over arcs with room left
+    std::fill(level_.begin(), level_.end(), -1);
+    std::vector<int> queue{source};
+    level_[source] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int u = queue[head];
+      for (int v = 0; v < n_; ++v) {
+        if (level_[v] < 0 && at(u, v) > 0) level_[v] = level_[u] + 1, queue.push_back(v);
+      }
+    }
+    return sink >= 0 && level_[sink] >= 0;
+  }
+
+  std::int64_t push(int u, int sink, std::int64_t most) {  // one path, depth first along the levels
+    if (u == sink) return most;
+    for (int& v = next_[u]; v < n_; ++v) {
+      if (level_[v] != level_[u] + 1 || at(u, v) <= 0) continue;
+      const std::int64_t pushed = push(v, sink, std::min(most, at(u, v)));
+      if (pushed > 0) {
+        at(u, v) -= pushed;
+        at(v, u) += pushed;
+        return pushed;
+      }
+    }
+    return 0;
+  }
+
+  std::vector<std::int64_t>& capacity_;
+  int n_;
+  std::vector<int> level_, next_;
+};
+
+/// The grouping rule (KemenyReductions.hpp): for each pair a, b with m(a, b) > 0 not fixed yet,
+/// the max flow from a to b; where it stays below m(a, b), its cut S fixes every pair across it
+/// whose margin exceeds the flow.
+void fix_by_grouping(const Counts& o, PairReduction& reduction) {
+  const int n = o.alternatives;
+  if (n > grouping_max_alternatives) return;
+  auto margin = [&](int x, int y) { return static_cast<std::int64_t>(o.at(x, y)) - o.at(y, x); };
+  std::vector<std::int64_t> cost(static_cast<std::size_t>(n) * n, 0);  // arc s -> t: what t before s may cost
+  for (int s = 0; s < n; ++s) {
+    for (int t = 0; t < n; ++t) cost[reduction.index(s, t)] = s == t ? 0 : std::max<std::int64_t>(0, margin(t, s));
+  }
+  reduction.side_of.assign(static_cast<std::size_t>(n) * n, -1);
+  std::vector<std::int64_t> residual;
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b < n; ++b) {
+      if (a == b || margin(a, b) <= 0 || reduction.fixed(a, b)) continue;
+      residual = cost;
+      DenseMaxFlow flow(residual, n);
+      const std::int64_t cut = flow.run(a, b, margin(a, b));
+      if (cut >= margin(a, b)) continue;
+      std::vector<int> side = flow.reachable(a);
+      std::vector<char> in_side(n, 0);
+      for (const int s : side) in_side[s] = 1;
+      for (const int s : side) {
+        for (int t = 0; t < n; ++t) {
+          if (in_side[t] || reduction.fixed(s, t) || margin(s, t) <= cut) continue;
+          reduction.before[reduction.index(s, t)] = static_cast<signed char>(Rule::grouping);
+          reduction.side_of[reduction.index(s, t)] = static_cast<int>(reduction.sides.size());
+          ++reduction.by_grouping;
+        }
+      }
+      reduction.sides.push_back(std::move(side));
+    }
+  }
+}
+
 }  // namespace
 
 const char* to_string(Rule rule) {
@@ -42,6 +142,8 @@ const char* to_string(Rule rule) {
       return "exchange";
     case Rule::majority:
       return "majority";
+    case Rule::grouping:
+      return "grouping";
     case Rule::closure:
       break;
   }
@@ -68,6 +170,7 @@ PairReduction fixed_pairs(const Counts& o) {
     }
   }
   if (o.strict_complete) fix_by_three_quarters(o, reduction);
+  fix_by_grouping(o, reduction);
   // Transitive closure (Warshall): a before c before b in every optimum puts a before b.
   for (int c = 0; c < n; ++c) {
     for (int a = 0; a < n; ++a) {

@@ -258,6 +258,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       totals.reduction_pairs += static_cast<std::int64_t>(o.alternatives) * (o.alternatives - 1) / 2;
       totals.fixed_by_exchange += reduction.by_exchange;
       totals.fixed_by_majority += reduction.by_majority;
+      totals.fixed_by_grouping += reduction.by_grouping;
       totals.fixed_by_closure += reduction.by_closure;
       known = pair_columns(reduction);
       if (certified) certified->reduction = reduction;
