@@ -3,7 +3,8 @@
 # UBSan on the OpenMP backend (preset openmp-asan, -O1 -g1; Kokkos itself is not instrumented). The
 # Serial backend's device tests run the same templates on another host space, and the multi-rank
 # tests (comm_, distributed_) the same solvers shared over ranks: they run uninstrumented in
-# `scripts/kollective test` and CI's MPI suite, and are left out here (CI's time). Any memory error, leak or undefined
+# `scripts/kollective test` and CI's MPI suite, and are left out here (CI's time), as are the three
+# largest coalition searches (tests/CMakeLists.txt, KOLLECTIVE_SANITIZED_SKIP). Any memory error, leak or undefined
 # behaviour aborts the test that hit it, so ctest fails.
 #   scripts/sanitize.sh
 # Env: Kokkos_ROOT (use an installed Kokkos instead of bootstrapping), KOLLECTIVE_JOBS.
