@@ -9,6 +9,9 @@ namespace kollective::kemeny {
 
 namespace {
 
+/// x's margin over y, m(x, y) = o[x][y] - o[y][x] (doubled counts)
+std::int64_t margin(const Counts& o, int x, int y) { return static_cast<std::int64_t>(o.at(x, y)) - o.at(y, x); }
+
 /// At least 3/4 of the voters put x before y (o[x][y] >= 3/4 of o[x][y] + o[y][x], and some voter
 /// counted).
 bool three_quarters(const Counts& o, int x, int y) {
@@ -115,27 +118,26 @@ std::int64_t two_step_flow(const std::vector<std::int64_t>& cost, int n, int a, 
 void fix_by_grouping(const Counts& o, PairReduction& reduction) {
   const int n = o.alternatives;
   if (n > grouping_max_alternatives) return;
-  auto margin = [&](int x, int y) { return static_cast<std::int64_t>(o.at(x, y)) - o.at(y, x); };
   std::vector<std::int64_t> cost(static_cast<std::size_t>(n) * n, 0);  // arc s -> t: what t before s may cost
   for (int s = 0; s < n; ++s) {
-    for (int t = 0; t < n; ++t) cost[reduction.index(s, t)] = s == t ? 0 : std::max<std::int64_t>(0, margin(t, s));
+    for (int t = 0; t < n; ++t) cost[reduction.index(s, t)] = s == t ? 0 : std::max<std::int64_t>(0, margin(o, t, s));
   }
   reduction.side_of.assign(static_cast<std::size_t>(n) * n, -1);
   std::vector<std::int64_t> residual;
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
-      if (a == b || margin(a, b) <= 0 || reduction.fixed(a, b)) continue;
-      if (two_step_flow(cost, n, a, b, margin(a, b)) >= margin(a, b)) continue;  // no cut below the margin
+      if (a == b || margin(o, a, b) <= 0 || reduction.fixed(a, b)) continue;
+      if (two_step_flow(cost, n, a, b, margin(o, a, b)) >= margin(o, a, b)) continue;  // no cut below the margin
       residual = cost;
       DenseMaxFlow flow(residual, n);
-      const std::int64_t cut = flow.run(a, b, margin(a, b));
-      if (cut >= margin(a, b)) continue;
+      const std::int64_t cut = flow.run(a, b, margin(o, a, b));
+      if (cut >= margin(o, a, b)) continue;
       std::vector<int> side = flow.reachable(a);
       std::vector<char> in_side(n, 0);
       for (const int s : side) in_side[s] = 1;
       for (const int s : side) {
         for (int t = 0; t < n; ++t) {
-          if (in_side[t] || reduction.fixed(s, t) || margin(s, t) <= cut) continue;
+          if (in_side[t] || reduction.fixed(s, t) || margin(o, s, t) <= cut) continue;
           reduction.before[reduction.index(s, t)] = static_cast<signed char>(Rule::grouping);
           reduction.side_of[reduction.index(s, t)] = static_cast<int>(reduction.sides.size());
           ++reduction.by_grouping;
@@ -167,15 +169,14 @@ PairReduction fixed_pairs(const Counts& o) {
   PairReduction reduction;
   reduction.alternatives = n;
   reduction.before.assign(static_cast<std::size_t>(n) * n, 0);
-  auto margin = [&](int x, int y) { return static_cast<std::int64_t>(o.at(x, y)) - o.at(y, x); };
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
-      if (a == b || margin(a, b) <= 0) continue;
+      if (a == b || margin(o, a, b) <= 0) continue;
       std::int64_t worst = 0;  // the most the alternatives between b and a can gain from the swap's loss
-      for (int c = 0; c < n && worst < margin(a, b); ++c) {
-        if (c != a && c != b) worst += std::max<std::int64_t>(0, margin(b, c) - margin(a, c));
+      for (int c = 0; c < n && worst < margin(o, a, b); ++c) {
+        if (c != a && c != b) worst += std::max<std::int64_t>(0, margin(o, b, c) - margin(o, a, c));
       }
-      if (worst < margin(a, b)) {
+      if (worst < margin(o, a, b)) {
         reduction.before[static_cast<std::size_t>(a) * n + b] = static_cast<signed char>(Rule::exchange);
         ++reduction.by_exchange;
       }
