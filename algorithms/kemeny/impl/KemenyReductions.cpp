@@ -103,11 +103,11 @@ class DenseMaxFlow {
 
 /// A flow from a to b along the paths a -> t -> b (arc-disjoint, so it is a flow), stopped at
 /// `limit`: where it reaches the margin, no cut is below it and the max flow need not run.
-std::int64_t two_step_flow(const std::vector<std::int64_t>& cost, int n, int a, int b, std::int64_t limit) {
-  std::int64_t flow = cost[static_cast<std::size_t>(a) * n + b];
-  for (int t = 0; t < n && flow < limit; ++t) {
-    if (t != a && t != b)
-      flow += std::min(cost[static_cast<std::size_t>(a) * n + t], cost[static_cast<std::size_t>(t) * n + b]);
+std::int64_t two_step_flow(const PairReduction& reduction, const std::vector<std::int64_t>& cost, int a, int b,
+                           std::int64_t limit) {
+  std::int64_t flow = cost[reduction.index(a, b)];
+  for (int t = 0; t < reduction.alternatives && flow < limit; ++t) {
+    if (t != a && t != b) flow += std::min(cost[reduction.index(a, t)], cost[reduction.index(t, b)]);
   }
   return flow;
 }
@@ -127,7 +127,8 @@ void fix_by_grouping(const Counts& o, PairReduction& reduction) {
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
       if (a == b || margin(o, a, b) <= 0 || reduction.fixed(a, b)) continue;
-      if (two_step_flow(cost, n, a, b, margin(o, a, b)) >= margin(o, a, b)) continue;  // no cut below the margin
+      if (two_step_flow(reduction, cost, a, b, margin(o, a, b)) >= margin(o, a, b))
+        continue;  // no cut below the margin
       residual = cost;
       DenseMaxFlow flow(residual, n);
       const std::int64_t cut = flow.run(a, b, margin(o, a, b));
