@@ -147,9 +147,12 @@ inline std::uint64_t idp_groups(int n, int p, int q) {
 
 /// One layer of blocks (|Ch| = high): its high splits are grouped by p = |Ah| (Ah holds Ch's
 /// lowest agent), each thread taking up to `per_thread` consecutive Ah of one size (colex order).
+/// A thread's fixed cost (unranking its block and first Ah, 32 atomic maxes into the block) is
+/// shared by its Ah: on an H200, IDP at n = 28-29 ran 12-14% faster with 32 than with 16 (double and
+/// float), 50% slower with 8, and no faster with 48 or 64 (exp/idp-tuning).
 struct Layer {
   static constexpr int max_high = max_agents;
-  static constexpr std::uint64_t per_thread = 16;
+  static constexpr std::uint64_t per_thread = 32;
   int high = 0;
   std::uint64_t blocks = 0;                      ///< C(H, high)
   std::uint64_t groups[max_high + 1] = {};       ///< by p: evaluated size groups (0: p skipped)
