@@ -9,7 +9,7 @@
 #                              (ODP-IP on cores 4-31, one instance per core), then IDP alone at n = 30 resumed
 #   scripts/gpu_frontier.sh 3  GPU 0 and 1: auto at n = 32 (the distributions IP ends at n = 28),
 #                              then n = 32 on both GPUs (two ranks), then n = 33 on one
-#   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about 7
+#   scripts/gpu_frontier.sh 4  n = 32 on both GPUs, resumed (the four IP does not end: about 6
 #                              minutes each, one a call; build first with 7 on a fresh machine;
 #                              resume_flag=--force-resume resumes a database of another revision)
 #   scripts/gpu_frontier.sh 5  0, then GPU 0: IDP alone at n = 30 resumed (carry build/frontier with
