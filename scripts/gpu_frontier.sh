@@ -22,6 +22,12 @@
 #                              inversion), then the eleven other distributions IP ends, at n = 33
 #   scripts/gpu_frontier.sh 9  GPU 0: F at n = 33 (about 8 minutes: a call of its own, with
 #                              KOLLECTIVE_FRONTIER_DEADLINE=590); GPU 1: 8's runs resumed
+#   scripts/gpu_frontier.sh 10 builds the driver, then starts n = 33 on both GPUs in a process of its
+#                              own (setsid: it outlives the call while the machine stays warm), for
+#                              at most KOLLECTIVE_FRONTIER_BACKGROUND seconds (default 1500); IDP
+#                              takes about 1100 s a point there, longer than a call
+#   scripts/gpu_frontier.sh 11 waits for 10's run until it ends or the call's deadline (chain such
+#                              calls within the machine's 30 s idle release), then packs
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -109,12 +115,25 @@ case ${1:-} in
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
   7)
     build kollective none;;
+  10)
+    build kollective none
+    rm -f "$work/background.done"
+    setsid "$0" background </dev/null >>"$work/logs/background.log" 2>&1 &
+    log "n = 33 on two GPUs started in the background";;
+  background)  # 10's process: one run of up to KOLLECTIVE_FRONTIER_BACKGROUND seconds
+    SECONDS=0 deadline=${KOLLECTIVE_FRONTIER_BACKGROUND:-1500}
+    two_gpus configs/csg_frontier_33_two_gpus.yaml
+    touch "$work/background.done"
+    exit 0;;
+  11)
+    while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 5; done
+    log "background run $([ -f "$work/background.done" ] && echo ended || echo 'still running')";;
   8|9)
     [ "$1" = 8 ] && build kollective none
     [ "$1" = 9 ] && run 0 0-15 configs/csg_frontier_33_a.yaml &
     (run 1 16-31 configs/csg_frontier_pascal.yaml; run 1 16-31 configs/csg_frontier_33_b.yaml) &
     wait;;
-  *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
