@@ -14,5 +14,5 @@ seconds=${1:-30}
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${KOLLECTIVE_JOBS:-$(nproc)}
 
-"$root/scripts/sanitized_build.sh" fuzz kollective_fuzzers
-"$root/scripts/fuzz_run.sh" "$root/build/fuzz/tests/fuzz" "$seconds" "$jobs"
+build=$("$root/scripts/sanitized_build.sh" fuzz kollective_fuzzers | tail -n 1)
+"$root/scripts/fuzz_run.sh" "$build/tests/fuzz" "$seconds" "$jobs"

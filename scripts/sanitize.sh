@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${KOLLECTIVE_JOBS:-$(nproc)}
 
-"$root/scripts/sanitized_build.sh" sanitize kollective kollective_tests_host kollective_tests_serial
+"$root/scripts/sanitized_build.sh" sanitize kollective kollective_tests_host kollective_tests_serial >/dev/null
 cd "$root"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset fuzz -j "$jobs" -E '^(comm|distributed)_'
