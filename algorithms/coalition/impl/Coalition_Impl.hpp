@@ -284,16 +284,17 @@ void run_local_splits(const ExecSpace& space, Value* table, int h, const LayerSh
       });
 }
 
-/// Copies the blocks of layer h that `share` names between the table and consecutive blocks of
-/// `packed` (to_table: from packed into the table).
+/// Copies blocks [first, first + count) of those of layer h that `share` names between the table
+/// and consecutive blocks of `packed` (to_table: from packed into the table).
 template <class Value, class ExecSpace, class Binomials>
 void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int h, const LayerShare& share,
-                       bool to_table, int high_agents, const Binomials& binomial) {
+                       std::uint64_t first, std::uint64_t count, bool to_table, int high_agents,
+                       const Binomials& binomial) {
   Kokkos::parallel_for(
-      "Kollective::Coalition::copy_layer_blocks", Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(share.count)),
+      "Kollective::Coalition::copy_layer_blocks", Range64<ExecSpace>(space, 0, static_cast<std::int64_t>(count)),
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t high =
-            subsets::unrank_colex(share.block(static_cast<std::uint64_t>(i)), h, high_agents, binomial);
+            subsets::unrank_colex(share.block(first + static_cast<std::uint64_t>(i)), h, high_agents, binomial);
         Value* in_table = table + (high << low_agents);
         Value* in_packed = packed + i * block_size;
         for (int k = 0; k < block_size; ++k) {
@@ -306,22 +307,40 @@ void copy_layer_blocks(const ExecSpace& space, Value* table, Value* packed, int 
       });
 }
 
-/// Every rank's blocks of layer h, from `exchange` (ranks x share blocks), written into every
-/// rank's table; returns the fenced seconds it took.
+/// The most bytes a shared solve's exchange buffer takes: a layer larger than that is gathered
+/// in rounds, so that the buffer stays small beside the table (at n = 33 in double, two ranks'
+/// largest layer took 9.6 GiB beside the 64 GiB table and the 64 GiB of values made on the GPU:
+/// more than an H200 had). Tests lower it to run several rounds on small games.
+inline std::uint64_t exchange_buffer_bytes = std::uint64_t{1} << 30;
+
+/// Blocks each rank sends in one round of a layer's gathering.
+template <class Value>
+std::uint64_t exchange_round_blocks(int ranks) {
+  return Kokkos::max<std::uint64_t>(1, exchange_buffer_bytes / (block_size * sizeof(Value)) / ranks);
+}
+
+/// Every rank's blocks of layer h written into every rank's table, in rounds of at most `round`
+/// blocks a rank through `exchange` (ranks x round blocks); returns the fenced seconds it took.
 template <class Value, class ExecSpace, class Binomials>
 double gather_layer(const ExecSpace& space, const comm::Communicator& communicator, Value* table, Value* exchange,
-                    int h, std::uint64_t blocks, int high_agents, const Binomials& binomial) {
+                    std::uint64_t round, int h, std::uint64_t blocks, int high_agents, const Binomials& binomial) {
   space.fence();  // the layer's own work is not exchange time
   Kokkos::Timer timer;
   const int rank = communicator.rank(), ranks = communicator.size();
   const LayerShare mine(blocks, rank, ranks);
-  Value* own = exchange + rank * mine.share * block_size;
-  copy_layer_blocks(space, table, own, h, mine, false, high_agents, binomial);
-  comm::allgather_parts(space, communicator, exchange, mine.share * block_size);
-  for (int r = 0; r < ranks; ++r) {
-    const LayerShare theirs(blocks, r, ranks);
-    if (r == rank || theirs.count == 0) continue;
-    copy_layer_blocks(space, table, exchange + r * mine.share * block_size, h, theirs, true, high_agents, binomial);
+  for (std::uint64_t first = 0; first < mine.share; first += round) {  // rank 0 has the most: every rank takes part
+    const auto in_round = [&](const LayerShare& share) {
+      return share.count > first ? Kokkos::min(round, share.count - first) : std::uint64_t{0};
+    };
+    copy_layer_blocks(space, table, exchange + rank * round * block_size, h, mine, first, in_round(mine), false,
+                      high_agents, binomial);
+    comm::allgather_parts(space, communicator, exchange, round * block_size);
+    for (int r = 0; r < ranks; ++r) {
+      const LayerShare theirs(blocks, r, ranks);
+      if (r == rank || in_round(theirs) == 0) continue;
+      copy_layer_blocks(space, table, exchange + r * round * block_size, h, theirs, first, in_round(theirs), true,
+                        high_agents, binomial);
+    }
   }
   space.fence();
   return timer.seconds();
@@ -394,15 +413,15 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
   const int high_agents = n > low_agents ? n - low_agents : 0;
   const std::uint64_t coalitions = std::uint64_t{1} << n;
   const std::uint64_t entries = std::uint64_t{1} << (high_agents + low_agents);  // at least one block
-  // Across ranks, every rank holds the whole table, plus room to gather its largest layer.
+  // Across ranks, every rank holds the whole table, plus a buffer to gather the layers through.
   const comm::Communicator& communicator = options.communicator;
   const int ranks = communicator.size();
-  std::uint64_t exchange_blocks = 0;  // the most of any layer
+  std::uint64_t round = 0;  // blocks a rank sends in a round: at most a layer's share
   for (int h = 1; h <= high_agents && ranks > 1; ++h) {
-    exchange_blocks =
-        Kokkos::max(exchange_blocks, LayerShare(plan_layer(n, high_agents, h, idp).blocks, 0, ranks).share);
+    round = Kokkos::max(round, LayerShare(plan_layer(n, high_agents, h, idp).blocks, 0, ranks).share);
   }
-  exchange_blocks *= static_cast<std::uint64_t>(ranks);
+  round = Kokkos::min(round, exchange_round_blocks<Value>(ranks));
+  const std::uint64_t exchange_blocks = round * static_cast<std::uint64_t>(ranks);
   const std::uint64_t staged =  // the float conversion's buffer, unless the values are on the device
       std::is_same_v<Value, double> || on_device.data() != nullptr ? 0 : Kokkos::min(coalitions, upload_chunk);
   auto check_memory = [&] {
@@ -410,7 +429,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
         memory_kind<Memory>(),
         static_cast<std::int64_t>((entries + exchange_blocks * block_size) * sizeof(Value) + staged * 8),
         "the coalition value table of " + std::to_string(n) + " agents" +
-            (ranks > 1 ? " and its largest layer, gathered from " + std::to_string(ranks) + " ranks" : std::string()));
+            (ranks > 1 ? " and its buffer to gather layers from " + std::to_string(ranks) + " ranks" : std::string()));
     return 0;
   };
   // Every rank of a shared solve passes a workspace alike, so all of them check, or none.
@@ -453,7 +472,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
     run_local_splits(space, table, h, mine, high_agents, binomial);
     if (ranks > 1)
       exchange_seconds +=
-          gather_layer(space, communicator, table, exchange.data(), h, layer.blocks, high_agents, binomial);
+          gather_layer(space, communicator, table, exchange.data(), round, h, layer.blocks, high_agents, binomial);
     space.fence();
     progress.update(h + 1);
     if (h < high_agents && after_layer && after_layer(h, table_in_double(f))) {
