@@ -26,8 +26,9 @@
 #                              own (setsid: it outlives the call while the machine stays warm), for
 #                              at most KOLLECTIVE_FRONTIER_BACKGROUND seconds (default 1500); IDP
 #                              takes about 1100 s a point there, longer than a call
-#   scripts/gpu_frontier.sh 11 waits for 10's run until it ends or the call's deadline (chain such
-#                              calls within the machine's 30 s idle release), then packs
+#   scripts/gpu_frontier.sh 11 waits for 10's run until its next point ends (then stops it) or the
+#                              call's deadline (chain such calls within the machine's 30 s idle
+#                              release), then packs
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -76,6 +77,13 @@ for db in glob.glob(sys.argv[1] + "/*/results.sqlite"): sqlite3.connect(db).exec
   tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
 }
 
+background_db=$work/csg_frontier_33_two_gpus/results.sqlite
+points() {  # points DATABASE: the finished points it holds (0 when there is none)
+  python3 -c 'import os, sqlite3, sys
+db = sys.argv[1]
+print(sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute("select count(*) from rows").fetchone()[0] if os.path.exists(db) else 0)' "$1" 2>/dev/null || echo 0
+}
+
 build() {  # build TARGETS TESTS: the cuda-mpi preset's TARGETS, then the tests TESTS matches (none: no tests)
   log "building $1"
   KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS="$1" KOLLECTIVE_GPU_TESTS="$2" OUT=$work/build \
@@ -118,15 +126,23 @@ case ${1:-} in
   10)
     build kollective none
     rm -f "$work/background.done"
+    points "$background_db" > "$work/background.points"
     setsid "$0" background </dev/null >>"$work/logs/background.log" 2>&1 &
+    echo $! > "$work/background.pid"  # setsid's process leads its own session
     log "n = 33 on two GPUs started in the background";;
   background)  # 10's process: one run of up to KOLLECTIVE_FRONTIER_BACKGROUND seconds
     SECONDS=0 deadline=${KOLLECTIVE_FRONTIER_BACKGROUND:-1500}
     two_gpus configs/csg_frontier_33_two_gpus.yaml
     touch "$work/background.done"
     exit 0;;
-  11)
-    while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 5; done
+  11)  # once the next point ends, the run stops there: no device time on a point the session cannot end
+    while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ] &&
+      [ "$(points "$background_db")" -le "$(cat "$work/background.points")" ]; do sleep 5; done
+    if [ ! -f "$work/background.done" ] && [ "$(points "$background_db")" -gt "$(cat "$work/background.points")" ]; then
+      # The driver would finish the point in flight first; it has just begun, and finished points
+      # are committed already.
+      pkill -KILL -s "$(cat "$work/background.pid")" && touch "$work/background.done"
+    fi
     log "background run $([ -f "$work/background.done" ] && echo ended || echo 'still running')";;
   8|9)
     [ "$1" = 8 ] && build kollective none
