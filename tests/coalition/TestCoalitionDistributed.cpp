@@ -75,17 +75,20 @@ TEST(distributed, coalition_layers_shared_by_every_rank_equal_one_rank) {
 }
 
 TEST(distributed, coalition_layers_gathered_in_rounds_equal_one_rank) {
-  // A buffer of two double blocks a rank (four float ones): layers of up to 42 blocks a rank are
-  // gathered in up to 21 rounds, the last ones short or empty on the ranks with fewer blocks.
+  // A buffer of two double blocks a rank (four float ones): the largest layer at n = 14 (126
+  // blocks) takes about 32 rounds on two ranks, the last short or empty on ranks with fewer blocks.
   auto& bytes = coalition::Impl::exchange_buffer_bytes;
-  const std::uint64_t saved = bytes;
+  struct Restore {
+    std::uint64_t& value;
+    const std::uint64_t saved;
+    ~Restore() { value = saved; }
+  } restore{bytes, bytes};
   bytes = 2 * coalition::Impl::block_size * sizeof(double) * static_cast<std::uint64_t>(world().size());
   EXPECT_EQ(coalition::Impl::exchange_round_blocks<double>(world().size()), 2u);
   for (int n = 9; n <= 14; ++n) {
     expect_shared_equals_alone<double>(coalition::uniform_game(n, 700 + n), coalition::Method::idp);
     expect_shared_equals_alone<float>(coalition::idpg_benchmark(n, 4321), coalition::Method::dp);
   }
-  bytes = saved;
 }
 
 TEST(distributed, coalition_auto_shared_is_idp_and_refuses_a_time_limit) {
