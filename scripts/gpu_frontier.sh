@@ -136,9 +136,9 @@ case ${1:-} in
     touch "$work/background.done"
     exit 0;;
   11)  # once the next point ends, the run stops there: no device time on a point the session cannot end
-    while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ] &&
-      [ "$(points "$background_db")" -le "$(cat "$work/background.points")" ]; do sleep 5; done
-    if [ ! -f "$work/background.done" ] && [ "$(points "$background_db")" -gt "$(cat "$work/background.points")" ]; then
+    point_ended() { [ "$(points "$background_db")" -gt "$(cat "$work/background.points")" ]; }
+    while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ] && ! point_ended; do sleep 5; done
+    if [ ! -f "$work/background.done" ] && point_ended; then
       # The driver would finish the point in flight first; it has just begun, and finished points
       # are committed already.
       pkill -KILL -s "$(cat "$work/background.pid")" && touch "$work/background.done"

@@ -327,18 +327,18 @@ double gather_layer(const ExecSpace& space, const comm::Communicator& communicat
   space.fence();  // the layer's own work is not exchange time
   Kokkos::Timer timer;
   const int rank = communicator.rank(), ranks = communicator.size();
-  const LayerShare mine(blocks, rank, ranks);
-  for (std::uint64_t first = 0; first < mine.share; first += round) {  // rank 0 has the most: every rank takes part
-    const auto in_round = [&](const LayerShare& share) {
-      return share.count > first ? Kokkos::min(round, share.count - first) : std::uint64_t{0};
+  std::vector<LayerShare> shares;
+  for (int r = 0; r < ranks; ++r) shares.emplace_back(blocks, r, ranks);
+  for (std::uint64_t first = 0; first < shares[0].share; first += round) {  // rank 0 has the most: all take part
+    const auto in_round = [&](int r) {
+      return shares[r].count > first ? Kokkos::min(round, shares[r].count - first) : std::uint64_t{0};
     };
-    copy_layer_blocks(space, table, exchange + rank * round * block_size, h, mine, first, in_round(mine), false,
+    copy_layer_blocks(space, table, exchange + rank * round * block_size, h, shares[rank], first, in_round(rank), false,
                       high_agents, binomial);
     comm::allgather_parts(space, communicator, exchange, round * block_size);
     for (int r = 0; r < ranks; ++r) {
-      const LayerShare theirs(blocks, r, ranks);
-      if (r == rank || in_round(theirs) == 0) continue;
-      copy_layer_blocks(space, table, exchange + r * round * block_size, h, theirs, first, in_round(theirs), true,
+      if (r == rank || in_round(r) == 0) continue;
+      copy_layer_blocks(space, table, exchange + r * round * block_size, h, shares[r], first, in_round(r), true,
                         high_agents, binomial);
     }
   }
