@@ -28,7 +28,8 @@
 #                              takes about 1100 s a point there, longer than a call
 #   scripts/gpu_frontier.sh 11 waits for 10's run until its next point ends (then stops it) or the
 #                              call's deadline (chain such calls within the machine's 30 s idle
-#                              release), then packs
+#                              release), then packs. Carry build/frontier on 10's call only: a
+#                              carried folder replaces the one the background run writes to
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -136,6 +137,7 @@ case ${1:-} in
     touch "$work/background.done"
     exit 0;;
   11)  # once the next point ends, the run stops there: no device time on a point the session cannot end
+    [ -f "$work/background.points" ] || { log "no background run here: was build/frontier carried again after 10?"; exit 1; }
     point_ended() { [ "$(points "$background_db")" -gt "$(cat "$work/background.points")" ]; }
     while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ] && ! point_ended; do sleep 5; done
     if [ ! -f "$work/background.done" ] && point_ended; then
