@@ -60,14 +60,21 @@ void write_proof(std::ostream& out, const Proof& proof, int n) {
   out << "{\"rows\":";
   write_list(out, proof.rows, [&](const auto& rows) {
     write_list(out, rows, [&](const auto& row) {
-      if (!row.first.ladder) {
-        const Triangle& t = row.first.triangle;
+      const Cut& cut = row.first;
+      if (cut.is_triangle()) {
+        const Triangle& t = cut.triangle;
         out << '[' << t.i << ',' << t.j << ',' << t.k << ',' << (t.upper ? 1 : 0) << ',' << decimal(row.second) << ']';
         return;
       }
-      out << "[\"ladder\",";
-      write_list(out, row.first.ladder->cycles,
-                 [&](const std::vector<int>& cycle) { write_list(out, cycle, [&](int a) { out << a; }); });
+      if (cut.fence) {
+        out << "[\"fence\",";
+        write_list(out, cut.fence->pales,
+                   [&](const auto& pale) { out << '[' << pale.first << ',' << pale.second << ']'; });
+      } else {
+        out << "[\"ladder\",";
+        write_list(out, cut.ladder->cycles,
+                   [&](const std::vector<int>& cycle) { write_list(out, cycle, [&](int a) { out << a; }); });
+      }
       out << ',' << decimal(row.second) << ']';
     });
   });
@@ -126,13 +133,15 @@ void write_component(std::ostream& out, const ComponentCertificate& component) {
 
 std::string certificate_json(const Result& result, const Counts& o, const std::string& input_format) {
   if (!result.exact || !result.certificate) fail("Kemeny certificate: the result is not exact (internal error)");
-  bool ladders = false, grouping = false;  // version 2 adds ladder rows, version 3 grouping pairs
+  // Version 2 adds ladder rows, version 3 grouping pairs, version 4 fence rows.
+  bool ladders = false, grouping = false, fences = false;
   for (const ComponentCertificate& component : result.certificate->components) {
     grouping = grouping || component.reduction.by_grouping > 0;
-    for (const auto& rows : component.proof.rows)
-      for (const auto& row : rows) ladders = ladders || row.first.ladder;
+    for (const auto& rows : component.proof.rows) {
+      for (const auto& row : rows) ladders = ladders || row.first.ladder, fences = fences || row.first.fence;
+    }
   }
-  const int version = grouping ? 3 : ladders ? 2 : 1;
+  const int version = fences ? 4 : grouping ? 3 : ladders ? 2 : 1;
   std::ostringstream out;
   out << "{\"format\":\"kollective-kemeny-certificate\",\"version\":" << version << ",\"price_bits\":" << price_bits
       << ",\"input_format\":" << json_string(input_format) << ",\"alternatives\":" << o.alternatives << ",\"names\":";

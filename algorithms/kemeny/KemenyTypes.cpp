@@ -74,6 +74,7 @@ const OptionFields<Options>& option_fields() {
       flag_option("reduce", &Options::reduce, "auto: fix the pairs the data reduction proves"),
       flag_option("ladders", &Options::ladders,
                   "auto: add violated Moebius ladder cuts to the root LP of branch and cut"),
+      flag_option("fences", &Options::fences, "auto: add violated fence cuts to the root LP of branch and cut"),
       flag_option("count", &Options::count, "auto: list and count the optima (false: one optimum)"),
   };
   return fields;
@@ -143,6 +144,8 @@ const ResultFields<Report>& result_fields() {
                     [](const Report& r) { return r.result.lp_cuts; }),
       field<Report>("lp_ladders", F::counter, "count", "Moebius ladder inequalities added",
                     [](const Report& r) { return r.result.lp_ladders; }),
+      field<Report>("lp_fences", F::counter, "count", "fence inequalities added",
+                    [](const Report& r) { return r.result.lp_fences; }),
       field<Report>("search_nodes", F::counter, "count", "LP nodes of branch and cut",
                     [](const Report& r) { return r.result.search_nodes; }),
       field_where<Report>("reduction_pairs", F::counter, "count", "pairs of the components given to the LP search",

@@ -52,6 +52,9 @@ struct Options {
   /// auto: add violated Möbius ladder inequalities to the root LP of branch and cut once no
   /// triangle is violated (KemenyLP.hpp's Separation)
   bool ladders = false;
+  /// auto: add violated fence inequalities there too (they close little of the gap on random
+  /// tournaments, and nothing beside ladders: perf/results/kemeny/cpu_cut_gaps.md)
+  bool fences = false;
   /// auto: list and count the optima of the components the LP search proves (false: the one
   /// optimum found, count_known false; the DP counts them anyway)
   bool count = true;
@@ -80,6 +83,7 @@ struct Result {
   int lp_rounds = 0;              ///< LP solves, over the components
   std::int64_t lp_cuts = 0;       ///< triangle inequalities added, over the components
   std::int64_t lp_ladders = 0;    ///< Möbius ladder inequalities added, over the components
+  std::int64_t lp_fences = 0;     ///< fence inequalities added, over the components
   std::int64_t search_nodes = 0;  ///< LP nodes of branch and cut, over the components
   /// auto's data reduction (KemenyReductions.hpp), over the components given to the LP search:
   /// their pairs, and those fixed in every optimum by the exchange rule, the 3/4-majority rule, the

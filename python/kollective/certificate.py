@@ -257,6 +257,28 @@ def ladder_row(row, m):
     return sorted(uses), len(uses) - (k + 1) // 2, row[2]
 
 
+def fence_row(row, m):
+    """The arcs and right-hand side of a fence row ["fence", pales, weight], checked: t >= 3 pales
+    [u, l] over 2t distinct alternatives; the arcs are the pales u_i -> l_i and the crosses
+    l_j -> u_i for i != j, and every ranking keeps at most t^2 - t + 1 of them (Grötschel, Jünger
+    and Reinelt 1985). Why: a ranking keeps all but the crosses u_i -> l_j it reverses, so the row
+    says kept pales - reversed crosses <= 1; of s kept pales, the one whose u comes first has its u
+    before the other s - 1 kept pales' l, each a reversed cross. Returns (arcs, rhs, weight)."""
+    if len(row) != 3 or not isinstance(row[1], list) or type(row[2]) is not int or row[2] < 0:
+        raise Rejected(f"row {row} is not [\"fence\", pales, weight] with an integer weight >= 0")
+    pales, t = row[1], len(row[1])
+    if t < 3 or not all(isinstance(p, list) and len(p) == 2 and all(type(a) is int and 0 <= a < m for a in p)
+                        for p in pales):
+        raise Rejected(f"fence row {row}: needs 3 or more pales [u, l] of alternatives 0..{m - 1}")
+    if len({a for p in pales for a in p}) != 2 * t:
+        raise Rejected(f"fence row {row}: its pales' alternatives are not distinct")
+    arcs = [tuple(p) for p in pales] + [(pales[j][1], pales[i][0]) for i in range(t) for j in range(t) if i != j]
+    return arcs, t * t - t + 1, row[2]
+
+
+FACET_ROWS = {"ladder": ladder_row, "fence": fence_row}
+
+
 def column_pairs(m):
     """The LP's pair columns of m alternatives: (i, j) for i < j, in order."""
     return [(i, j) for i in range(m) for j in range(i + 1, m)]
@@ -284,8 +306,8 @@ class Component:
             return self.priced[key]
         value, reduced = self.constant * self.unit, [c * self.unit for c in self.cost]
         for row in rows:
-            if isinstance(row, list) and row and row[0] == "ladder":
-                arcs, rhs, weight = ladder_row(row, self.m)
+            if isinstance(row, list) and row and row[0] in FACET_ROWS:
+                arcs, rhs, weight = FACET_ROWS[row[0]](row, self.m)
                 for a, b in arcs:  # x(a, b) is x_ab for a < b, else 1 - x_ba: the constant moves right
                     reduced[self.index[(min(a, b), max(a, b))]] += weight if a < b else -weight
                     rhs -= 0 if a < b else 1
@@ -507,8 +529,8 @@ def integer(value, what, low=None, high=None):
 def check(input_path, certificate):
     """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
     if not isinstance(certificate, dict) or certificate.get("format") != "kollective-kemeny-certificate" \
-            or certificate.get("version") not in (1, 2, 3):
-        raise Unreadable("not a version 1, 2 or 3 Kollective Kemeny certificate")
+            or certificate.get("version") not in (1, 2, 3, 4):
+        raise Unreadable("not a version 1, 2, 3 or 4 Kollective Kemeny certificate")
     integer(certificate["price_bits"], "price_bits", 1, 64)
     integer(certificate["alternatives"], "alternatives", 1, 65536)
     integer(certificate["distance_doubled"], "distance_doubled")

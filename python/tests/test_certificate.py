@@ -153,6 +153,57 @@ def test_malformed_ladders_are_rejected(row, words):
         certificate.ladder_row(row, 6)
 
 
+# Fence rows (certificate version 4): t >= 3 pales [u, l] over 2t distinct alternatives.
+FENCES = [["fence", [[0, 3], [1, 4], [2, 5]], 1], ["fence", [[6, 1], [0, 7], [2, 4], [5, 3]], 1]]
+
+
+@pytest.mark.parametrize("row, m, rhs", [(FENCES[0], 6, 7), (FENCES[1], 8, 13)])
+def test_a_fence_holds_for_every_ordering_and_is_tight(row, m, rhs):
+    arcs, found_rhs, _ = certificate.fence_row(row, m)
+    assert found_rhs == rhs and len(arcs) == len(row[1]) ** 2
+    kept = []
+    for order in orderings(m):
+        place = {a: p for p, a in enumerate(order)}
+        kept.append(sum(place[a] < place[b] for a, b in arcs))
+    assert max(kept) == rhs  # valid, and some ordering meets it
+
+
+def test_the_three_fence_is_the_ladder_of_three_four_cycles():
+    fence, fence_rhs, _ = certificate.fence_row(FENCES[0], 6)
+    ladder, ladder_rhs, _ = certificate.ladder_row(FENCE, 6)
+    assert sorted(fence) == sorted(ladder) and fence_rhs == ladder_rhs
+
+
+def test_fence_weights_never_bound_above_the_optimum():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(5):
+        o = [[0 if a == b else rng.randint(0, 9) for b in range(8)] for a in range(8)]
+        best = min(sum(o[order[q]][order[p]] for p in range(8) for q in range(p + 1, 8)) for order in orderings(8))
+        component = certificate.Component(o, list(range(8)), 8)
+        rows = [["fence", FENCES[1][1], rng.randint(0, 3 << 8)], ["fence", FENCES[0][1], rng.randint(0, 3 << 8)],
+                [0, 1, 2, 1, rng.randint(0, 1 << 8)]]
+        assert component.bound(("f", _), rows, {}) <= best
+
+
+@pytest.mark.parametrize(
+    "row, words",
+    [
+        (["fence", [[0, 3], [1, 4]], 1], "3 or more pales"),
+        (["fence", [[0, 3], [1, 4], [2, 3]], 1], "not distinct"),
+        (["fence", [[0, 3], [1, 4], [2, 2]], 1], "not distinct"),
+        (["fence", [[0, 3], [1, 4], [2, 6]], 1], "0..5"),
+        (["fence", [[0, 3], [1, 4], [2]], 1], "pales"),
+        (["fence", [[0, 3], [1, 4], [2, 5]], -1], "weight >= 0"),
+        (["fence", [[0, 3], [1, 4], [2, 5.0]], 1], "pales"),
+    ],
+)
+def test_malformed_fences_are_rejected(row, words):
+    with pytest.raises(certificate.Rejected, match=words):
+        certificate.fence_row(row, 6)
+
+
 def test_an_arc_in_three_cycles_is_rejected():
     # Three triangles through the one arc 0 -> 1: each pair shares exactly it, but one dropped arc breaks all three.
     with pytest.raises(certificate.Rejected, match="three cycles"):

@@ -21,6 +21,7 @@ INPUTS = {  # run -> its input, as the checker reads it
     "mixture_30": "{out}/mixture_30_input.soc",
     "tournament_25": "{out}/tournament_25_input.csv",
     "tournament_25_ladders": "{out}/tournament_25_ladders_input.csv",
+    "tournament_25_fences": "{out}/tournament_25_fences_input.csv",
     "weights_14": os.path.join(HERE, "certificates", "signed_14.mat"),
     "ballots_4": os.path.join(HERE, "heuristic_4.soc"),
     "ballots_dp": os.path.join(HERE, "heuristic_4.soc"),
@@ -178,6 +179,24 @@ def ladders(input_path, path):
     rejected(input_path, broken, "tournament_25_ladders: two cycles of a ladder made equal", "share")
 
 
+def fences(input_path, path):
+    """The run with fences: its certificate (version 4) holds fence rows that bound leaves, and a
+    fence whose two pales are made to share an alternative is rejected."""
+    with open(path, encoding="utf-8") as f:
+        cert = json.load(f)
+    proof = searched_component(cert)["proof"]
+    leaves = {node["rows"] for node in proof["nodes"] if node["kind"] == "bound"}
+    rows = [(n, k) for n, rows in enumerate(proof["rows"]) for k, row in enumerate(rows) if row[0] == "fence" and n in leaves]
+    expect(cert["version"] == 4 and rows, f"tournament_25_fences: version {cert['version']}, {len(rows)} fence rows")
+    if not rows:
+        return
+    broken = copy.deepcopy(cert)
+    n, k = rows[0]
+    pales = searched_component(broken)["proof"]["rows"][n][k][1]
+    pales[1][0] = pales[0][0]  # two pales from one alternative
+    rejected(input_path, broken, "tournament_25_fences: two pales sharing an alternative", "not distinct")
+
+
 def main():
     kollective, out = sys.argv[1], sys.argv[2]
     shutil.rmtree(out, ignore_errors=True)
@@ -198,6 +217,7 @@ def main():
         if any(c["method"] == "branch-and-cut" for c in cert["components"]):
             remove_leaf(input_path, cert, run)
     ladders(INPUTS["tournament_25_ladders"].format(out=out), os.path.join(out, "tournament_25_ladders_certificate.json"))
+    fences(INPUTS["tournament_25_fences"].format(out=out), os.path.join(out, "tournament_25_fences_certificate.json"))
     grouping = [run for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]
                 if any(pair[2] == "grouping" for pair in c.get("fixed_pairs", []))]
     expect(grouping, "a run's certificate holds pairs fixed by the grouping rule (tampered above)")

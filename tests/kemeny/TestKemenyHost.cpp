@@ -11,6 +11,7 @@
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyFences.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
@@ -97,6 +98,45 @@ TEST(kemeny_cuts, ladders_valid_under_the_checkers_conditions) {
   // Cycles 0 and 3 share the arc 0 -> 3, not consecutive among five (each arc in two cycles at most).
   EXPECT_FALSE(valid({{3, 4, 2, 0}, {6, 3, 4, 5}, {5, 2, 6, 3}, {0, 3, 5, 1}, {2, 1, 0, 4}}));
   EXPECT_FALSE(valid({{0, 1, 2}, {1, 2, 3}, {3, 1, 2}}));  // 1 -> 2 in three cycles
+}
+
+TEST(kemeny_cuts, fences_as_arcs) {
+  // A fence of t pales: t pales and t (t - 1) crosses, of which every ordering keeps at most
+  // t^2 - t + 1 and some keeps that many (the row is valid and tight), t = 3, 4 and 5.
+  using Pales = std::vector<std::pair<int, int>>;
+  const std::vector<Pales> fences = {
+      {{0, 3}, {1, 4}, {2, 5}}, {{6, 1}, {0, 7}, {2, 4}, {5, 3}}, {{0, 5}, {1, 6}, {2, 7}, {3, 8}, {4, 9}}};
+  for (const Pales& pales : fences) {
+    const int t = static_cast<int>(pales.size());
+    const kemeny::CutArcs row =
+        kemeny::cut_arcs(kemeny::Cut{{}, nullptr, std::make_shared<const kemeny::Fence>(kemeny::Fence{pales})});
+    EXPECT_EQ(row.arcs.size(), static_cast<std::size_t>(t * t)) << "t = " << t;
+    EXPECT_EQ(row.most_kept, t * t - t + 1) << "t = " << t;
+    EXPECT_EQ(kollective::test::most_arcs_kept(row.arcs), row.most_kept) << "t = " << t;
+  }
+  // The 3-fence is the ladder of three 4-dicycles through its pales: the same arcs, the same bound.
+  auto fence =
+      kemeny::cut_arcs(kemeny::Cut{{}, nullptr, std::make_shared<const kemeny::Fence>(kemeny::Fence{fences[0]})});
+  auto ladder = kemeny::cut_arcs(kemeny::Cut{
+      {}, std::make_shared<const kemeny::Ladder>(kemeny::Ladder{{{0, 3, 1, 4}, {1, 4, 2, 5}, {2, 5, 0, 3}}})});
+  std::sort(fence.arcs.begin(), fence.arcs.end());
+  std::sort(ladder.arcs.begin(), ladder.arcs.end());
+  EXPECT_EQ(fence.arcs, ladder.arcs);
+  EXPECT_EQ(fence.most_kept, ladder.most_kept);
+}
+
+TEST(kemeny_cuts, fences_valid_under_the_checkers_conditions) {
+  // The conditions of python/kollective/certificate.py's fence_row, case by case.
+  auto valid = [](const std::vector<std::pair<int, int>>& pales, int n = 8) {
+    return kemeny::valid_fence(kemeny::Fence{pales}, n);
+  };
+  EXPECT_TRUE(valid({{0, 3}, {1, 4}, {2, 5}}));
+  EXPECT_TRUE(valid({{7, 1}, {0, 6}, {2, 4}, {5, 3}}));
+  EXPECT_FALSE(valid({{0, 3}, {1, 4}}));           // two pales: a 4-dicycle, not a fence
+  EXPECT_FALSE(valid({{0, 3}, {1, 4}, {2, 3}}));   // an alternative in two pales
+  EXPECT_FALSE(valid({{0, 3}, {1, 4}, {2, 2}}));   // a pale from an alternative to itself
+  EXPECT_FALSE(valid({{0, 3}, {1, 4}, {2, 8}}));   // out of range
+  EXPECT_FALSE(valid({{0, 3}, {1, 4}, {-1, 5}}));  // negative
 }
 
 // The iterated local search (the anytime answer of components too large for branch and cut) on

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <tuple>
 
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyFences.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
@@ -20,11 +22,11 @@
 
 namespace kollective::test {
 
-/// The device's triangle separation, and Möbius ladders after it where `ladders`.
+/// The device's triangle separation, and Möbius ladders and fences after it where asked.
 template <class ExecSpace>
-kemeny::Separation separation_on(const ExecSpace& space, bool ladders = false) {
+kemeny::Separation separation_on(const ExecSpace& space, bool ladders = false, bool fences = false) {
   return {[space](const std::vector<double>& x, int n) { return kemeny::Impl::violated_triangles(space, x, n); },
-          ladders};
+          ladders, fences};
 }
 
 /// The LP bound with the device's triangle separation.
@@ -106,14 +108,14 @@ TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
   // LP optimum rounded up, in a dive that fixes one more pair a solve (as a search's nodes do) over
   // rounds that add rows and take slack ones out.
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
-  // With ladders, their rows are priced too.
+  // With ladders (seeds 4-6) and fences (3-6), their rows are priced too.
   TEST_EXECSPACE space;
   int closed = 0;
-  std::int64_t ladders = 0;
+  std::int64_t ladders = 0, fences = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const auto o = random_tournament(24, 1, seed);
     const int n = o.alternatives;
-    kemeny::TriangleLp lp(o, separation_on(space, seed > 3));
+    kemeny::TriangleLp lp(o, separation_on(space, seed > 3, seed > 2));
     std::vector<signed char> fixed(lp.columns(), -1);
     for (int dive = 0; dive < 12; ++dive) {
       const auto solution = lp.solve(fixed, 200, 60);
@@ -136,9 +138,11 @@ TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
       fixed[most_fractional] = 1;
     }
     ladders += lp.ladders();
+    fences += lp.fences();
   }
   EXPECT_GT(closed, 18) << "few closed solves: the dive is barely tested";
   EXPECT_GT(ladders, 0) << "no ladder was added: their rows are untested";
+  EXPECT_GT(fences, 0) << "no fence was added: their rows are untested";
 }
 
 TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
@@ -178,12 +182,101 @@ TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
   EXPECT_GT(tight, 0);
 }
 
-/// Branch and cut with the device's triangle separation (and ladders where `ladders`), from the
-/// best heuristic ranking, with the data reduction's pairs fixed where `reduced`.
+/// The violation of a fence at x (x_of(a, b): a before b): its F less 1 (KemenyFences.hpp).
+template <class XOf>
+double fence_violation(const std::vector<std::pair<int, int>>& pales, const XOf& x_of) {
+  double value = -1;
+  for (std::size_t i = 0; i < pales.size(); ++i) {
+    value += x_of(pales[i].first, pales[i].second);
+    for (std::size_t j = 0; j < pales.size(); ++j) value -= i != j ? x_of(pales[i].first, pales[j].second) : 0;
+  }
+  return value;
+}
+
+TEST(TEST_CATEGORY, kemeny_fence_search_finds_every_violated_three_fence) {
+  // At random points over 9 alternatives, each x near 0 or 1 (many fences violated there), the search
+  // for 3-fences, unlimited, returns exactly the violated ones among every triple of pales, most
+  // violated first, each violated by what its arcs say.
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const int n = 9;
+    HostRng rng(seed);
+    std::vector<double> x(n * n, 0.0);
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b) x[a * n + b] = (uniform_unit(rng) < 0.5 ? 0 : 0.8) + 0.2 * uniform_unit(rng);
+    auto x_of = [&](int a, int b) { return a < b ? x[a * n + b] : 1 - x[b * n + a]; };
+    using Pales = std::vector<std::pair<int, int>>;
+    std::set<Pales> by_hand;
+    for (int p = 0; p < n * n; ++p)
+      for (int q = p + 1; q < n * n; ++q)
+        for (int r = q + 1; r < n * n; ++r) {
+          const Pales pales = {{p / n, p % n}, {q / n, q % n}, {r / n, r % n}};
+          if (kemeny::valid_fence(kemeny::Fence{pales}, n) && fence_violation(pales, x_of) > 1e-6)
+            by_hand.insert(pales);
+        }
+    ASSERT_GT(by_hand.size(), 10u) << "seed " << seed << ": few violated 3-fences, little to find";
+    kemeny::FenceSearch all{3};
+    all.most_fences = all.uses_per_pale = 1 << 20;
+    std::set<Pales> found;
+    double most = 1e9;
+    for (const kemeny::Cut& cut : kemeny::violated_fences(x, n, all)) {
+      Pales pales = cut.fence->pales;
+      const kemeny::CutArcs row = kemeny::cut_arcs(cut);
+      double kept = 0;
+      for (const auto& [a, b] : row.arcs) kept += x_of(a, b);
+      EXPECT_NEAR(kept - row.most_kept, fence_violation(pales, x_of), 1e-9);
+      EXPECT_LE(kept - row.most_kept, most + 1e-12) << "most violated first";
+      most = kept - row.most_kept;
+      std::sort(pales.begin(), pales.end());
+      found.insert(pales);
+    }
+    EXPECT_EQ(found, by_hand) << "seed " << seed;
+  }
+}
+
+TEST(TEST_CATEGORY, kemeny_fences_found_at_lp_points_are_violated_and_valid) {
+  // At the triangle LP's optimum of tournaments of 24 (where no 3-fence is violated, and larger
+  // ones are): every fence found passes the checker's conditions, is violated there, most violated
+  // first, and no ordering keeps more of its arcs than its row allows.
+  if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
+  TEST_EXECSPACE space;
+  int found = 0, larger = 0, tight = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const auto o = random_tournament(24, 1, seed);
+    const int n = o.alternatives;
+    kemeny::TriangleLp lp(o, separation_on(space));
+    const auto point = lp.solve(std::vector<signed char>(lp.columns(), -1), 200, 60);
+    ASSERT_EQ(point.status, kemeny::TriangleLp::Status::closed);
+    auto x_of = [&](int a, int b) {
+      return a < b ? point.x[static_cast<std::size_t>(a) * n + b] : 1 - point.x[static_cast<std::size_t>(b) * n + a];
+    };
+    double most = 1e9;
+    for (const kemeny::Cut& cut : kemeny::violated_fences(point.x, n)) {
+      ASSERT_TRUE(cut.fence);
+      EXPECT_TRUE(kemeny::valid_fence(*cut.fence, n));
+      const kemeny::CutArcs row = kemeny::cut_arcs(cut);
+      double kept = 0;
+      for (const auto& [a, b] : row.arcs) kept += x_of(a, b);
+      EXPECT_GT(kept - row.most_kept, 1e-6) << "seed " << seed;
+      EXPECT_LE(kept - row.most_kept, most + 1e-12) << "most violated first";
+      most = kept - row.most_kept;
+      larger += cut.fence->pales.size() > 3;
+      const int best = most_arcs_kept(row.arcs);
+      EXPECT_LE(best, row.most_kept) << "seed " << seed << ": a ranking keeps more arcs than the row allows";
+      tight += best == row.most_kept;
+      ++found;
+    }
+  }
+  EXPECT_GT(found, 10) << "few fences found: the search is barely tested";
+  EXPECT_GT(larger, 0) << "no fence of four or more pales: the growth is untested";
+  EXPECT_GT(tight, 0);
+}
+
+/// Branch and cut with the device's triangle separation (and ladders and fences where `facets`),
+/// from the best heuristic ranking, with the data reduction's pairs fixed where `reduced`.
 template <class ExecSpace>
 kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60, bool reduced = false,
-                               bool ladders = false) {
-  return kemeny::branch_and_cut(o, separation_on(ExecSpace(), ladders), kemeny::best_heuristic(o, 1), list_limit,
+                               bool facets = false) {
+  return kemeny::branch_and_cut(o, separation_on(ExecSpace(), facets, facets), kemeny::best_heuristic(o, 1), list_limit,
                                 max_seconds,
                                 reduced ? kemeny::pair_columns(kemeny::fixed_pairs(o)) : std::vector<signed char>{});
 }

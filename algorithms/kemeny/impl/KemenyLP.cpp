@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "kollective/algorithms/kemeny/impl/KemenyFences.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Timer.hpp"
@@ -19,10 +20,22 @@ namespace kollective::kemeny {
 
 CutArcs cut_arcs(const Cut& cut) {
   const Triangle& t = cut.triangle;
-  if (!cut.ladder)
+  if (cut.is_triangle())
     return t.upper ? CutArcs{{{t.i, t.j}, {t.j, t.k}, {t.k, t.i}}, 2}
                    : CutArcs{{{t.i, t.k}, {t.k, t.j}, {t.j, t.i}}, 2};
   CutArcs out;
+  if (cut.fence) {
+    const auto& pales = cut.fence->pales;
+    const int t = static_cast<int>(pales.size());
+    out.arcs.assign(pales.begin(), pales.end());
+    for (int i = 0; i < t; ++i) {
+      for (int j = 0; j < t; ++j) {
+        if (i != j) out.arcs.emplace_back(pales[j].second, pales[i].first);
+      }
+    }
+    out.most_kept = t * t - t + 1;
+    return out;
+  }
   const auto& cycles = cut.ladder->cycles;
   for (const auto& cycle : cycles) {
     for (std::size_t p = 0; p < cycle.size(); ++p) {
@@ -50,6 +63,7 @@ LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, do
   result.rounds = lp.rounds();
   result.cuts = lp.cuts();
   result.ladders = lp.ladders();
+  result.fences = lp.fences();
   result.seconds = timer.seconds();
   return result;
 }
@@ -102,7 +116,7 @@ struct TriangleLp::State {
   };
   std::vector<Row> rows;  // the cuts, in the model's row order
   int rounds = 0;
-  std::int64_t triangles_added = 0, ladders_added = 0;  // those taken out since included
+  std::int64_t triangles_added = 0, ladders_added = 0, fences_added = 0;  // those taken out since included
 
   /// A lower bound that holds for any multipliers y <= 0 of the rows a x <= b (weak duality over
   /// the columns' boxes): y b + sum over columns of min over the box of (c_j - y a_j) x_j, with y
@@ -140,16 +154,16 @@ struct TriangleLp::State {
 
   /// Takes out the triangles that neither bind nor hold a price at the last solve: they do not
   /// change its optimum, and the later solves are faster without them (a triangle that is needed
-  /// again is found again). Ladders, searched for at the first solve only, stay, except where
-  /// `unpriced_ladders`: then those without a price go (the first solve's end).
-  void drop_slack_rows(bool unpriced_ladders = false) {
+  /// again is found again). Ladders and fences, searched for at the first solve only, stay, except
+  /// where `unpriced_facets`: then those without a price go (the first solve's end).
+  void drop_slack_rows(bool unpriced_facets = false) {
     const double* prices = model.dualRowSolution();
     const double* activity = model.primalRowSolution();
     std::vector<int> slack;
     std::vector<Row> kept;
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (rows[r].cut.ladder ? unpriced_ladders && prices[r] == 0
-                             : prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6) {
+      if (!rows[r].cut.is_triangle() ? unpriced_facets && prices[r] == 0
+                                     : prices[r] == 0 && activity[r] < rows[r].rhs - 1e-6) {
         slack.push_back(static_cast<int>(r));
       } else {
         kept.push_back(std::move(rows[r]));
@@ -176,7 +190,7 @@ struct TriangleLp::State {
     std::vector<int> indices;
     std::vector<CoinBigIndex> row_starts = {0};
     for (Cut& cut : violated) {
-      ++(cut.ladder ? ladders_added : triangles_added);
+      ++(cut.ladder ? ladders_added : cut.fence ? fences_added : triangles_added);
       Row row = row_of(std::move(cut));
       for (const auto& [column, sign] : row.terms) indices.push_back(column), elements.push_back(sign);
       row_lower.push_back(-COIN_DBL_MAX);
@@ -188,26 +202,30 @@ struct TriangleLp::State {
                   indices.data(), elements.data());
   }
 
-  /// The cuts violated at x: the triangles, or where none is and ladders are still searched (the
-  /// first solve, while a round of them lifts the bound enough), ladders.
+  /// The cuts violated at x: the triangles, or where none is and ladders or fences are still
+  /// searched (the first solve, while a round of them lifts the bound enough), those.
   std::vector<Cut> violated_cuts(const std::vector<double>& x, Scaled value) {
     std::vector<Cut> cuts;
-    for (const Triangle& t : separate.triangles(x, n)) cuts.push_back(Cut{t, nullptr});
-    if (!cuts.empty() || !searching_ladders) return cuts;
-    if (value - ladder_value < ladder_rise(value)) {
-      searching_ladders = false;
+    for (const Triangle& t : separate.triangles(x, n)) cuts.push_back(Cut{t, nullptr, nullptr});
+    if (!cuts.empty() || !searching_facets) return cuts;
+    if (value - facet_value < facet_rise(value)) {
+      searching_facets = false;
       return cuts;
     }
-    ladder_value = value;
-    return violated_ladders(x, n);
+    facet_value = value;
+    if (separate.ladders) cuts = violated_ladders(x, n);
+    if (separate.fences) {
+      for (Cut& fence : violated_fences(x, n)) cuts.push_back(std::move(fence));
+    }
+    return cuts;
   }
 
-  /// The least rise of the bound by a round of ladders for another to be searched: 1e-4 of the
-  /// bound, one whole unit at least (later rounds add less and less).
-  static Scaled ladder_rise(Scaled value) { return std::max(price_unit, value / 10000); }
+  /// The least rise of the bound by a round of ladders or fences for another to be searched: 1e-4
+  /// of the bound, one whole unit at least (later rounds add less and less).
+  static Scaled facet_rise(Scaled value) { return std::max(price_unit, value / 10000); }
 
-  bool searching_ladders = false;
-  Scaled ladder_value = 0;  // the bound when ladders were last searched
+  bool searching_facets = false;
+  Scaled facet_value = 0;  // the bound when ladders or fences were last searched
 };
 
 TriangleLp::TriangleLp(const Counts& o, Separation separate) : state_(std::make_unique<State>()) {
@@ -244,8 +262,9 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
   WallTimer timer;
   State& s = *state_;
   const bool root = s.rounds == 0;
-  s.searching_ladders = root && s.separate.ladders;  // the first solve only
-  s.ladder_value = -(Scaled{1} << 100);
+  const bool facets = s.separate.ladders || s.separate.fences;
+  s.searching_facets = root && facets;  // the first solve only
+  s.facet_value = -(Scaled{1} << 100);
   for (int c = 0; c < s.columns; ++c) {
     s.model.setColumnBounds(c, fixed[c] < 0 ? 0.0 : fixed[c], fixed[c] < 0 ? 1.0 : fixed[c]);
   }
@@ -281,7 +300,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     }
     std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value);
     if (violated.empty()) {
-      if (root && s.separate.ladders) s.drop_slack_rows(true);  // the ladders the root's optimum does not price
+      if (root && facets) s.drop_slack_rows(true);  // the ladders and fences the root's optimum does not price
       out.status = Status::closed;
       out.ranking = integral_ranking(out.x, s.n);
       return out;
@@ -301,6 +320,7 @@ int TriangleLp::columns() const { return state_->columns; }
 int TriangleLp::rounds() const { return state_->rounds; }
 std::int64_t TriangleLp::cuts() const { return state_->triangles_added; }
 std::int64_t TriangleLp::ladders() const { return state_->ladders_added; }
+std::int64_t TriangleLp::fences() const { return state_->fences_added; }
 
 #else
 
@@ -318,6 +338,7 @@ int TriangleLp::columns() const { return 0; }
 int TriangleLp::rounds() const { return 0; }
 std::int64_t TriangleLp::cuts() const { return 0; }
 std::int64_t TriangleLp::ladders() const { return 0; }
+std::int64_t TriangleLp::fences() const { return 0; }
 
 #endif
 

@@ -7,7 +7,7 @@
 ///   x_ij + x_jk - x_ik <= 1   and   x_ik <= x_ij + x_jk   for i < j < k,
 /// added as cutting planes: solve, find violated triangles, add them, solve again (COIN-OR CLP's
 /// dual simplex, warm-started). Triangles left slack and unpriced by a solve are taken out before
-/// the next ones go in, which keeps the later solves small; Möbius ladders may be added too
+/// the next ones go in, which keeps the later solves small; Möbius ladders and fences may be added too
 /// (Separation). The optimum of the LP with any subset of the cuts bounds every
 /// ranking's distance from below. The bound is taken from the row prices by weak duality, in
 /// exact arithmetic: prices rounded to multiples of 2^-price_bits, every sum in 128-bit integers
@@ -41,11 +41,21 @@ struct Ladder {
   std::vector<std::vector<int>> cycles;
 };
 
-/// A row of the LP: a triangle inequality, or a ladder where one is set (shared: a row is copied
-/// into the prices of every solve and proof that keeps it, and triangles should stay cheap).
+/// A fence (same reference): t >= 3 pales (u_i, l_i) over 2t distinct alternatives; its arcs are
+/// the pales u_i -> l_i and the crosses l_j -> u_i for i != j, of which every ranking keeps at most
+/// t^2 - t + 1 (docs/certificates.md). The 3-fence is also a ladder of three 4-dicycles.
+struct Fence {
+  std::vector<std::pair<int, int>> pales;
+};
+
+/// A row of the LP: a triangle inequality, or a ladder or a fence where one is set (shared: a row
+/// is copied into the prices of every solve and proof that keeps it, and triangles should stay
+/// cheap).
 struct Cut {
   Triangle triangle;
   std::shared_ptr<const Ladder> ladder;
+  std::shared_ptr<const Fence> fence;
+  bool is_triangle() const { return !ladder && !fence; }
 };
 
 /// A cut's distinct arcs (a, b) in the order its cycles give them (a triangle's: the dicycle
@@ -70,14 +80,15 @@ std::uint64_t whole_distance(Scaled value);
 using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n)>;
 
 /// What the LP adds as cuts: the violated triangles (a search on the caller's execution space) and,
-/// where `ladders`, at the first solve (a search's root) once no triangle is violated, violated
-/// Möbius ladders (KemenyLadders.hpp), until a round of them lifts the bound by less than 1e-4 of
-/// it. The ladder rows that the first solve's optimum prices stay for every later solve (the others
-/// go when it ends); triangles that neither bind nor hold a price are taken out between rounds and
-/// found again where violated.
+/// at the first solve (a search's root) once no triangle is violated, violated Möbius ladders
+/// (KemenyLadders.hpp) where `ladders` and violated fences (KemenyFences.hpp) where `fences`, until
+/// a round of them lifts the bound by less than 1e-4 of it. The ladder and fence rows that the
+/// first solve's optimum prices stay for every later solve (the others go when it ends); triangles
+/// that neither bind nor hold a price are taken out between rounds and found again where violated.
 struct Separation {
   TriangleSeparation triangles;
   bool ladders = false;
+  bool fences = false;
 };
 
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
@@ -136,6 +147,7 @@ class TriangleLp {
   int rounds() const;            ///< LP solves so far
   std::int64_t cuts() const;     ///< triangle inequalities added so far (those taken out since included)
   std::int64_t ladders() const;  ///< Möbius ladder inequalities added so far (likewise)
+  std::int64_t fences() const;   ///< fence inequalities added so far (likewise)
 
  private:
   struct State;
@@ -149,6 +161,7 @@ struct LpBound {
   int rounds = 0;            ///< LP solves
   std::int64_t cuts = 0;     ///< triangle inequalities added
   std::int64_t ladders = 0;  ///< Möbius ladder inequalities added
+  std::int64_t fences = 0;   ///< fence inequalities added
   double seconds = 0;
 };
 

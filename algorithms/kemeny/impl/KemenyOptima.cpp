@@ -96,7 +96,7 @@ class OptimaListing {
     Scaled terms = off_lean_[a];
     for (int r : rows_of_[a]) {
       const auto& [cut, weight] = lp_.priced_rows[r];
-      if (!cut.ladder) {  // the common case, kept cheap: two of the three placed decide it
+      if (cut.is_triangle()) {  // the common case, kept cheap: two of the three placed decide it
         const Triangle& t = cut.triangle;
         if ((position_[t.i] < n_) + (position_[t.j] < n_) + (position_[t.k] < n_) != 2) continue;
         const int sum = before(t.i, t.j) + before(t.j, t.k) - before(t.i, t.k);  // in {0, 1} for a ranking

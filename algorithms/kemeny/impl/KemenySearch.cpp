@@ -305,6 +305,7 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
   result.rounds = lp.rounds();
   result.cuts = lp.cuts();
   result.ladders = lp.ladders();
+  result.fences = lp.fences();
   result.seconds = timer.seconds();
   return result;
 }

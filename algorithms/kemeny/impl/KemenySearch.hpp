@@ -3,7 +3,8 @@
 
 /// \file KemenySearch.hpp
 /// Exact Kemeny for components too large for the subset DP: branch and cut on the LP relaxation
-/// with triangle cuts and, where the separation asks, Möbius ladders at the root (KemenyLP.hpp).
+/// with triangle cuts and, where the separation asks, Möbius ladders and fences at the root
+/// (KemenyLP.hpp).
 /// Depth first over fixed pairs; every node's LP adds the triangles it violates (cuts valid
 /// everywhere, kept for later nodes while they bind or hold a price), is pruned when its bound
 /// exceeds the best distance, fixes the pairs whose reduced cost alone would exceed it, and branches
@@ -63,6 +64,7 @@ struct SearchResult {
   int rounds = 0;               ///< LP solves
   std::int64_t cuts = 0;        ///< triangle inequalities added
   std::int64_t ladders = 0;     ///< Möbius ladder inequalities added
+  std::int64_t fences = 0;      ///< fence inequalities added
   double seconds = 0;
   bool proven() const { return distance == bound; }
   Proof proof;  ///< where asked (record_proof) and proven

@@ -181,7 +181,8 @@ inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, 
 /// small components.
 constexpr int host_triangle_limit = 40;
 
-/// The triangles (and, with options.ladders, the ladders) violated at an LP point.
+/// The triangles (and, with options.ladders and options.fences, the ladders and fences) violated at
+/// an LP point.
 template <class ExecSpace>
 Separation separation(const ExecSpace& space, const Options& options) {
   const auto triangles = [space](const std::vector<double>& x, int n) {
@@ -189,7 +190,7 @@ Separation separation(const ExecSpace& space, const Options& options) {
     if (n <= host_triangle_limit) return violated_triangles_on_host(x, n);
     return violated_triangles(space, x, n);
   };
-  return Separation{triangles, options.ladders};
+  return Separation{triangles, options.ladders, options.fences};
 }
 
 /// Adds an LP's figures (an LpBound's or a SearchResult's) to the result's totals.
@@ -199,6 +200,7 @@ void add_lp_figures(Result& totals, const Figures& lp) {
   totals.lp_rounds += lp.rounds;
   totals.lp_cuts += lp.cuts;
   totals.lp_ladders += lp.ladders;
+  totals.lp_fences += lp.fences;
 }
 
 /// A component too large for branch and cut, or any without CLP: the LP bound in half the
