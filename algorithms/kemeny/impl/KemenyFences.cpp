@@ -21,7 +21,8 @@ class Pales {
     for (int a = 0; a < n; ++a) {
       for (int b = 0; b < n; ++b) {
         const double value = b == a ? 0 : at(a, b);
-        if (value > fence_tolerance && value < 1 - fence_tolerance) fractional.push_back({std::abs(value - 0.5), {a, b}});
+        if (value > fence_tolerance && value < 1 - fence_tolerance)
+          fractional.push_back({std::abs(value - 0.5), {a, b}});
       }
     }
     std::sort(fractional.begin(), fractional.end());
@@ -82,8 +83,9 @@ std::vector<Found> three_fences(const Pales& pales, double floor, std::size_t mo
         if (partners[i].first + partners[j].first <= needed) break;
         const std::size_t q = partners[i].second, r = partners[j].second;
         const double value = partners[i].first + partners[j].first + pales.term(q, r) - pales.value(p);
-        if (value > floor) found.push_back({value, {static_cast<int>(p), static_cast<int>(std::min(q, r)),
-                                                    static_cast<int>(std::max(q, r))}});
+        if (value > floor)
+          found.push_back(
+              {value, {static_cast<int>(p), static_cast<int>(std::min(q, r)), static_cast<int>(std::max(q, r))}});
       }
     }
   }
@@ -104,7 +106,8 @@ Found grown(const Pales& pales, Found seed, int largest) {
           gain = -1;
           break;
         }
-        gain -= pales.at(pales.arcs[p].first, pales.arcs[s].second) + pales.at(pales.arcs[s].first, pales.arcs[p].second);
+        gain -=
+            pales.at(pales.arcs[p].first, pales.arcs[s].second) + pales.at(pales.arcs[s].first, pales.arcs[p].second);
       }
       if (gain > best_gain) best_gain = gain, best = s;
     }
@@ -136,7 +139,8 @@ std::vector<Cut> violated_fences(const std::vector<double>& x, int n, const Fenc
   };
   std::sort(candidates.begin(), candidates.end(), more_violated);
   const std::size_t seeds = std::min(candidates.size(), static_cast<std::size_t>(limits.seeds));
-  for (std::size_t s = 0; s < seeds && limits.largest > 3; ++s) candidates.push_back(grown(pales, candidates[s], limits.largest));
+  for (std::size_t s = 0; s < seeds && limits.largest > 3; ++s)
+    candidates.push_back(grown(pales, candidates[s], limits.largest));
   std::sort(candidates.begin(), candidates.end(), more_violated);
   std::set<std::vector<int>> seen;
   std::vector<int> uses(pales.arcs.size(), 0);
