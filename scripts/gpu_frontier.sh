@@ -25,10 +25,12 @@
 #   scripts/gpu_frontier.sh 10 builds the driver, then starts n = 33 on both GPUs in a process of its
 #                              own (setsid: it outlives the call while the machine stays warm), for
 #                              at most KOLLECTIVE_FRONTIER_BACKGROUND seconds (default 1500); IDP
-#                              takes about 1100 s a point there, longer than a call
+#                              takes about 1100 s a point there, longer than a call. It resumes from
+#                              the record's database (perf/results/coalition/h200_frontier/33_two_gpus)
+#                              where the work folder has none: carry .deps/src alone
 #   scripts/gpu_frontier.sh 11 waits for 10's run until its next point ends (then stops it) or the
 #                              call's deadline (chain such calls within the machine's 30 s idle
-#                              release), then packs. Carry build/frontier on 10's call only: a
+#                              release), then packs. Never carry build/frontier to these calls: a
 #                              carried folder replaces the one the background run writes to
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
@@ -126,6 +128,11 @@ case ${1:-} in
     build kollective none;;
   10)
     build kollective none
+    record=$root/perf/results/coalition/h200_frontier/33_two_gpus/results.sqlite
+    if [ ! -f "$background_db" ] && [ -f "$record" ]; then
+      mkdir -p "$(dirname "$background_db")" && cp "$record" "$background_db"
+      export resume_flag=--force-resume  # the record's points were made by earlier revisions
+    fi
     rm -f "$work/background.done"
     points "$background_db" > "$work/background.points"
     setsid "$0" background </dev/null >>"$work/logs/background.log" 2>&1 &
@@ -137,7 +144,7 @@ case ${1:-} in
     touch "$work/background.done"
     exit 0;;
   11)  # once the next point ends, the run stops there: no device time on a point the session cannot end
-    [ -f "$work/background.points" ] || { log "no background run here: was build/frontier carried again after 10?"; exit 1; }
+    [ -f "$work/background.points" ] || { log "no background run here: was build/frontier carried after 10?"; exit 1; }
     point_ended() { [ "$(points "$background_db")" -gt "$(cat "$work/background.points")" ]; }
     while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ] && ! point_ended; do sleep 5; done
     if [ ! -f "$work/background.done" ] && point_ended; then
