@@ -161,40 +161,33 @@ def remove_leaf(input_path, cert, run):
     rejected(input_path, cut, f"{run}: a leaf claimed empty", "no cycle")
 
 
-def ladders(input_path, path):
-    """The run with Möbius ladders: its certificate (version 2) holds ladder rows, and a ladder
-    whose cycles are made to share a second arc is rejected."""
-    with open(path, encoding="utf-8") as f:
+def facet_rows(out, run, kind, version, break_row, words):
+    """The run with ladders or fences (`kind`): its certificate says `version` and holds rows of
+    that kind that bound leaves, and one row broken by break_row (a structure the checker must
+    refuse) is rejected naming `words`."""
+    input_path = INPUTS[run].format(out=out)
+    with open(os.path.join(out, run + "_certificate.json"), encoding="utf-8") as f:
         cert = json.load(f)
     proof = searched_component(cert)["proof"]
     leaves = {node["rows"] for node in proof["nodes"] if node["kind"] == "bound"}  # the rows a leaf is bounded by
-    rows = [(n, k) for n, rows in enumerate(proof["rows"]) for k, row in enumerate(rows) if row[0] == "ladder" and n in leaves]
-    expect(cert["version"] == 2 and rows, f"tournament_25_ladders: version {cert['version']}, {len(rows)} ladder rows")
+    rows = [(n, k) for n, rows in enumerate(proof["rows"]) for k, row in enumerate(rows) if row[0] == kind and n in leaves]
+    expect(cert["version"] == version and rows, f"{run}: version {cert['version']}, {len(rows)} {kind} rows")
     if not rows:
         return
     broken = copy.deepcopy(cert)
     n, k = rows[0]
-    cycles = searched_component(broken)["proof"]["rows"][n][k][1]
+    what = break_row(searched_component(broken)["proof"]["rows"][n][k][1])
+    rejected(input_path, broken, f"{run}: {what}", words)
+
+
+def equal_cycles(cycles):
     cycles[1] = list(cycles[0])  # the first two cycles now share every arc
-    rejected(input_path, broken, "tournament_25_ladders: two cycles of a ladder made equal", "share")
+    return "two cycles of a ladder made equal"
 
 
-def fences(input_path, path):
-    """The run with fences: its certificate (version 4) holds fence rows that bound leaves, and a
-    fence whose two pales are made to share an alternative is rejected."""
-    with open(path, encoding="utf-8") as f:
-        cert = json.load(f)
-    proof = searched_component(cert)["proof"]
-    leaves = {node["rows"] for node in proof["nodes"] if node["kind"] == "bound"}
-    rows = [(n, k) for n, rows in enumerate(proof["rows"]) for k, row in enumerate(rows) if row[0] == "fence" and n in leaves]
-    expect(cert["version"] == 4 and rows, f"tournament_25_fences: version {cert['version']}, {len(rows)} fence rows")
-    if not rows:
-        return
-    broken = copy.deepcopy(cert)
-    n, k = rows[0]
-    pales = searched_component(broken)["proof"]["rows"][n][k][1]
-    pales[1][0] = pales[0][0]  # two pales from one alternative
-    rejected(input_path, broken, "tournament_25_fences: two pales sharing an alternative", "not distinct")
+def shared_alternative(pales):
+    pales[1][0] = pales[0][0]
+    return "two pales sharing an alternative"
 
 
 def main():
@@ -216,8 +209,8 @@ def main():
             tamper(input_path, cert, run)
         if any(c["method"] == "branch-and-cut" for c in cert["components"]):
             remove_leaf(input_path, cert, run)
-    ladders(INPUTS["tournament_25_ladders"].format(out=out), os.path.join(out, "tournament_25_ladders_certificate.json"))
-    fences(INPUTS["tournament_25_fences"].format(out=out), os.path.join(out, "tournament_25_fences_certificate.json"))
+    facet_rows(out, "tournament_25_ladders", "ladder", 2, equal_cycles, "share")
+    facet_rows(out, "tournament_25_fences", "fence", 4, shared_alternative, "not distinct")
     grouping = [run for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]
                 if any(pair[2] == "grouping" for pair in c.get("fixed_pairs", []))]
     expect(grouping, "a run's certificate holds pairs fixed by the grouping rule (tampered above)")

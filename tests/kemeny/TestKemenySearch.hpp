@@ -145,6 +145,21 @@ TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
   EXPECT_GT(fences, 0) << "no fence was added: their rows are untested";
 }
 
+/// The triangle LP's optimum (with no pair fixed) of a random tournament of n alternatives.
+template <class ExecSpace>
+kemeny::TriangleLp::Solution triangle_lp_point(const ExecSpace& space, int n, std::uint64_t seed) {
+  kemeny::TriangleLp lp(random_tournament(n, 1, seed), separation_on(space));
+  return lp.solve(std::vector<signed char>(lp.columns(), -1), 200, 60);
+}
+
+/// How far the LP point x violates a cut: the arcs it keeps there less the most a ranking keeps.
+inline double cut_violation(const kemeny::Cut& cut, const std::vector<double>& x, int n) {
+  const kemeny::CutArcs row = kemeny::cut_arcs(cut);
+  double kept = 0;
+  for (const auto& [a, b] : row.arcs) kept += kemeny::arc_value(x, n, a, b);
+  return kept - row.most_kept;
+}
+
 TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
   // At the triangle LP's optimum of weighted tournaments: every ladder found passes the checker's
   // conditions, is violated there by the amount its arcs say, and no ordering keeps more of its
@@ -153,25 +168,19 @@ TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
   TEST_EXECSPACE space;
   int found = 0, tight = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const auto o = random_tournament(14, 1, seed);
-    const int n = o.alternatives;
-    kemeny::TriangleLp lp(o, separation_on(space));
-    const auto point = lp.solve(std::vector<signed char>(lp.columns(), -1), 200, 60);
+    const int n = 14;
+    const auto point = triangle_lp_point(space, n, seed);
     ASSERT_EQ(point.status, kemeny::TriangleLp::Status::closed);
-    auto x_of = [&](int a, int b) {
-      return a < b ? point.x[static_cast<std::size_t>(a) * n + b] : 1 - point.x[static_cast<std::size_t>(b) * n + a];
-    };
     const std::vector<kemeny::Cut> ladders = kemeny::violated_ladders(point.x, n);
     double most = 1e9;
     for (const kemeny::Cut& cut : ladders) {
       ASSERT_TRUE(cut.ladder);
       EXPECT_TRUE(kemeny::valid_ladder(*cut.ladder, n));
       const kemeny::CutArcs row = kemeny::cut_arcs(cut);
-      double kept = 0;
-      for (const auto& [a, b] : row.arcs) kept += x_of(a, b);
-      EXPECT_GT(kept - row.most_kept, 1e-6) << "seed " << seed;
-      EXPECT_LE(kept - row.most_kept, most + 1e-12) << "most violated first";
-      most = kept - row.most_kept;
+      const double violation = cut_violation(cut, point.x, n);
+      EXPECT_GT(violation, 1e-6) << "seed " << seed;
+      EXPECT_LE(violation, most + 1e-12) << "most violated first";
+      most = violation;
       const int best = most_arcs_kept(row.arcs);
       EXPECT_LE(best, row.most_kept) << "seed " << seed << ": a ranking keeps more arcs than the row allows";
       tight += best == row.most_kept;
@@ -182,13 +191,13 @@ TEST(TEST_CATEGORY, kemeny_ladders_found_at_lp_points_are_violated_and_valid) {
   EXPECT_GT(tight, 0);
 }
 
-/// The violation of a fence at x (x_of(a, b): a before b): its F less 1 (KemenyFences.hpp).
-template <class XOf>
-double fence_violation(const std::vector<std::pair<int, int>>& pales, const XOf& x_of) {
+/// The violation of a fence at x by its own formula, F less 1 (KemenyFences.hpp), not its arcs.
+inline double fence_violation(const std::vector<std::pair<int, int>>& pales, const std::vector<double>& x, int n) {
   double value = -1;
   for (std::size_t i = 0; i < pales.size(); ++i) {
-    value += x_of(pales[i].first, pales[i].second);
-    for (std::size_t j = 0; j < pales.size(); ++j) value -= i != j ? x_of(pales[i].first, pales[j].second) : 0;
+    value += kemeny::arc_value(x, n, pales[i].first, pales[i].second);
+    for (std::size_t j = 0; j < pales.size(); ++j)
+      value -= i != j ? kemeny::arc_value(x, n, pales[i].first, pales[j].second) : 0;
   }
   return value;
 }
@@ -203,14 +212,13 @@ TEST(TEST_CATEGORY, kemeny_fence_search_finds_every_violated_three_fence) {
     std::vector<double> x(n * n, 0.0);
     for (int a = 0; a < n; ++a)
       for (int b = a + 1; b < n; ++b) x[a * n + b] = (uniform_unit(rng) < 0.5 ? 0 : 0.8) + 0.2 * uniform_unit(rng);
-    auto x_of = [&](int a, int b) { return a < b ? x[a * n + b] : 1 - x[b * n + a]; };
     using Pales = std::vector<std::pair<int, int>>;
     std::set<Pales> by_hand;
     for (int p = 0; p < n * n; ++p)
       for (int q = p + 1; q < n * n; ++q)
         for (int r = q + 1; r < n * n; ++r) {
           const Pales pales = {{p / n, p % n}, {q / n, q % n}, {r / n, r % n}};
-          if (kemeny::valid_fence(kemeny::Fence{pales}, n) && fence_violation(pales, x_of) > 1e-6)
+          if (kemeny::valid_fence(kemeny::Fence{pales}, n) && fence_violation(pales, x, n) > 1e-6)
             by_hand.insert(pales);
         }
     ASSERT_GT(by_hand.size(), 10u) << "seed " << seed << ": few violated 3-fences, little to find";
@@ -220,12 +228,10 @@ TEST(TEST_CATEGORY, kemeny_fence_search_finds_every_violated_three_fence) {
     double most = 1e9;
     for (const kemeny::Cut& cut : kemeny::violated_fences(x, n, all)) {
       Pales pales = cut.fence->pales;
-      const kemeny::CutArcs row = kemeny::cut_arcs(cut);
-      double kept = 0;
-      for (const auto& [a, b] : row.arcs) kept += x_of(a, b);
-      EXPECT_NEAR(kept - row.most_kept, fence_violation(pales, x_of), 1e-9);
-      EXPECT_LE(kept - row.most_kept, most + 1e-12) << "most violated first";
-      most = kept - row.most_kept;
+      const double violation = cut_violation(cut, x, n);
+      EXPECT_NEAR(violation, fence_violation(pales, x, n), 1e-9);
+      EXPECT_LE(violation, most + 1e-12) << "most violated first";
+      most = violation;
       std::sort(pales.begin(), pales.end());
       found.insert(pales);
     }
@@ -241,24 +247,18 @@ TEST(TEST_CATEGORY, kemeny_fences_found_at_lp_points_are_violated_and_valid) {
   TEST_EXECSPACE space;
   int found = 0, larger = 0, tight = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const auto o = random_tournament(24, 1, seed);
-    const int n = o.alternatives;
-    kemeny::TriangleLp lp(o, separation_on(space));
-    const auto point = lp.solve(std::vector<signed char>(lp.columns(), -1), 200, 60);
+    const int n = 24;
+    const auto point = triangle_lp_point(space, n, seed);
     ASSERT_EQ(point.status, kemeny::TriangleLp::Status::closed);
-    auto x_of = [&](int a, int b) {
-      return a < b ? point.x[static_cast<std::size_t>(a) * n + b] : 1 - point.x[static_cast<std::size_t>(b) * n + a];
-    };
     double most = 1e9;
     for (const kemeny::Cut& cut : kemeny::violated_fences(point.x, n)) {
       ASSERT_TRUE(cut.fence);
       EXPECT_TRUE(kemeny::valid_fence(*cut.fence, n));
       const kemeny::CutArcs row = kemeny::cut_arcs(cut);
-      double kept = 0;
-      for (const auto& [a, b] : row.arcs) kept += x_of(a, b);
-      EXPECT_GT(kept - row.most_kept, 1e-6) << "seed " << seed;
-      EXPECT_LE(kept - row.most_kept, most + 1e-12) << "most violated first";
-      most = kept - row.most_kept;
+      const double violation = cut_violation(cut, point.x, n);
+      EXPECT_GT(violation, 1e-6) << "seed " << seed;
+      EXPECT_LE(violation, most + 1e-12) << "most violated first";
+      most = violation;
       larger += cut.fence->pales.size() > 3;
       const int best = most_arcs_kept(row.arcs);
       EXPECT_LE(best, row.most_kept) << "seed " << seed << ": a ranking keeps more arcs than the row allows";

@@ -42,9 +42,7 @@ class Pales {
   }
 
   /// x(a, b): the LP's value of a before b.
-  double at(int a, int b) const {
-    return a < b ? x_[static_cast<std::size_t>(a) * n_ + b] : 1 - x_[static_cast<std::size_t>(b) * n_ + a];
-  }
+  double at(int a, int b) const { return arc_value(x_, n_, a, b); }
   double value(std::size_t p) const { return at(arcs[p].first, arcs[p].second); }
   double term(std::size_t p, std::size_t q) const { return pair_term[p * arcs.size() + q]; }
   bool disjoint(std::size_t p, std::size_t q) const {

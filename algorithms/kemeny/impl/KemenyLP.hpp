@@ -94,6 +94,11 @@ struct Separation {
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
 bool lp_available();
 
+/// x(a, b), a before b, at an LP point x (x[i * n + j] for i < j): x_ab for a < b, else 1 - x_ba.
+inline double arc_value(const std::vector<double>& x, int n, int a, int b) {
+  return a < b ? x[static_cast<std::size_t>(a) * n + b] : 1 - x[static_cast<std::size_t>(b) * n + a];
+}
+
 /// Column of the pair variable x_ij (i < j) among the n (n - 1) / 2 columns.
 inline int pair_column(int i, int j, int n) { return i * n - i * (i + 1) / 2 + (j - i - 1); }
 
