@@ -221,6 +221,61 @@ TEST(TEST_CATEGORY, kemeny_enumeration_matches_dp_beyond_brute_force) {
   }
 }
 
+// The iterated local search's chains on the space (the anytime answer on a GPU), on tournaments of
+// 18 against the subset DP's optimum: a ranking, never worse than its start, the optimum on most,
+// and the same rankings as the host's chains (one vector lane: on CUDA, 32 lanes against 1) under
+// a round limit, chain by chain.
+TEST(TEST_CATEGORY, kemeny_search_chains_reach_the_optimum_alike_on_every_vector_length) {
+  int optimal = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const kemeny::Counts o = random_tournament(18, 3, seed);
+    kemeny::Options dp;
+    dp.method = kemeny::Method::dp;
+    dp.count = false;
+    const std::uint64_t optimum = kemeny::solve(Kokkos::DefaultHostExecutionSpace(), o, dp).distance;
+    const kemeny::Ranking start = kemeny::borda(o);
+    kemeny::SearchLimits limits;
+    limits.rounds = 200;
+    kemeny::Impl::ChainSettings settings;
+    settings.chains = 6;
+    settings.rounds_per_launch = 50;
+    const kemeny::Ranking found =
+        kemeny::Impl::iterated_local_search(TEST_EXECSPACE(), o, start, limits, seed, settings);
+    kemeny::Ranking sorted = found;
+    std::sort(sorted.begin(), sorted.end());
+    for (int a = 0; a < o.alternatives; ++a) ASSERT_EQ(sorted[a], a) << "seed " << seed << ": not a ranking";
+    EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start)) << "seed " << seed;
+    EXPECT_GE(kemeny::distance(o, found), optimum) << "seed " << seed;
+    optimal += kemeny::distance(o, found) == optimum ? 1 : 0;
+    EXPECT_EQ(
+        kemeny::Impl::iterated_local_search(Kokkos::DefaultHostExecutionSpace(), o, start, limits, seed, settings),
+        found)
+        << "seed " << seed;
+  }
+  EXPECT_GE(optimal, 3);
+}
+
+// Above branch and cut's size, auto gives the component the LP bound and the iterated local
+// search within time_limit (on a device, the search's chains there and the LP beside them): a
+// ranking at least as good as the heuristics', a lower bound above the pairwise one (the LP's),
+// not claimed exact.
+TEST(TEST_CATEGORY, kemeny_components_above_branch_and_cut_get_a_bound_and_the_search) {
+  const kemeny::Counts o = kollective::test::random_tournament(kemeny::lp_max_alternatives + 1, 3, 7);
+  kemeny::Options options;
+  options.time_limit = 3;
+  options.count = false;
+  const kemeny::Result result = kemeny::solve(TEST_EXECSPACE(), o, options);
+  EXPECT_FALSE(result.exact);
+  EXPECT_EQ(result.component_sizes, (std::vector<int>{kemeny::lp_max_alternatives + 1}));
+  EXPECT_EQ(result.distance, kemeny::distance(o, result.optima.front()));
+  EXPECT_LE(result.distance, kemeny::distance(o, kemeny::best_heuristic(o, options.seed)));
+  EXPECT_LE(result.lower_bound, result.distance);
+  if (kemeny::lp_available()) {
+    EXPECT_GT(result.lp_rounds, 1);
+    EXPECT_GT(result.lower_bound, kemeny::lower_bound(o));
+  }
+}
+
 TEST(TEST_CATEGORY, kemeny_refuses_what_does_not_fit) {
   TEST_EXECSPACE space;
   const auto seventeen = preferences::pairwise_reference(random_weak_profile(17, 3, 1));

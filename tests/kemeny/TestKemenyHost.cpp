@@ -165,23 +165,3 @@ TEST(kemeny_heuristics, iterated_local_search_reaches_the_optimum_where_one_desc
   }
   EXPECT_GE(beyond_one_descent, 2);  // the test tells the search from one descent
 }
-
-// Above branch and cut's size, auto gives the component the LP bound and the iterated local
-// search within time_limit: a ranking at least as good as the heuristics', a lower bound above
-// the pairwise one (the LP's), not claimed exact.
-TEST(kemeny_heuristics, components_above_branch_and_cut_get_a_bound_and_the_search) {
-  const kemeny::Counts o = kollective::test::random_tournament(kemeny::lp_max_alternatives + 1, 3, 7);
-  kemeny::Options options;
-  options.time_limit = 3;
-  options.count = false;
-  const kemeny::Result result = kemeny::solve(Kokkos::DefaultHostExecutionSpace(), o, options);
-  EXPECT_FALSE(result.exact);
-  EXPECT_EQ(result.component_sizes, (std::vector<int>{kemeny::lp_max_alternatives + 1}));
-  EXPECT_EQ(result.distance, kemeny::distance(o, result.optima.front()));
-  EXPECT_LE(result.distance, kemeny::distance(o, kemeny::best_heuristic(o, options.seed)));
-  EXPECT_LE(result.lower_bound, result.distance);
-  if (kemeny::lp_available()) {
-    EXPECT_GT(result.lp_rounds, 1);
-    EXPECT_GT(result.lower_bound, kemeny::lower_bound(o));
-  }
-}

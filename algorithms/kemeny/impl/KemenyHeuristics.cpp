@@ -180,13 +180,6 @@ Ranking best_heuristic(const Counts& o, std::uint64_t seed) {
 
 namespace {
 
-/// Random moves a round of the iterated local search begins with, and how far above the best
-/// distance (1 / accept_above_best of it) a round's result may be and still be kept: on a random
-/// matrix of 500 (RandA1's t1d500.01), keeping rounds within 0.1% of the best ended 20-s runs
-/// 0.13% lower than keeping only rounds no worse (record perf/results/kemeny/cpu_anytime/).
-constexpr int kicks_per_round = 8;
-constexpr std::uint64_t accept_above_best = 1000;
-
 /// margin(a, b) = o[a][b] - o[b][a], row by row: what a distance gains when a passes above b.
 class Margins {
  public:

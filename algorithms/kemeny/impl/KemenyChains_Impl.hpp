@@ -1,0 +1,403 @@
+#ifndef KOLLECTIVE_ALGORITHMS_KEMENY_CHAINS_IMPL_HPP
+#define KOLLECTIVE_ALGORITHMS_KEMENY_CHAINS_IMPL_HPP
+
+/// \file KemenyChains_Impl.hpp
+/// The iterated local search of KemenyHeuristics.hpp on an execution space: many chains at once,
+/// one per team, whose vector lanes share each step (an insertion scan is a prefix sum over the
+/// ranking and a first-minimum over it; a move copies the span it rotates). Each round is the host
+/// chain's: random moves, a descent by best insertions (ties broken as the host scan does), kept
+/// within 1 / accept_above_best of the chain's best, back to the best after n fruitless rounds.
+/// Every step is exact integer arithmetic with total tie-breaks, so a chain's path depends on
+/// (seed, chain) alone: any backend and any vector length give the same rankings. Between
+/// launches (rounds_per_launch rounds) the host checks the time and the bound, and the chains that
+/// share (every other one) restart from the best ranking any chain has found when theirs is worse.
+/// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
+#include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
+#include "kollective/core/Random.hpp"
+#include "kollective/core/Timer.hpp"
+
+namespace kollective::kemeny::Impl {
+
+/// How the chains run: 0 chains picks one per host thread on the host and one per 64 device
+/// threads on a GPU (a team of 32 lanes; half as many teams as could be resident at once).
+struct ChainSettings {
+  int chains = 0;
+  std::int64_t rounds_per_launch = 64;
+  bool share_best = true;
+};
+
+/// A chain's figures that outlive a launch.
+struct ChainState {
+  std::uint64_t distance = 0;
+  std::uint64_t best_distance = 0;
+  std::uint64_t draws = 0;     ///< draws taken from the chain's stream
+  std::int64_t fruitless = 0;  ///< rounds since its best improved
+  std::int64_t rounds = 0;     ///< rounds run
+};
+
+/// The chains' arrays, one row per chain.
+template <class Memory>
+struct ChainArrays {
+  int n = 0;
+  Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Memory> margin;  ///< o[a][b] - o[b][a]
+  Kokkos::View<int**, Kokkos::LayoutRight, Memory> ranking, place, best, before, moved, pending, queued;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> key;
+  Kokkos::View<ChainState*, Memory> state;
+
+  ChainArrays(int alternatives, int chains) : n(alternatives) {
+    const auto rows = [&](const std::string& name) {
+      return Kokkos::View<int**, Kokkos::LayoutRight, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing, name),
+                                                              chains, n);
+    };
+    ranking = rows("Kollective::Kemeny::chain_ranking");
+    place = rows("Kollective::Kemeny::chain_place");
+    best = rows("Kollective::Kemeny::chain_best");
+    before = rows("Kollective::Kemeny::chain_before");
+    moved = rows("Kollective::Kemeny::chain_moved");
+    pending = rows("Kollective::Kemeny::chain_pending");
+    queued = rows("Kollective::Kemeny::chain_queued");
+    key = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_key"), chains, n);
+    state = Kokkos::View<ChainState*, Memory>("Kollective::Kemeny::chain_state", chains);
+  }
+
+  /// Bytes of the arrays of `chains` chains of n alternatives, the margins included.
+  static std::int64_t bytes(int n, int chains) {
+    return std::int64_t{n} * n * 8 + std::int64_t{chains} * n * (7 * 4 + 8) + std::int64_t{chains} * 40;
+  }
+};
+
+/// One chain, run by one team's vector lanes. Every lane holds the same scalars; arrays are
+/// written inside vector loops (or by one lane) and read after a team barrier.
+template <class Member, class Memory>
+class TeamChain {
+ public:
+  using Arrays = ChainArrays<Memory>;
+
+  KOKKOS_FUNCTION TeamChain(const Member& team, const Arrays& arrays, std::uint64_t mixed_seed)
+      : team_(team),
+        n_(arrays.n),
+        margin_(arrays.margin.data()),
+        ranking_(&arrays.ranking(team.league_rank(), 0)),
+        place_(&arrays.place(team.league_rank(), 0)),
+        best_(&arrays.best(team.league_rank(), 0)),
+        before_(&arrays.before(team.league_rank(), 0)),
+        moved_(&arrays.moved(team.league_rank(), 0)),
+        pending_(&arrays.pending(team.league_rank(), 0)),
+        queued_(&arrays.queued(team.league_rank(), 0)),
+        key_(&arrays.key(team.league_rank(), 0)),
+        state_(arrays.state(team.league_rank())),
+        seed_(mixed_seed ^ mix64(static_cast<std::uint64_t>(team.league_rank()))) {}
+
+  KOKKOS_FUNCTION const ChainState& state() const { return state_; }
+  KOKKOS_FUNCTION int index() const { return team_.league_rank(); }
+
+  /// From `start` (distance `distance`): every alternative looked at once, the result the best.
+  KOKKOS_FUNCTION void begin(const int* start, std::uint64_t distance) {
+    lanes(n_, [&](int p) {
+      ranking_[p] = start[p];
+      place_[start[p]] = p;
+      pending_[p] = start[p];
+      queued_[start[p]] = 1;
+    });
+    top_ = n_;
+    state_ = ChainState{};
+    state_.distance = distance;
+    descend();
+    keep_as_best();
+  }
+
+  /// One round of the iterated local search.
+  KOKKOS_FUNCTION void round() {
+    copy(before_, ranking_);
+    const std::uint64_t before_distance = state_.distance;
+    for (int k = 0; k < kicks_per_round; ++k) {
+      const int from = static_cast<int>(bounded(draw(), static_cast<std::uint64_t>(n_)));
+      const int to = static_cast<int>(bounded(draw(), static_cast<std::uint64_t>(n_)));
+      state_.distance -= static_cast<std::uint64_t>(gain(from, to));  // modulo 2^64: a loss adds
+      move(from, to);
+    }
+    descend();
+    ++state_.rounds;
+    if (state_.distance < state_.best_distance) {
+      keep_as_best();
+    } else if (++state_.fruitless > n_) {
+      restore(best_, state_.best_distance);
+      state_.fruitless = 0;
+    } else if (state_.distance > state_.best_distance + state_.best_distance / accept_above_best) {
+      restore(before_, before_distance);
+    }
+  }
+
+  /// Starts again from `ranking` (distance `distance`), which becomes the chain's best.
+  KOKKOS_FUNCTION void adopt(const int* ranking, std::uint64_t distance) {
+    restore(ranking, distance);
+    keep_as_best();
+  }
+
+  KOKKOS_FUNCTION void save(ChainState& out) const {
+    Kokkos::single(Kokkos::PerThread(team_), [&] { out = state_; });
+  }
+
+ private:
+  /// f(p) for p in [0, count), by the lanes; then a barrier, so every lane sees the writes.
+  template <class F>
+  KOKKOS_FUNCTION void lanes(int count, const F& f) const {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team_, count), f);
+    team_.team_barrier();
+  }
+
+  KOKKOS_FUNCTION void copy(int* to, const int* from) const {
+    lanes(n_, [&](int p) { to[p] = from[p]; });
+  }
+
+  KOKKOS_FUNCTION std::uint64_t draw() { return hash_draw_mixed(seed_, state_.draws++); }
+
+  KOKKOS_FUNCTION void keep_as_best() {
+    copy(best_, ranking_);
+    state_.best_distance = state_.distance;
+    state_.fruitless = 0;
+  }
+
+  KOKKOS_FUNCTION void restore(const int* ranking, std::uint64_t distance) {
+    lanes(n_, [&](int p) {
+      ranking_[p] = ranking[p];
+      place_[ranking[p]] = p;
+    });
+    state_.distance = distance;
+  }
+
+  /// What the distance falls by when the alternative at `from` moves to `to`.
+  KOKKOS_FUNCTION std::int64_t gain(int from, int to) const {
+    const std::int64_t* row = margin_ + static_cast<std::int64_t>(ranking_[from]) * n_;
+    const int* ranking = ranking_;
+    std::int64_t total = 0;
+    if (to < from) {
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team_, from - to), [&](int i, std::int64_t& sum) { sum += row[ranking[to + i]]; },
+          total);
+    } else if (to > from) {
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team_, to - from),
+          [&](int i, std::int64_t& sum) { sum -= row[ranking[from + 1 + i]]; }, total);
+    }
+    return total;
+  }
+
+  /// The alternative at `from` to `to`; every alternative in the span it rotates is looked at again.
+  KOKKOS_FUNCTION void move(int from, int to) {
+    const int a = ranking_[from], low = Kokkos::min(from, to), span = Kokkos::abs(to - from) + 1;
+    int* const ranking = ranking_;
+    int* const moved = moved_;
+    lanes(span, [&](int i) {
+      const int p = low + i;
+      moved[p] = p == to ? a : ranking[from < to ? p + 1 : p - 1];
+    });
+    int* const place = place_;
+    lanes(span, [&](int i) {
+      const int p = low + i;
+      ranking[p] = moved[p];
+      place[moved[p]] = p;
+    });
+    // Pushed in increasing place, as the host chain does.
+    int* const pending = pending_;
+    int* const queued = queued_;
+    const int top = top_;
+    int added = 0;
+    Kokkos::parallel_scan(
+        Kokkos::ThreadVectorRange(team_, span),
+        [&](int i, int& offset, bool final) {
+          const int b = moved[low + i];
+          const int fresh = queued[b] == 0 ? 1 : 0;
+          if (final && fresh) {
+            pending[top + offset] = b;
+            queued[b] = 1;
+          }
+          offset += fresh;
+        },
+        added);
+    top_ += added;
+    team_.team_barrier();
+  }
+
+  /// Best insertion moves of the pending alternatives while one gains.
+  KOKKOS_FUNCTION void descend() {
+    while (top_ > 0) {
+      const int a = pending_[--top_];
+      team_.team_barrier();  // every lane has read the top before it is written again
+      int* const queued = queued_;
+      Kokkos::single(Kokkos::PerThread(team_), [&] { queued[a] = 0; });
+      const int from = place_[a];
+      int to = from;
+      const std::int64_t gained = best_insertion(a, from, to);
+      if (gained > 0) {
+        state_.distance -= static_cast<std::uint64_t>(gained);
+        move(from, to);
+      }
+    }
+  }
+
+  /// The best place `to` for alternative `a` at `from` and what moving there gains (0: stay), the
+  /// host scan's choice: the largest gain, first among places above nearest first, then below.
+  /// key[p] is the prefix sum of row[ranking[q]] over q < p (q <= p below `from`), so moving to p
+  /// gains key[from] - key[p].
+  KOKKOS_FUNCTION std::int64_t best_insertion(int a, int from, int& to) const {
+    const std::int64_t* row = margin_ + static_cast<std::int64_t>(a) * n_;
+    const int* ranking = ranking_;
+    std::int64_t* key = key_;
+    const int n = n_;
+    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team_, n), [&](int p, std::int64_t& prefix, bool final) {
+      const std::int64_t value = p == from ? 0 : row[ranking[p]];
+      if (final) key[p] = p > from ? prefix + value : prefix;
+      prefix += value;
+    });
+    team_.team_barrier();
+    using Lowest = Kokkos::MinFirstLoc<std::int64_t, int, Kokkos::AnonymousSpace>;
+    typename Lowest::value_type lowest;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team_, n),
+        [&](int p, typename Lowest::value_type& found) {
+          const int order = p < from ? from - 1 - p : (p > from ? p - 1 : n - 1);
+          if (key[p] < found.val || (key[p] == found.val && order < found.loc)) {
+            found.val = key[p];
+            found.loc = order;
+          }
+        },
+        Lowest(lowest));
+    const std::int64_t stay = key[from];
+    team_.team_barrier();  // every lane has read the keys before the next scan writes them
+    to = lowest.loc < from ? from - 1 - lowest.loc : (lowest.loc < n - 1 ? lowest.loc + 1 : from);
+    return stay - lowest.val;
+  }
+
+  const Member& team_;
+  int n_;
+  const std::int64_t* margin_;
+  int *ranking_, *place_, *best_, *before_, *moved_, *pending_, *queued_;
+  std::int64_t* key_;
+  ChainState state_;
+  std::uint64_t seed_;
+  int top_ = 0;
+};
+
+/// The team policy of the chains: one team of `lanes` vector lanes per chain.
+template <class ExecSpace>
+int chain_lanes() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible ? 1 : 32;
+}
+
+/// Runs body(chain) on every chain, one team each, and saves the chains' state.
+template <class ExecSpace, class Body>
+void launch_chains(const ExecSpace& space, const char* name,
+                   const ChainArrays<typename ExecSpace::memory_space>& arrays, int chains, std::uint64_t mixed_seed,
+                   const Body& body) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Memory = typename ExecSpace::memory_space;
+  Kokkos::parallel_for(
+      name, Policy(space, chains, 1, chain_lanes<ExecSpace>()), KOKKOS_LAMBDA(const Member& team) {
+        TeamChain<Member, Memory> chain(team, arrays, mixed_seed);
+        body(chain);
+        chain.save(arrays.state(team.league_rank()));
+      });
+}
+
+/// iterated_local_search (KemenyHeuristics.hpp) with its chains on `space`; the best ranking any
+/// chain found, polished by local_search. `limits.rounds` and `limits.stale_rounds` count each
+/// chain's rounds; under a round limit the result depends on (seed, settings) alone.
+template <class ExecSpace>
+Ranking iterated_local_search(const ExecSpace& space, const Counts& o, const Ranking& start, const SearchLimits& limits,
+                              std::uint64_t seed, const ChainSettings& settings = {}) {
+  const WallTimer timer;
+  const int n = o.alternatives;
+  if (n < 3) return start;
+  using Memory = typename ExecSpace::memory_space;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  const int lanes = chain_lanes<ExecSpace>();
+  const int chains =
+      settings.chains > 0 ? settings.chains : Kokkos::max(1, space.concurrency() / (lanes > 1 ? 2 * lanes : 1));
+  require_memory(
+      memory_kind<Memory>(), ChainArrays<Memory>::bytes(n, chains),
+      "the iterated local search's " + std::to_string(chains) + " chains of " + std::to_string(n) + " alternatives");
+  ChainArrays<Memory> arrays(n, chains);
+  {
+    Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> margin(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_margin"), n, n);
+    auto host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, margin);
+    for (int a = 0; a < n; ++a) {
+      for (int b = 0; b < n; ++b) host(a, b) = std::int64_t{o.at(a, b)} - o.at(b, a);
+    }
+    Kokkos::deep_copy(space, margin, host);
+    arrays.margin = margin;
+  }
+  Kokkos::View<int*, Memory> shared("Kollective::Kemeny::chain_shared", n);  // the start, then the best
+  {
+    Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> given(start.data(), n);
+    Kokkos::deep_copy(space, shared, given);
+  }
+  const std::uint64_t mixed_seed = mix64(seed);
+  {
+    const std::uint64_t distance_of_start = distance(o, start);
+    const int* begin_at = shared.data();
+    launch_chains(
+        space, "Kollective::Kemeny::chains_begin", arrays, chains, mixed_seed,
+        KOKKOS_LAMBDA(TeamChain<Member, Memory> & chain) { chain.begin(begin_at, distance_of_start); });
+  }
+  auto state = Kokkos::create_mirror_view(arrays.state);
+  std::uint64_t best_distance = ~std::uint64_t{0};
+  int best_chain = 0;
+  std::int64_t rounds = 0, stale = 0;
+  while (true) {
+    Kokkos::deep_copy(space, state, arrays.state);
+    space.fence();
+    const std::uint64_t before = best_distance;
+    for (int c = 0; c < chains; ++c) {
+      if (state(c).best_distance < best_distance) best_distance = state(c).best_distance, best_chain = c;
+    }
+    stale = best_distance < before ? 0 : stale + settings.rounds_per_launch;
+    if (best_distance <= limits.floor) break;
+    if (limits.rounds > 0 && rounds >= limits.rounds) break;
+    if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
+    if (limits.seconds > 0 && timer.seconds() >= limits.seconds) break;
+    const std::int64_t now = limits.rounds > 0 ? Kokkos::min(settings.rounds_per_launch, limits.rounds - rounds)
+                                               : settings.rounds_per_launch;
+    rounds += now;
+    Kokkos::deep_copy(space, shared, Kokkos::subview(arrays.best, best_chain, Kokkos::ALL));
+    const int* leader = shared.data();
+    const std::uint64_t leading = best_distance, floor = limits.floor;
+    const bool share = settings.share_best;
+    launch_chains(
+        space, "Kollective::Kemeny::chains_round", arrays, chains, mixed_seed,
+        KOKKOS_LAMBDA(TeamChain<Member, Memory> & chain) {
+          if (share && chain.state().best_distance > leading && chain.index() % 2 == 1) chain.adopt(leader, leading);
+          for (std::int64_t r = 0; r < now && chain.state().best_distance > floor; ++r) chain.round();
+        });
+  }
+  Ranking best(n);
+  {
+    Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> found(best.data(), n);
+    Kokkos::deep_copy(space, found, Kokkos::subview(arrays.best, best_chain, Kokkos::ALL));
+    space.fence();
+  }
+  if (distance(o, best) != best_distance)
+    fail("iterated local search: chain ", best_chain, " tracked distance ", best_distance, " for a ranking at ",
+         distance(o, best), " (internal error)");
+  return local_search(o, best);
+}
+
+}  // namespace kollective::kemeny::Impl
+
+#endif
