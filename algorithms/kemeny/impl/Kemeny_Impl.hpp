@@ -309,7 +309,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     add_lp_figures(totals, searched);
     totals.search_nodes += searched.nodes;
   } else {
-    searched = anytime_component(space, o, options, seconds, start, totals);
+    searched = anytime_component(space, o, options, std::max(0.0, seconds - timer.seconds()), start, totals);
   }
   searched.bound = std::min(searched.distance, std::max(searched.bound, lower_bound(o)));
   return searched;
