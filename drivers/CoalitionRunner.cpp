@@ -214,7 +214,8 @@ const ResultFields<CoalitionPoint>& coalition_fields() {
                    [](const P& p) { return p.wall_s; }),
           field<P>("splits_per_s", F::timing, "1/s", "splits evaluated a second",
                    [seconds](const P& p) { return p.report.result.splits / seconds(p); }),
-          field<P>("block_bytes_per_s", F::timing, "B/s", "the blocked DP's reads a second",
+          field<P>("block_bytes_per_s", F::timing, "B/s",
+                   "the blocked DP's block reads a second (the packets its splits use)",
                    [seconds](const P& p) {
                      const Precision precision = p.report.options.precision;
                      return coalition::block_read_bytes(p.agents, p.report.options.method,

@@ -242,7 +242,8 @@ template <class Value, class ExecSpace>
 inline double evaluated_splits(int n, Method method) {
   return method == Method::ip ? 0.0 : Impl::evaluated_splits(n, method != Method::dp);
 }
-/// Bytes the solver's high splits read as blocks (the traffic the caches and memory serve).
+/// Bytes the solver's high splits read as blocks, in the 16-byte packets that hold entries their
+/// splits use (the traffic the caches and memory serve).
 inline double block_read_bytes(int n, Method method, int value_bytes) {
   return method == Method::ip ? 0.0 : Impl::block_read_bytes(n, method != Method::dp, value_bytes);
 }

@@ -50,23 +50,34 @@ namespace kollective::coalition::Impl {
 constexpr int low_agents = 5;
 constexpr int block_size = 1 << low_agents;
 
-/// Reads the 32 entries of a block (16-byte vector loads on the GPU: one warp instruction then
-/// touches 32 half-sectors instead of 32 sectors for 4 useful bytes each).
+/// Reads the entries of a block that `entries` names (bit Cl: entry Cl; the others are set to the
+/// lowest value, and no split reads them). 16-byte vector loads on the GPU: one warp instruction
+/// then touches 32 half-sectors instead of 32 sectors for 4 useful bytes each; a packet no named
+/// entry lies in is not read, so IDP's late layers, whose splits read few entries of a block, move
+/// fewer sectors from memory.
 template <class Value>
-KOKKOS_FORCEINLINE_FUNCTION void load_block(const Value* block, Value (&out)[block_size]) {
+KOKKOS_FORCEINLINE_FUNCTION void load_block(const Value* block, Value (&out)[block_size],
+                                            std::uint32_t entries = ~std::uint32_t{0}) {
+  const Value lowest = Kokkos::reduction_identity<Value>::max();
 #if defined(__CUDA_ARCH__)
   struct alignas(16) Packet {
     Value v[16 / sizeof(Value)];
   };
   constexpr int per_packet = 16 / sizeof(Value);
+  constexpr std::uint32_t packet_entries = (std::uint32_t{1} << per_packet) - 1;
   KOLLECTIVE_UNROLL
   for (int k = 0; k < block_size / per_packet; ++k) {
-    const Packet packet = reinterpret_cast<const Packet*>(block)[k];
-    KOLLECTIVE_UNROLL
-    for (int j = 0; j < per_packet; ++j) out[k * per_packet + j] = packet.v[j];
+    if ((entries >> (k * per_packet) & packet_entries) != 0) {
+      const Packet packet = reinterpret_cast<const Packet*>(block)[k];
+      KOLLECTIVE_UNROLL
+      for (int j = 0; j < per_packet; ++j) out[k * per_packet + j] = packet.v[j];
+    } else {
+      KOLLECTIVE_UNROLL
+      for (int j = 0; j < per_packet; ++j) out[k * per_packet + j] = lowest;
+    }
   }
 #else
-  for (int k = 0; k < block_size; ++k) out[k] = block[k];
+  for (int k = 0; k < block_size; ++k) out[k] = (entries >> k & 1) != 0 ? block[k] : lowest;
 #endif
 }
 
@@ -131,6 +142,21 @@ KOKKOS_FORCEINLINE_FUNCTION void low_splits(Value (&acc)[block_size], std::index
   (low_entry<static_cast<int>(Cl)>(acc, std::make_index_sequence<block_size>{}), ...);
 }
 
+/// The entries of the blocks of Ah (`second` false: Al with |Al| = x) or of Bh (Bl with |Bl| = y)
+/// that the size groups `groups` read.
+inline std::uint32_t entries_read(std::uint64_t groups, bool second) {
+  std::uint32_t entries = 0;
+  for (int x = 0; x <= low_agents; ++x) {
+    for (int y = 0; x + y <= low_agents; ++y) {
+      if ((groups >> group(x, y) & 1) == 0) continue;
+      for (int entry = 0; entry < block_size; ++entry) {
+        if (Kokkos::popcount(static_cast<unsigned>(entry)) == (second ? y : x)) entries |= std::uint32_t{1} << entry;
+      }
+    }
+  }
+  return entries;
+}
+
 /// The size groups (x, y) = (|Al|, |Bl|) that IDP evaluates for a high split with |Ah| = p and
 /// |Bh| = q: the coalition has c = p + q + x + y agents; dep(c) needs c = n or
 /// max(p + x, q + y) <= n - c.
@@ -156,10 +182,11 @@ struct Layer {
   int high = 0;
   std::uint64_t blocks = 0;                      ///< C(H, high)
   std::uint64_t groups[max_high + 1] = {};       ///< by p: evaluated size groups (0: p skipped)
+  std::uint32_t entries_a[max_high + 1] = {};    ///< by p: the entries of Ah's block they read
+  std::uint32_t entries_b[max_high + 1] = {};    ///< by p: the entries of Bh's block they read
   std::uint64_t first_chunk[max_high + 2] = {};  ///< by p: first chunk of size p within a block
   std::uint64_t chunks = 0;                      ///< chunks per block
   double splits = 0;                             ///< evaluated splits over the layer
-  double high_splits = 0;                        ///< evaluated (Ah, Bh) pairs over the layer
 };
 
 inline Layer plan_layer(int n, int high_agents, int h, bool idp) {
@@ -172,6 +199,8 @@ inline Layer plan_layer(int n, int high_agents, int h, bool idp) {
     const std::uint64_t groups = idp ? idp_groups(n, p, h - p) : ~std::uint64_t{0};
     if (groups == 0) continue;
     layer.groups[p] = groups;
+    layer.entries_a[p] = entries_read(groups, false);
+    layer.entries_b[p] = entries_read(groups, true);
     const double parts = subsets::choose(h - 1, p - 1);
     layer.chunks += static_cast<std::uint64_t>((parts + Layer::per_thread - 1) / Layer::per_thread);
     double per_split = 0;
@@ -181,7 +210,6 @@ inline Layer plan_layer(int n, int high_agents, int h, bool idp) {
       }
     }
     layer.splits += static_cast<double>(layer.blocks) * parts * per_split;
-    layer.high_splits += static_cast<double>(layer.blocks) * parts;
   }
   return layer;
 }
@@ -197,12 +225,30 @@ inline double evaluated_splits(int n, bool idp) {
   return total;
 }
 
-/// Bytes of the block reads of the high splits (two blocks each), the engine's main traffic.
+/// Bytes of a block's entries `entries` in the 16-byte packets load_block reads on the GPU.
+inline double packet_bytes(std::uint32_t entries, int value_bytes) {
+  const int per_packet = 16 / value_bytes;
+  double bytes = 0;
+  for (int k = 0; k < block_size / per_packet; ++k) {
+    if ((entries >> (k * per_packet) & ((std::uint32_t{1} << per_packet) - 1)) != 0) bytes += 16;
+  }
+  return bytes;
+}
+
+/// Bytes of the block reads of the high splits (the packets of two blocks each that hold entries
+/// their splits read), the engine's main traffic.
 inline double block_read_bytes(int n, bool idp, int value_bytes) {
   const int high_agents = n > low_agents ? n - low_agents : 0;
-  double pairs = 0;
-  for (int h = 2; h <= high_agents; ++h) pairs += plan_layer(n, high_agents, h, idp).high_splits;
-  return pairs * 2 * block_size * value_bytes;
+  double bytes = 0;
+  for (int h = 2; h <= high_agents; ++h) {
+    const Layer layer = plan_layer(n, high_agents, h, idp);
+    for (int p = 1; p < h; ++p) {
+      if (layer.groups[p] == 0) continue;
+      bytes += static_cast<double>(layer.blocks) * subsets::choose(h - 1, p - 1) *
+               (packet_bytes(layer.entries_a[p], value_bytes) + packet_bytes(layer.entries_b[p], value_bytes));
+    }
+  }
+  return bytes;
 }
 
 template <class Value, class ExecSpace>
@@ -232,6 +278,7 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
         const std::uint64_t begin = (chunk - layer.first_chunk[p]) * Layer::per_thread;
         const std::uint64_t end = Kokkos::min(begin + Layer::per_thread, binomial(h - 1, p - 1));
         const std::uint64_t groups = layer.groups[p];
+        const std::uint32_t entries_a = layer.entries_a[p], entries_b = layer.entries_b[p];
         Value acc[block_size];
         for (int k = 0; k < block_size; ++k) acc[k] = Kokkos::reduction_identity<Value>::max();
         std::uint64_t sub = subsets::submask(subsets::unrank_colex(begin, p - 1, h - 1, binomial), others);
@@ -239,8 +286,8 @@ void launch_high_splits(const Policy& policy, Value* table, const Layer& layer, 
           const std::uint64_t part = lowest | sub;
           sub = subsets::next_same_size(sub, others);
           Value a[block_size], b[block_size];
-          load_block(table + (part << low_agents), a);
-          load_block(table + ((high ^ part) << low_agents), b);
+          load_block(table + (part << low_agents), a, entries_a);
+          load_block(table + ((high ^ part) << low_agents), b, entries_b);
           convolve(acc, a, b, groups, std::make_index_sequence<(low_agents + 1) * (low_agents + 1)>{});
         }
         Value* block = table + (high << low_agents);
