@@ -7,10 +7,11 @@
 /// ranking and a first-minimum over it; a move copies the span it rotates). Each round is the host
 /// chain's: random moves, a descent by best insertions (ties broken as the host scan does), kept
 /// within 1 / accept_above_best of the chain's best, back to the best after n fruitless rounds.
-/// Every step is exact integer arithmetic with total tie-breaks, so a chain's path depends on
-/// (seed, chain) alone: any backend and any vector length give the same rankings. Between
-/// launches (rounds_per_launch rounds) the host checks the time and the bound, and the chains that
-/// share (every other one) restart from the best ranking any chain has found when theirs is worse.
+/// Every step is exact integer arithmetic with total tie-breaks, so under a round limit a chain's
+/// path depends on (seed, chain) alone: any backend and any vector length give the same rankings.
+/// Between launches (at most rounds_per_launch rounds) the host checks the time and the bound, and
+/// the chains that share (every other one) restart from the best ranking any chain has found when
+/// theirs is worse.
 /// Do not include directly: include algorithms/kemeny/Kemeny.hpp.
 
 #include <Kokkos_Core.hpp>
@@ -44,7 +45,6 @@ struct ChainState {
   std::uint64_t best_distance = 0;
   std::uint64_t draws = 0;     ///< draws taken from the chain's stream
   std::int64_t fruitless = 0;  ///< rounds since its best improved
-  std::int64_t rounds = 0;     ///< rounds run
 };
 
 /// The chains' arrays, one row per chain.
@@ -75,7 +75,7 @@ struct ChainArrays {
 
   /// Bytes of the arrays of `chains` chains of n alternatives, the margins included.
   static std::int64_t bytes(int n, int chains) {
-    return std::int64_t{n} * n * 8 + std::int64_t{chains} * n * (7 * 4 + 8) + std::int64_t{chains} * 40;
+    return std::int64_t{n} * n * 8 + std::int64_t{chains} * n * (7 * 4 + 8) + std::int64_t{chains} * sizeof(ChainState);
   }
 };
 
@@ -130,7 +130,6 @@ class TeamChain {
       move(from, to);
     }
     descend();
-    ++state_.rounds;
     if (state_.distance < state_.best_distance) {
       keep_as_best();
     } else if (++state_.fruitless > n_) {
