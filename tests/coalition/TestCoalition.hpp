@@ -379,7 +379,7 @@ inline std::vector<double> serial_blocked_idp(const coalition::Values& values) {
 
 TEST(TEST_CATEGORY, coalition_idp_table_equals_the_serial_blocked_idp_bit_for_bit) {
   // Every coalition's IDP value after each layer, against serial_blocked_idp: a split IDP should
-  // evaluate but skips (or an entry of a block it reads wrongly) changes some of them.
+  // evaluate but skips (or, on a GPU, an entry of a block it does not read) changes some of them.
   TEST_EXECSPACE space;
   using Memory = typename TEST_EXECSPACE::memory_space;
   for (const int n : {13, 14}) {

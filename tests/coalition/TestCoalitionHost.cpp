@@ -31,6 +31,37 @@ TEST(coalition_host, split_counts_match_the_literature) {
   EXPECT_NEAR(coalition::split_count(30, coalition::Method::idp) / 3.92e13, 1.0, 0.01);
 }
 
+TEST(coalition_host, block_reads_name_every_entry_a_split_uses) {
+  // The GPU reads only the entries of a high split's two blocks that Layer::entries_a / entries_b
+  // name: every entry of an evaluated size group (|Al|, |Bl|) must be named, and only those (else
+  // the reads save less); DP names them all.
+  namespace impl = coalition::Impl;
+  for (int n = 7; n <= 33; ++n) {
+    const int high_agents = n - impl::low_agents;
+    for (int h = 2; h <= high_agents; ++h) {
+      for (const bool idp : {true, false}) {
+        const impl::Layer layer = impl::plan_layer(n, high_agents, h, idp);
+        for (int p = 1; p < h; ++p) {
+          std::uint32_t used_a = 0, used_b = 0;
+          for (int al = 0; al < impl::block_size; ++al) {
+            for (int bl = 0; bl < impl::block_size; ++bl) {
+              if ((al & bl) != 0) continue;
+              const int g =
+                  impl::group(Kokkos::popcount(static_cast<unsigned>(al)), Kokkos::popcount(static_cast<unsigned>(bl)));
+              if ((layer.groups[p] >> g & 1) == 0) continue;
+              used_a |= std::uint32_t{1} << al;
+              used_b |= std::uint32_t{1} << bl;
+            }
+          }
+          EXPECT_EQ(layer.entries_a[p], used_a) << "n " << n << ", layer " << h << ", |Ah| " << p << ", idp " << idp;
+          EXPECT_EQ(layer.entries_b[p], used_b) << "n " << n << ", layer " << h << ", |Ah| " << p << ", idp " << idp;
+          if (!idp) EXPECT_EQ(used_a & used_b, ~std::uint32_t{0});
+        }
+      }
+    }
+  }
+}
+
 TEST(coalition_host, brute_force_on_a_hand_example) {
   // 3 agents: v{1}=1, v{2}=2, v{1,2}=3.5, v{3}=3, v{1,3}=3, v{2,3}=6, v{1,2,3}=6.5: best {1},{2,3} = 7.
   coalition::Game game;
