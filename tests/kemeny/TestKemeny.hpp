@@ -13,6 +13,7 @@
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
 #include "kollective/tests/TestHelpers.hpp"
+#include "kollective/tests/kemeny/KemenySearchCases.hpp"
 
 namespace kollective::test {
 
@@ -228,12 +229,7 @@ TEST(TEST_CATEGORY, kemeny_enumeration_matches_dp_beyond_brute_force) {
 TEST(TEST_CATEGORY, kemeny_search_chains_reach_the_optimum_alike_on_every_vector_length) {
   int optimal = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const kemeny::Counts o = random_tournament(18, 3, seed);
-    kemeny::Options dp;
-    dp.method = kemeny::Method::dp;
-    dp.count = false;
-    const std::uint64_t optimum = kemeny::solve(Kokkos::DefaultHostExecutionSpace(), o, dp).distance;
-    const kemeny::Ranking start = kemeny::borda(o);
+    const auto [o, optimum, start] = search_case(seed);
     kemeny::SearchLimits limits;
     limits.rounds = 200;
     kemeny::Impl::ChainSettings settings;
@@ -241,9 +237,7 @@ TEST(TEST_CATEGORY, kemeny_search_chains_reach_the_optimum_alike_on_every_vector
     settings.rounds_per_launch = 50;
     const kemeny::Ranking found =
         kemeny::Impl::iterated_local_search(TEST_EXECSPACE(), o, start, limits, seed, settings);
-    kemeny::Ranking sorted = found;
-    std::sort(sorted.begin(), sorted.end());
-    for (int a = 0; a < o.alternatives; ++a) ASSERT_EQ(sorted[a], a) << "seed " << seed << ": not a ranking";
+    ASSERT_TRUE(is_ranking(found, o.alternatives)) << "seed " << seed;
     EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start)) << "seed " << seed;
     EXPECT_GE(kemeny::distance(o, found), optimum) << "seed " << seed;
     optimal += kemeny::distance(o, found) == optimum ? 1 : 0;

@@ -17,6 +17,7 @@
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 #include "kollective/tests/TestHelpers.hpp"
+#include "kollective/tests/kemeny/KemenySearchCases.hpp"
 
 namespace kemeny = kollective::kemeny;
 using kollective::test::error_of;
@@ -146,18 +147,11 @@ TEST(kemeny_cuts, fences_valid_under_the_checkers_conditions) {
 TEST(kemeny_heuristics, iterated_local_search_reaches_the_optimum_where_one_descent_does_not) {
   int beyond_one_descent = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const kemeny::Counts o = kollective::test::random_tournament(18, 3, seed);
-    kemeny::Options dp;
-    dp.method = kemeny::Method::dp;
-    dp.count = false;
-    const std::uint64_t optimum = kemeny::solve(Kokkos::DefaultHostExecutionSpace(), o, dp).distance;
-    const kemeny::Ranking start = kemeny::borda(o);
+    const auto [o, optimum, start] = kollective::test::search_case(seed);
     kemeny::SearchLimits limits;
     limits.rounds = 3000;
     const kemeny::Ranking found = kemeny::iterated_local_search(o, start, limits, seed);
-    kemeny::Ranking sorted = found;
-    std::sort(sorted.begin(), sorted.end());
-    for (int a = 0; a < o.alternatives; ++a) ASSERT_EQ(sorted[a], a) << "seed " << seed << ": not a ranking";
+    ASSERT_TRUE(kollective::test::is_ranking(found, o.alternatives)) << "seed " << seed;
     EXPECT_EQ(kemeny::distance(o, found), optimum) << "seed " << seed;
     EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start)) << "seed " << seed;
     EXPECT_EQ(kemeny::iterated_local_search(o, start, limits, seed), found) << "seed " << seed;

@@ -50,6 +50,11 @@ namespace kollective::coalition::Impl {
 constexpr int low_agents = 5;
 constexpr int block_size = 1 << low_agents;
 
+/// Whether packet k of a block (per_packet entries each) holds an entry that `entries` names.
+KOKKOS_FORCEINLINE_FUNCTION constexpr bool packet_named(std::uint32_t entries, int k, int per_packet) {
+  return (entries >> (k * per_packet) & ((std::uint32_t{1} << per_packet) - 1)) != 0;
+}
+
 /// Reads the entries of a block that `entries` names (bit Cl: entry Cl; no split reads the
 /// others). 16-byte vector loads on the GPU: one warp instruction then touches 32 half-sectors
 /// instead of 32 sectors for 4 useful bytes each; a packet no named entry lies in is not read (its
@@ -65,10 +70,9 @@ KOKKOS_FORCEINLINE_FUNCTION void load_block(const Value* block, Value (&out)[blo
     Value v[16 / sizeof(Value)];
   };
   constexpr int per_packet = 16 / sizeof(Value);
-  constexpr std::uint32_t packet_entries = (std::uint32_t{1} << per_packet) - 1;
   KOLLECTIVE_UNROLL
   for (int k = 0; k < block_size / per_packet; ++k) {
-    if ((entries >> (k * per_packet) & packet_entries) != 0) {
+    if (packet_named(entries, k, per_packet)) {
       const Packet packet = reinterpret_cast<const Packet*>(block)[k];
       KOLLECTIVE_UNROLL
       for (int j = 0; j < per_packet; ++j) out[k * per_packet + j] = packet.v[j];
@@ -232,7 +236,7 @@ inline double packet_bytes(std::uint32_t entries, int value_bytes) {
   const int per_packet = 16 / value_bytes;
   double bytes = 0;
   for (int k = 0; k < block_size / per_packet; ++k) {
-    if ((entries >> (k * per_packet) & ((std::uint32_t{1} << per_packet) - 1)) != 0) bytes += 16;
+    if (packet_named(entries, k, per_packet)) bytes += 16;
   }
   return bytes;
 }

@@ -28,6 +28,7 @@
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Random.hpp"
 #include "kollective/core/Timer.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 
 namespace kollective::kemeny::Impl {
 
@@ -294,7 +295,7 @@ class TeamChain {
 /// The team policy of the chains: one team of `lanes` vector lanes per chain.
 template <class ExecSpace>
 int chain_lanes() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible ? 1 : 32;
+  return runs_on_host<ExecSpace> ? 1 : 32;
 }
 
 /// Runs body(chain) on every chain, one team each, and saves the chains' state.
@@ -335,11 +336,11 @@ Ranking iterated_local_search(const ExecSpace& space, const Counts& o, const Ran
   {
     Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> margin(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_margin"), n, n);
-    auto host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, margin);
-    for (int a = 0; a < n; ++a) {
-      for (int b = 0; b < n; ++b) host(a, b) = std::int64_t{o.at(a, b)} - o.at(b, a);
-    }
+    const Margins margins(o);
+    const Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+        margins.row(0), n, n);
     Kokkos::deep_copy(space, margin, host);
+    space.fence();  // before `margins` goes
     arrays.margin = margin;
   }
   Kokkos::View<int*, Memory> shared("Kollective::Kemeny::chain_shared", n);  // the start, then the best

@@ -180,21 +180,6 @@ Ranking best_heuristic(const Counts& o, std::uint64_t seed) {
 
 namespace {
 
-/// margin(a, b) = o[a][b] - o[b][a], row by row: what a distance gains when a passes above b.
-class Margins {
- public:
-  explicit Margins(const Counts& o) : n_(o.alternatives), cells_(std::size_t(n_) * n_) {
-    for (int a = 0; a < n_; ++a) {
-      for (int b = 0; b < n_; ++b) cells_[std::size_t(a) * n_ + b] = std::int64_t{o.at(a, b)} - o.at(b, a);
-    }
-  }
-  const std::int64_t* row(int a) const { return cells_.data() + std::size_t(a) * n_; }
-
- private:
-  int n_;
-  std::vector<std::int64_t> cells_;
-};
-
 /// One chain of the iterated local search: a ranking, each alternative's place, its distance.
 class Chain {
  public:

@@ -5,6 +5,7 @@
 /// The host parts of Kemeny's solver: heuristic rankings (each an upper bound on the optimum)
 /// and the Condorcet decomposition that splits a profile into independent components.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,22 @@ struct SearchLimits {
   std::int64_t rounds = 0;
   std::int64_t stale_rounds = 0;
   std::uint64_t floor = 0;
+};
+
+/// margin(a, b) = o[a][b] - o[b][a], row by row (n x n): what a distance gains when a passes
+/// above b. The iterated local search's table, on the host and (copied) on a device.
+class Margins {
+ public:
+  explicit Margins(const Counts& o) : n_(o.alternatives), cells_(std::size_t(n_) * n_) {
+    for (int a = 0; a < n_; ++a) {
+      for (int b = 0; b < n_; ++b) cells_[std::size_t(a) * n_ + b] = std::int64_t{o.at(a, b)} - o.at(b, a);
+    }
+  }
+  const std::int64_t* row(int a) const { return cells_.data() + std::size_t(a) * n_; }
+
+ private:
+  int n_;
+  std::vector<std::int64_t> cells_;
 };
 
 /// Random moves a round of the iterated local search begins with, and how far above the best

@@ -233,7 +233,7 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
   SearchLimits limits;
   if (options.time_limit <= 0) limits.stale_rounds = 20 * std::int64_t{o.alternatives};  // no limit: until stuck
   LpBound lp;
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
+  if constexpr (runs_on_host<ExecSpace>) {
     lp = anytime_bound(space, o, options, seconds / 2);
     limits.floor = lp.bound;
     limits.seconds = std::max(0.0, seconds - timer.seconds());
