@@ -32,6 +32,12 @@
 #                              call's deadline (chain such calls within the machine's 30 s idle
 #                              release), then packs. Never carry build/frontier to these calls: a
 #                              carried folder replaces the one the background run writes to
+#   scripts/gpu_frontier.sh 12 builds the driver, then runs n = 32 on both GPUs in the background as
+#                              10 does (the four IDP ends, about 5-6 minutes each), builds the CUDA
+#                              tests beside it (nice, cores 8-31) and runs the coalition tests once
+#                              the four points are in; wait with 13
+#   scripts/gpu_frontier.sh 13 waits for the background run (10 or 12) to end or the call's deadline,
+#                              stopping nothing, then packs
 # Each lane's runs get SIGTERM at the call's deadline (KOLLECTIVE_FRONTIER_DEADLINE seconds, default
 # 550): finished points are kept, and a later call's --resume runs the rest. Every call packs the
 # work folder's databases and tables into $OUT/frontier.tar.gz and prints a table last.
@@ -80,7 +86,9 @@ for db in glob.glob(sys.argv[1] + "/*/results.sqlite"): sqlite3.connect(db).exec
   tar -czf "$out/frontier.tar.gz" -C "$work" --exclude='*.kcsg' --exclude='*_values.txt' .
 }
 
-background_db=$work/csg_frontier_33_two_gpus/results.sqlite
+# The background run's config (10: n = 33, 12: n = 32), kept for the waiting calls.
+background_config=$(cat "$work/background.config" 2>/dev/null || echo configs/csg_frontier_33_two_gpus.yaml)
+background_db=$work/$(basename "$background_config" .yaml)/results.sqlite
 points() {  # points DATABASE: the finished points it holds (0 when there is none)
   python3 -c 'import os, sqlite3, sys
 db = sys.argv[1]
@@ -126,23 +134,44 @@ case ${1:-} in
     two_gpus configs/csg_frontier_32_two_gpus.yaml;;
   7)
     build kollective none;;
-  10)
+  10|12)
     build kollective none
-    record=$root/perf/results/coalition/h200_frontier/33_two_gpus/results.sqlite
-    if [ ! -f "$background_db" ] && [ -f "$record" ]; then
+    if [ "$1" = 10 ]; then
+      background_config=configs/csg_frontier_33_two_gpus.yaml
+      record=$root/perf/results/coalition/h200_frontier/33_two_gpus/results.sqlite
+    else
+      background_config=configs/csg_frontier_32_two_gpus.yaml record=
+    fi
+    echo "$background_config" > "$work/background.config"
+    background_db=$work/$(basename "$background_config" .yaml)/results.sqlite
+    if [ ! -f "$background_db" ] && [ -n "$record" ] && [ -f "$record" ]; then
       mkdir -p "$(dirname "$background_db")" && cp "$record" "$background_db"
       export resume_flag=--force-resume  # the record's points were made by earlier revisions
     fi
     rm -f "$work/background.done"
     points "$background_db" > "$work/background.points"
-    setsid "$0" background </dev/null >>"$work/logs/background.log" 2>&1 &
+    setsid "$0" background "$1" </dev/null >>"$work/logs/background.log" 2>&1 &
     echo $! > "$work/background.pid"  # setsid's process leads its own session
-    log "n = 33 on two GPUs started in the background";;
-  background)  # 10's process: one run of up to KOLLECTIVE_FRONTIER_BACKGROUND seconds
+    log "$background_config on two GPUs started in the background";;
+  background)  # 10's or 12's process: one run of up to KOLLECTIVE_FRONTIER_BACKGROUND seconds
     SECONDS=0 deadline=${KOLLECTIVE_FRONTIER_BACKGROUND:-1500}
-    two_gpus configs/csg_frontier_33_two_gpus.yaml
+    two_gpus "$background_config" &
+    if [ "${2:-}" = 12 ]; then  # the tests build on the cores the ranks' host threads leave, then run
+      nice -n 19 taskset -c 8-$(($(nproc) - 1)) \
+        env KOLLECTIVE_GPU_PRESET=cuda-mpi KOLLECTIVE_GPU_TARGETS=kollective_tests_cuda KOLLECTIVE_GPU_TESTS=none \
+        OUT=$work/tests_build "$root/scripts/gpu_run.sh" >"$work/logs/tests_build.log" 2>&1
+      log "tests built: exit status $?"
+      wait
+      (cd "$root/build/cuda-mpi" && ctest -j 2 --timeout 600 --output-on-failure -R cuda_coalition) >"$work/logs/tests.log" 2>&1
+      log "coalition tests: exit status $? ($(grep -E 'tests passed|tests failed' "$work/logs/tests.log"))"
+    fi
+    wait
     touch "$work/background.done"
     exit 0;;
+  13)
+    [ -f "$work/background.config" ] || { log "no background run here: was build/frontier carried?"; exit 1; }
+    while [ ! -f "$work/background.done" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 5; done
+    log "background run $([ -f "$work/background.done" ] && echo ended || echo 'still running')";;
   11)  # once the next point ends, the run stops there: no device time on a point the session cannot end
     [ -f "$work/background.points" ] || { log "no background run here: was build/frontier carried after 10?"; exit 1; }
     point_ended() { [ "$(points "$background_db")" -gt "$(cat "$work/background.points")" ]; }
@@ -158,7 +187,7 @@ case ${1:-} in
     [ "$1" = 9 ] && run 0 0-15 configs/csg_frontier_33_a.yaml &
     (run 1 16-31 configs/csg_frontier_pascal.yaml; run 1 16-31 configs/csg_frontier_33_b.yaml) &
     wait;;
-  *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
+  *) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 2;;
 esac
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv,noheader > "$work/gpu.txt"
 pack
