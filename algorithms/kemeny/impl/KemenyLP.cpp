@@ -204,9 +204,11 @@ struct TriangleLp::State {
 
   /// The cuts violated at x: the triangles, or where none is and ladders or fences are still
   /// searched (the first solve, while a round of them lifts the bound enough), those.
-  std::vector<Cut> violated_cuts(const std::vector<double>& x, Scaled value) {
+  std::vector<Cut> violated_cuts(const std::vector<double>& x, Scaled value, bool root) {
     std::vector<Cut> cuts;
-    for (const Triangle& t : separate.triangles(x, n)) cuts.push_back(Cut{t, nullptr, nullptr});
+    for (const Triangle& t : separate.triangles(x, n, root ? separate.root_triangles_per_pair : 1)) {
+      cuts.push_back(Cut{t, nullptr, nullptr});
+    }
     if (!cuts.empty() || !searching_facets) return cuts;
     if (value - facet_value < facet_rise(value)) {
       searching_facets = false;
@@ -298,7 +300,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
       out.status = Status::enough;
       return out;
     }
-    std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value);
+    std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value, root);
     if (violated.empty()) {
       if (root && facets) s.drop_slack_rows(true);  // the ladders and fences the root's optimum does not price
       out.status = Status::closed;

@@ -76,8 +76,12 @@ constexpr Scaled price_unit = Scaled{1} << price_bits;
 /// `value` says of distances, which are whole.
 std::uint64_t whole_distance(Scaled value);
 
-/// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused).
-using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n)>;
+/// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused), at
+/// most `per_pair` for each pair i < j (the most violated).
+using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n, int per_pair)>;
+
+/// The most triangles a separation round takes for one pair.
+constexpr int most_triangles_per_pair = 4;
 
 /// What the LP adds as cuts: the violated triangles (a search on the caller's execution space) and,
 /// at the first solve (a search's root) once no triangle is violated, violated Möbius ladders
@@ -89,6 +93,9 @@ struct Separation {
   TriangleSeparation triangles;
   bool ladders = false;
   bool fences = false;
+  /// Triangles per pair in the first solve's rounds (later solves take one): more cuts a round,
+  /// fewer rounds where the root's LP dominates (perf/results/kemeny/cpu_root_triangles.md).
+  int root_triangles_per_pair = 1;
 };
 
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.

@@ -3,8 +3,8 @@
 
 /// \file KemenyTriangles_Impl.hpp
 /// The separation step of the LP bound (KemenyLP.hpp), on an execution space or, for small n, on
-/// the calling thread: for every pair i < j, the most violated triangle inequality over k > j
-/// (n^3 / 6 checks a round). At most one triangle per pair, chosen by violation and then the
+/// the calling thread: for every pair i < j, the most violated triangle inequalities over k > j
+/// (n^3 / 6 checks a round). At most `per_pair` triangles per pair, chosen by violation and then the
 /// smallest k, so the cuts, and the bound, do not depend on the backend's thread order. Do not
 /// include directly: include Kemeny.hpp.
 
@@ -13,66 +13,106 @@
 #include <vector>
 
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/core/Error.hpp"
 
 namespace kollective::kemeny::Impl {
 
 /// Violations below this are the LP solver's rounding, not cuts.
 constexpr double triangle_tolerance = 1e-7;
 
-/// The most violated triangle inequality of pair i < j over k > j at the point x (row-major,
-/// n x n): 2 k + 1 for the upper inequality, 2 k for the lower one, -1 for none.
+/// A pair's most violated triangles so far, most violated first: code 2 k + 1 for the upper
+/// inequality of (i, j, k), 2 k for the lower one.
+struct PairTriangles {
+  double violation[most_triangles_per_pair];
+  int code[most_triangles_per_pair];
+  int found = 0;
+
+  /// Takes a candidate among the first `count`; one that only ties the last kept stays out, so
+  /// ties keep the order offered (k ascending, the upper inequality first).
+  KOKKOS_INLINE_FUNCTION void offer(double v, int c, int count) {
+    if (v <= triangle_tolerance || (found == count && v <= violation[count - 1])) return;
+    int at = found < count ? found++ : count - 1;
+    for (; at > 0 && violation[at - 1] < v; --at) violation[at] = violation[at - 1], code[at] = code[at - 1];
+    violation[at] = v, code[at] = c;
+  }
+};
+
+/// The up to `count` most violated triangle inequalities of pair i < j over k > j at the point x
+/// (row-major, n x n), count at most most_triangles_per_pair.
 template <class Point>
-KOKKOS_INLINE_FUNCTION int most_violated(const Point& x, int n, int i, int j) {
-  int best = -1;
-  double most = triangle_tolerance;
+KOKKOS_INLINE_FUNCTION PairTriangles most_violated(const Point& x, int n, int i, int j, int count) {
+  PairTriangles kept;
   const double ij = x(i, j);
   for (int k = j + 1; k < n; ++k) {
     const double jk = x(j, k), ik = x(i, k);
-    const double upper = ij + jk - ik - 1, lower = ik - ij - jk;
-    if (upper > most) most = upper, best = 2 * k + 1;
-    if (lower > most) most = lower, best = 2 * k;
+    kept.offer(ij + jk - ik - 1, 2 * k + 1, count);  // upper
+    kept.offer(ik - ij - jk, 2 * k, count);          // lower
   }
-  return best;
+  return kept;
 }
 
 /// An LP point x on the host as an n x n view (read in place).
 using HostPoint = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
-/// The triangles of the pairs i < j, in row-major pair order, by choice(i, j) as most_violated
-/// gives it.
+/// The triangles of the pairs i < j, in row-major pair order, by choice(i, j, t), the code of a
+/// pair's t-th most violated triangle as PairTriangles holds it (-1: none).
 template <class Choice>
-std::vector<Triangle> chosen_triangles(const Choice& choice, int n) {
+std::vector<Triangle> chosen_triangles(const Choice& choice, int n, int per_pair) {
   std::vector<Triangle> triangles;
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
-      const int best = choice(i, j);
-      if (best >= 0) triangles.push_back({i, j, best / 2, best % 2 == 1});
+      for (int t = 0; t < per_pair; ++t) {
+        const int code = choice(i, j, t);
+        if (code < 0) break;
+        triangles.push_back({i, j, code / 2, code % 2 == 1});
+      }
     }
   }
   return triangles;
 }
 
+/// Checks the count a caller asks for.
+inline void check_per_pair(int per_pair) {
+  if (per_pair < 1 || per_pair > most_triangles_per_pair) {
+    fail("internal error: ", per_pair, " triangles per pair asked (1 to ", most_triangles_per_pair, ")");
+  }
+}
+
 /// The search on the calling thread, with no launch: for small n (Kemeny_Impl.hpp).
-inline std::vector<Triangle> violated_triangles_on_host(const std::vector<double>& x, int n) {
+inline std::vector<Triangle> violated_triangles_on_host(const std::vector<double>& x, int n, int per_pair = 1) {
+  check_per_pair(per_pair);
   const HostPoint point(x.data(), n, n);
-  return chosen_triangles([&](int i, int j) { return most_violated(point, n, i, j); }, n);
+  std::vector<PairTriangles> kept(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) kept[static_cast<std::size_t>(i) * n + j] = most_violated(point, n, i, j, per_pair);
+  }
+  return chosen_triangles(
+      [&](int i, int j, int t) {
+        const PairTriangles& pair = kept[static_cast<std::size_t>(i) * n + j];
+        return t < pair.found ? pair.code[t] : -1;
+      },
+      n, per_pair);
 }
 
 /// The same search as one kernel on `space`.
 template <class ExecSpace>
-std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vector<double>& x, int n) {
+std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vector<double>& x, int n,
+                                         int per_pair = 1) {
+  check_per_pair(per_pair);
   using MemorySpace = typename ExecSpace::memory_space;
   Kokkos::View<double**, Kokkos::LayoutRight, MemorySpace> point(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::lp_point"), n, n);
-  Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> chosen(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::triangles"), n, n);
+  Kokkos::View<int***, Kokkos::LayoutRight, MemorySpace> chosen(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::triangles"), n, n, per_pair);
   Kokkos::deep_copy(space, point, HostPoint(x.data(), n, n));
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   Kokkos::parallel_for(
-      "Kollective::Kemeny::violated_triangles", Policy(space, {0, 0}, {n, n}),
-      KOKKOS_LAMBDA(const int i, const int j) { chosen(i, j) = i < j ? most_violated(point, n, i, j) : -1; });
+      "Kollective::Kemeny::violated_triangles", Policy(space, {0, 0}, {n, n}), KOKKOS_LAMBDA(const int i, const int j) {
+        const PairTriangles kept = i < j ? most_violated(point, n, i, j, per_pair) : PairTriangles{};
+        for (int t = 0; t < per_pair; ++t) chosen(i, j, t) = t < kept.found ? kept.code[t] : -1;
+      });
   const auto found = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), chosen);
-  return chosen_triangles([&](int i, int j) { return found(i, j); }, n);
+  return chosen_triangles([&](int i, int j, int t) { return found(i, j, t); }, n, per_pair);
 }
 
 }  // namespace kollective::kemeny::Impl
