@@ -75,6 +75,8 @@ const OptionFields<Options>& option_fields() {
       flag_option("ladders", &Options::ladders,
                   "auto: add violated Moebius ladder cuts to the root LP of branch and cut"),
       flag_option("fences", &Options::fences, "auto: add violated fence cuts to the root LP of branch and cut"),
+      integer_option("root_triangles", &Options::root_triangles, 1, most_triangles_per_pair,
+                     "auto: violated triangles per pair in each cut round of branch and cut's root LP"),
       flag_option("count", &Options::count, "auto: list and count the optima (false: one optimum)"),
   };
   return fields;

@@ -55,6 +55,9 @@ struct Options {
   /// auto: add violated fence inequalities there too (they close little of the gap on random
   /// tournaments, and nothing beside ladders: perf/results/kemeny/cpu_cut_gaps.md)
   bool fences = false;
+  /// auto: violated triangles per pair in each separation round of branch and cut's root LP (more:
+  /// fewer rounds of a larger LP; below the root, one: perf/results/kemeny/cpu_root_triangles/)
+  int root_triangles = 3;
   /// auto: list and count the optima of the components the LP search proves (false: the one
   /// optimum found, count_known false; the DP counts them anyway)
   bool count = true;

@@ -364,6 +364,7 @@ void check_auto_by_the_lp_search() {
       const kemeny::Result exact = kemeny::solve(space, o, dp);
       kemeny::Options bounded;
       bounded.dp_limit = 3;
+      bounded.root_triangles = static_cast<int>(seed);  // 1 to 3 triangles a pair at the root
       const kemeny::Result result = kemeny::solve(space, o, bounded);
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed) + " " + result.method;
       EXPECT_TRUE(result.exact) << what;

@@ -94,7 +94,7 @@ struct Separation {
   bool ladders = false;
   bool fences = false;
   /// Triangles per pair in the first solve's rounds (later solves take one): more cuts a round,
-  /// fewer rounds where the root's LP dominates (perf/results/kemeny/cpu_root_triangles.md).
+  /// fewer rounds where the root's LP dominates (perf/results/kemeny/cpu_root_triangles/).
   int root_triangles_per_pair = 1;
 };
 

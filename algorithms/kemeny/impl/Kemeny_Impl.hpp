@@ -184,12 +184,6 @@ inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, 
 /// small components.
 constexpr int host_triangle_limit = 40;
 
-/// Triangles per pair in the rounds of branch and cut's root: SGB's tables of 75, proven at the
-/// root, 1.5x faster than with one (fewer rounds of a larger LP); random tournaments of 36-40 from
-/// 0.72x to 1.3x the time (perf/results/kemeny/cpu_root_triangles.md). The LP bound alone, on up to
-/// lp_bound_max_alternatives, keeps one.
-constexpr int root_triangles_per_pair = 3;
-
 /// The triangles (and, with options.ladders and options.fences, the ladders and fences) violated at
 /// an LP point; `root_per_pair` triangles per pair in the first solve.
 template <class ExecSpace>
@@ -309,7 +303,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       known = pair_columns(reduction);
       if (certified) certified->reduction = reduction;
     }
-    searched = branch_and_cut(o, separation(space, options, root_triangles_per_pair), start,
+    searched = branch_and_cut(o, separation(space, options, options.root_triangles), start,
                               options.count ? options.list_limit : 0, seconds, std::move(known), certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
     add_lp_figures(totals, searched);
