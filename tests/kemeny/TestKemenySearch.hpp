@@ -22,15 +22,15 @@
 
 namespace kollective::test {
 
-/// The device's triangle separation (`root_per_pair` triangles a pair at the first solve), and
+/// The device's triangle separation (`root_triangles` triangles a pair at the first solve), and
 /// Möbius ladders and fences after it where asked.
 template <class ExecSpace>
 kemeny::Separation separation_on(const ExecSpace& space, bool ladders = false, bool fences = false,
-                                 int root_per_pair = 1) {
+                                 int root_triangles = 1) {
   return {[space](const std::vector<double>& x, int n, int per_pair) {
             return kemeny::Impl::violated_triangles(space, x, n, per_pair);
           },
-          ladders, fences, root_per_pair};
+          ladders, fences, root_triangles};
 }
 
 /// The LP bound with the device's triangle separation.
@@ -283,12 +283,12 @@ TEST(TEST_CATEGORY, kemeny_fences_found_at_lp_points_are_violated_and_valid) {
 }
 
 /// Branch and cut with the device's triangle separation (and ladders and fences where `facets`;
-/// `root_per_pair` triangles a pair at the root), from the best heuristic ranking, with the data
+/// `root_triangles` triangles a pair at the root), from the best heuristic ranking, with the data
 /// reduction's pairs fixed where `reduced`.
 template <class ExecSpace>
 kemeny::SearchResult search_on(const kemeny::Counts& o, int list_limit, double max_seconds = 60, bool reduced = false,
-                               bool facets = false, int root_per_pair = 1) {
-  return kemeny::branch_and_cut(o, separation_on(ExecSpace(), facets, facets, root_per_pair),
+                               bool facets = false, int root_triangles = 1) {
+  return kemeny::branch_and_cut(o, separation_on(ExecSpace(), facets, facets, root_triangles),
                                 kemeny::best_heuristic(o, 1), list_limit, max_seconds,
                                 reduced ? kemeny::pair_columns(kemeny::fixed_pairs(o)) : std::vector<signed char>{});
 }

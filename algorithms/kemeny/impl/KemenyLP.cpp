@@ -206,7 +206,7 @@ struct TriangleLp::State {
   /// searched (the first solve, while a round of them lifts the bound enough), those.
   std::vector<Cut> violated_cuts(const std::vector<double>& x, Scaled value, bool root) {
     std::vector<Cut> cuts;
-    for (const Triangle& t : separate.triangles(x, n, root ? separate.root_triangles_per_pair : 1)) {
+    for (const Triangle& t : separate.triangles(x, n, root ? separate.root_triangles : 1)) {
       cuts.push_back(Cut{t, nullptr, nullptr});
     }
     if (!cuts.empty() || !searching_facets) return cuts;

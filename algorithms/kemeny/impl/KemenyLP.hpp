@@ -95,7 +95,7 @@ struct Separation {
   bool fences = false;
   /// Triangles per pair in the first solve's rounds (later solves take one): more cuts a round,
   /// fewer rounds where the root's LP dominates (perf/results/kemeny/cpu_root_triangles/).
-  int root_triangles_per_pair = 1;
+  int root_triangles = 1;
 };
 
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.

@@ -185,15 +185,15 @@ inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, 
 constexpr int host_triangle_limit = 40;
 
 /// The triangles (and, with options.ladders and options.fences, the ladders and fences) violated at
-/// an LP point; `root_per_pair` triangles per pair in the first solve.
+/// an LP point; `root_triangles` triangles per pair in the first solve.
 template <class ExecSpace>
-Separation separation(const ExecSpace& space, const Options& options, int root_per_pair = 1) {
+Separation separation(const ExecSpace& space, const Options& options, int root_triangles = 1) {
   const auto triangles = [space](const std::vector<double>& x, int n, int per_pair) {
     // The same triangles either way.
     if (n <= host_triangle_limit) return violated_triangles_on_host(x, n, per_pair);
     return violated_triangles(space, x, n, per_pair);
   };
-  return Separation{triangles, options.ladders, options.fences, root_per_pair};
+  return Separation{triangles, options.ladders, options.fences, root_triangles};
 }
 
 /// Adds an LP's figures (an LpBound's or a SearchResult's) to the result's totals.
