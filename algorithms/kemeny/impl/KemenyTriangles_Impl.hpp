@@ -54,22 +54,8 @@ KOKKOS_INLINE_FUNCTION PairTriangles most_violated(const Point& x, int n, int i,
 /// An LP point x on the host as an n x n view (read in place).
 using HostPoint = Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
-/// The triangles of the pairs i < j, in row-major pair order, by choice(i, j, t), the code of a
-/// pair's t-th most violated triangle as PairTriangles holds it (-1: none).
-template <class Choice>
-std::vector<Triangle> chosen_triangles(const Choice& choice, int n, int per_pair) {
-  std::vector<Triangle> triangles;
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) {
-      for (int t = 0; t < per_pair; ++t) {
-        const int code = choice(i, j, t);
-        if (code < 0) break;
-        triangles.push_back({i, j, code / 2, code % 2 == 1});
-      }
-    }
-  }
-  return triangles;
-}
+/// The triangle of pair i < j that a PairTriangles code names.
+inline Triangle coded_triangle(int i, int j, int code) { return {i, j, code / 2, code % 2 == 1}; }
 
 /// Checks the count a caller asks for.
 inline void check_per_pair(int per_pair) {
@@ -82,16 +68,14 @@ inline void check_per_pair(int per_pair) {
 inline std::vector<Triangle> violated_triangles_on_host(const std::vector<double>& x, int n, int per_pair = 1) {
   check_per_pair(per_pair);
   const HostPoint point(x.data(), n, n);
-  std::vector<PairTriangles> kept(static_cast<std::size_t>(n) * n);
+  std::vector<Triangle> triangles;
   for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) kept[static_cast<std::size_t>(i) * n + j] = most_violated(point, n, i, j, per_pair);
+    for (int j = i + 1; j < n; ++j) {
+      const PairTriangles kept = most_violated(point, n, i, j, per_pair);
+      for (int t = 0; t < kept.found; ++t) triangles.push_back(coded_triangle(i, j, kept.code[t]));
+    }
   }
-  return chosen_triangles(
-      [&](int i, int j, int t) {
-        const PairTriangles& pair = kept[static_cast<std::size_t>(i) * n + j];
-        return t < pair.found ? pair.code[t] : -1;
-      },
-      n, per_pair);
+  return triangles;
 }
 
 /// The same search as one kernel on `space`.
@@ -112,7 +96,14 @@ std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vect
         for (int t = 0; t < per_pair; ++t) chosen(i, j, t) = t < kept.found ? kept.code[t] : -1;
       });
   const auto found = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), chosen);
-  return chosen_triangles([&](int i, int j, int t) { return found(i, j, t); }, n, per_pair);
+  std::vector<Triangle> triangles;  // in row-major pair order, as on the host
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      for (int t = 0; t < per_pair && found(i, j, t) >= 0; ++t)
+        triangles.push_back(coded_triangle(i, j, found(i, j, t)));
+    }
+  }
+  return triangles;
 }
 
 }  // namespace kollective::kemeny::Impl

@@ -185,9 +185,10 @@ inline bool dp_fits(MemoryKind memory, const Counts& o, const Options& options, 
 constexpr int host_triangle_limit = 40;
 
 /// The triangles (and, with options.ladders and options.fences, the ladders and fences) violated at
-/// an LP point; `root_triangles` triangles per pair in the first solve.
+/// an LP point; `root_triangles` triangles per pair in the first solve (branch and cut's root takes
+/// options.root_triangles; the LP bound alone, one solve over up to lp_bound_max_alternatives, one).
 template <class ExecSpace>
-Separation separation(const ExecSpace& space, const Options& options, int root_triangles = 1) {
+Separation separation(const ExecSpace& space, const Options& options, int root_triangles) {
   const auto triangles = [space](const std::vector<double>& x, int n, int per_pair) {
     // The same triangles either way.
     if (n <= host_triangle_limit) return violated_triangles_on_host(x, n, per_pair);
@@ -212,7 +213,7 @@ template <class ExecSpace>
 LpBound anytime_bound(const ExecSpace& space, const Counts& o, const Options& options, double seconds) {
   LpBound lp;
   if (lp_available() && o.alternatives <= lp_bound_max_alternatives)
-    lp = lp_bound(o, separation(space, options), 200, seconds);
+    lp = lp_bound(o, separation(space, options, 1), 200, seconds);
   lp.bound = std::max(lp.bound, lower_bound(o));
   return lp;
 }
