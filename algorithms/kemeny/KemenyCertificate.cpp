@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Tables.hpp"
@@ -133,15 +135,18 @@ void write_component(std::ostream& out, const ComponentCertificate& component) {
 
 std::string certificate_json(const Result& result, const Counts& o, const std::string& input_format) {
   if (!result.exact || !result.certificate) fail("Kemeny certificate: the result is not exact (internal error)");
-  // Version 2 adds ladder rows, version 3 grouping pairs, version 4 fence rows.
-  bool ladders = false, grouping = false, fences = false;
+  // Version 2 adds ladder rows, version 3 grouping pairs, version 4 fence rows, version 5 bounds
+  // rounded up to the distances' step (where a proof's component has a step above 1).
+  bool ladders = false, grouping = false, fences = false, steps = false;
   for (const ComponentCertificate& component : result.certificate->components) {
     grouping = grouping || component.reduction.by_grouping > 0;
+    steps = steps || (component.method == "lp" || component.method == "branch-and-cut") &&
+                         distance_step(restrict_to(o, component.alternatives)) > 1;
     for (const auto& rows : component.proof.rows) {
       for (const auto& row : rows) ladders = ladders || row.first.ladder, fences = fences || row.first.fence;
     }
   }
-  const int version = fences ? 4 : grouping ? 3 : ladders ? 2 : 1;
+  const int version = steps ? 5 : fences ? 4 : grouping ? 3 : ladders ? 2 : 1;
   std::ostringstream out;
   out << "{\"format\":\"kollective-kemeny-certificate\",\"version\":" << version << ",\"price_bits\":" << price_bits
       << ",\"input_format\":" << json_string(input_format) << ",\"alternatives\":" << o.alternatives << ",\"names\":";

@@ -16,6 +16,7 @@ this checker re-solves).
 
 import csv
 import json
+import math
 import operator
 import re
 import sys
@@ -295,6 +296,9 @@ class Component:
         self.unit = 1 << price_bits
         self.cost = [self.sub[j][i] - self.sub[i][j] for i, j in self.pairs]  # of x_ij = 1 (i before j)
         self.constant = sum(self.sub[i][j] for i, j in self.pairs)
+        # Every ranking's distance is the constant plus the costs of the pairs it reverses, so it
+        # lies a multiple of the costs' greatest common divisor from the constant.
+        self.step = math.gcd(*self.cost) or 1
         self.priced = {}  # rows index -> (value without the columns, reduced costs, their free sum)
 
     def simple_bound(self):
@@ -338,7 +342,9 @@ class Component:
         return scaled + d * x - min(0, d)
 
     def whole(self, scaled):
-        return -((-scaled) // self.unit)  # the least whole distance at or above it
+        """The least distance a ranking can have at or above scaled / unit."""
+        whole = max(0, -((-scaled) // self.unit))
+        return whole + (self.constant - whole) % self.step
 
     def bound(self, key, rows, fixed):
         """The least whole distance the rows' weights allow for rankings keeping `fixed`."""
@@ -529,8 +535,8 @@ def integer(value, what, low=None, high=None):
 def check(input_path, certificate):
     """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
     if not isinstance(certificate, dict) or certificate.get("format") != "kollective-kemeny-certificate" \
-            or certificate.get("version") not in (1, 2, 3, 4):
-        raise Unreadable("not a version 1, 2, 3 or 4 Kollective Kemeny certificate")
+            or certificate.get("version") not in (1, 2, 3, 4, 5):
+        raise Unreadable("not a version 1 to 5 Kollective Kemeny certificate")
     integer(certificate["price_bits"], "price_bits", 1, 64)
     integer(certificate["alternatives"], "alternatives", 1, 65536)
     integer(certificate["distance_doubled"], "distance_doubled")

@@ -47,6 +47,29 @@ def test_tampered_certificates_are_rejected(election):
         certificate.check(path, nan)
 
 
+def test_a_bound_rounds_up_to_the_distances_step(tmp_path):
+    # A cycle a > b > c > a, each 5 to 3: every pair's counts sum to 8, so (doubled) distances lie
+    # a multiple of 4 apart; the optimum breaks one pair, 11 (22 doubled). Half the triangle's
+    # price bounds 20 doubled, which no ranking has: the next distance, 22, is proven. No price
+    # leaves the pairwise bound, 18, which is a distance and proves nothing more.
+    path = tmp_path / "cycle.csv"
+    path.write_text(",a,b,c\na,0,5,3\nb,3,0,5\nc,5,3,0\n")
+    cert = {
+        "format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32,
+        "input_format": "matrix-counts", "alternatives": 3, "names": ["a", "b", "c"],
+        "distance_doubled": 22, "ranking": [0, 1, 2],
+        "components": [
+            {"alternatives": [0, 1, 2], "method": "lp", "distance_doubled": 22, "fixed_pairs": [],
+             "proof": {"rows": [[[0, 1, 2, 1, 2 << 32]]], "nodes": [{"kind": "bound", "rows": 0}]}},
+        ],
+    }
+    assert certificate.check(str(path), cert).startswith("certified")
+    unpriced = copy.deepcopy(cert)
+    unpriced["components"][0]["proof"]["rows"] = [[[0, 1, 2, 1, 0]]]
+    with pytest.raises(certificate.Rejected, match="its bound 18 is below the distance 22"):
+        certificate.check(str(path), unpriced)
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -47,9 +47,13 @@ CutArcs cut_arcs(const Cut& cut) {
   return out;
 }
 
-std::uint64_t whole_distance(Scaled value) {
-  if (value <= 0) return 0;
-  return static_cast<std::uint64_t>((value + price_unit - 1) / price_unit);
+std::int64_t distance_step(const Counts& o) {
+  std::int64_t step = 0;
+  for (int i = 0; i < o.alternatives; ++i) {
+    for (int j = i + 1; j < o.alternatives; ++j)
+      step = std::gcd(step, std::int64_t{o.at(j, i)} - std::int64_t{o.at(i, j)});
+  }
+  return step == 0 ? 1 : step;
 }
 
 LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, double max_seconds) {
@@ -105,6 +109,7 @@ struct TriangleLp::State {
   int n = 0, columns = 0;
   std::vector<std::int64_t> cost;  // of x_ij: o[j][i] - o[i][j]
   std::int64_t constant = 0;       // the sum of o[i][j] over i < j
+  std::int64_t step = 1;           // distance_step: distances lie a multiple of it from `constant`
   Separation separate;
   ClpSimplex model;
   /// A cut as a row over the columns: sum of sign x_column <= rhs (the arc a -> b is x_ab for a < b,
@@ -117,6 +122,13 @@ struct TriangleLp::State {
   std::vector<Row> rows;  // the cuts, in the model's row order
   int rounds = 0;
   std::int64_t triangles_added = 0, ladders_added = 0, fences_added = 0;  // those taken out since included
+
+  std::uint64_t whole_distance(Scaled value) const {
+    if (value <= 0) value = 0;
+    const Scaled whole = (value + price_unit - 1) / price_unit;
+    const Scaled below = (whole - constant) % step;  // C++ rounds toward 0: negative below the constant
+    return static_cast<std::uint64_t>(below == 0 ? whole : below > 0 ? whole + step - below : whole - below);
+  }
 
   /// A lower bound that holds for any multipliers y <= 0 of the rows a x <= b (weak duality over
   /// the columns' boxes): y b + sum over columns of min over the box of (c_j - y a_j) x_j, with y
@@ -243,6 +255,7 @@ TriangleLp::TriangleLp(const Counts& o, Separation separate) : state_(std::make_
       s.constant += o.at(i, j);
     }
   }
+  s.step = distance_step(o);
   const std::vector<double> lower(s.columns, 0.0), upper(s.columns, 1.0);
   const std::vector<double> cost(s.cost.begin(), s.cost.end());  // exact: below 2^33
   const std::vector<CoinBigIndex> starts(s.columns + 1, 0);
@@ -317,6 +330,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
   }
 }
 
+std::uint64_t TriangleLp::whole_distance(Scaled value) const { return state_->whole_distance(value); }
 int TriangleLp::alternatives() const { return state_->n; }
 int TriangleLp::columns() const { return state_->columns; }
 int TriangleLp::rounds() const { return state_->rounds; }
@@ -335,6 +349,7 @@ TriangleLp::TriangleLp(const Counts&, Separation) {
 }
 TriangleLp::~TriangleLp() = default;
 TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>&, int, double, const Enough&) { return {}; }
+std::uint64_t TriangleLp::whole_distance(Scaled) const { return 0; }
 int TriangleLp::alternatives() const { return 0; }
 int TriangleLp::columns() const { return 0; }
 int TriangleLp::rounds() const { return 0; }

@@ -72,9 +72,11 @@ using Scaled = __int128;
 constexpr int price_bits = 32;
 constexpr Scaled price_unit = Scaled{1} << price_bits;
 
-/// The least whole doubled distance at or above value / price_unit (0 below 0): what a bound of
-/// `value` says of distances, which are whole.
-std::uint64_t whole_distance(Scaled value);
+/// The greatest common divisor of the pairs' costs o_ji - o_ij (1 where they are all 0). Every
+/// ranking's distance is the sum of o_ij over i < j plus the costs of the pairs it puts j before
+/// i, so any two distances differ by a multiple of it: 4 (of doubled counts) where every pair's
+/// counts sum to the same even number, as with complete rankings from an even number of voters.
+std::int64_t distance_step(const Counts& o);
 
 /// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused), at
 /// most `per_pair` for each pair i < j (the most violated).
@@ -153,6 +155,11 @@ class TriangleLp {
   /// cuts until none is found, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
   Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
                  const Enough& enough = nullptr);
+
+  /// The least distance (doubled) a ranking can have at or above value / price_unit (0 below 0):
+  /// what a bound of `value` says of distances, which lie a multiple of distance_step(o) from
+  /// the sum of o_ij over i < j.
+  std::uint64_t whole_distance(Scaled value) const;
 
   int alternatives() const;
   int columns() const;

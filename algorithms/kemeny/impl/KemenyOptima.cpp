@@ -200,7 +200,7 @@ void list_optima(const Counts& o, TriangleLp& lp, const std::vector<signed char>
   if (root.status == TriangleLp::Status::infeasible) return;  // never for the root; keep the search's one
   std::vector<signed char> fixed = known;
   for (int c = 0; c < lp.columns(); ++c) {
-    if (fixed[c] < 0 && whole_distance(root.dual_value + root.penalty[c]) > result.distance) fixed[c] = root.lean[c];
+    if (fixed[c] < 0 && lp.whole_distance(root.dual_value + root.penalty[c]) > result.distance) fixed[c] = root.lean[c];
   }
   OptimaListing listing(o, root, fixed, result.optima.front(), limit);
   listing.run();

@@ -276,7 +276,7 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
     // Pairs whose other value alone would lift the bound to the best distance.
     std::vector<signed char> fixed = node.fixed;
     for (int c = 0; c < lp.columns(); ++c) {
-      if (fixed[c] < 0 && whole_distance(lp_point.dual_value + lp_point.penalty[c]) >= result.distance) {
+      if (fixed[c] < 0 && lp.whole_distance(lp_point.dual_value + lp_point.penalty[c]) >= result.distance) {
         fixed[c] = lp_point.lean[c];
         proof.fix_at_lean(node.proof, c, fixed[c], proof.rows_of(lp_point, lp_rows));
       }
