@@ -46,7 +46,7 @@ struct ChainSettings {
 /// 60 s on an H200, 8, 16, 32, 48 and 64 ended 0.160, 0.111, 0.062, 0.031 and 0.037% below the
 /// best known value; on a random matrix of 1000, 48 above 32 above 8
 /// (perf/results/kemeny/gpu_anytime/).
-KOKKOS_INLINE_FUNCTION int chain_kicks(int n) { return Kokkos::min(48, Kokkos::max(kicks_per_round, n / 10)); }
+KOKKOS_INLINE_FUNCTION int chain_kicks(int n) { return Kokkos::min(48, Kokkos::max(int{kicks_per_round}, n / 10)); }
 
 /// A chain's figures that outlive a launch.
 struct ChainState {
