@@ -5,9 +5,9 @@
 /// The iterated local search of KemenyHeuristics.hpp on an execution space: many chains at once,
 /// one per team, whose vector lanes share each step (an insertion scan is a prefix sum over the
 /// ranking and a first-minimum over it; a move copies the span it rotates). Each round is the host
-/// chain's: random moves (chain_kicks of them: above 89 alternatives more than the host chain's),
-/// a descent by best insertions (ties broken as the host scan does), kept
-/// within 1 / accept_above_best of the chain's best, back to the best after n fruitless rounds.
+/// chain's: round_kicks random moves, a descent by best insertions (ties broken as the host scan
+/// does), kept within 1 / accept_above_best of the chain's best, back to the best after n
+/// fruitless rounds.
 /// Every step is exact integer arithmetic with total tie-breaks, so under a round limit a chain's
 /// path depends on (seed, chain) alone: any backend and any vector length give the same rankings.
 /// Between launches (at most rounds_per_launch rounds) the host checks the time and the bound, and
@@ -40,13 +40,6 @@ struct ChainSettings {
   std::int64_t rounds_per_launch = 64;
   bool share_best = true;
 };
-
-/// Random moves a chain's round starts with: n / 10, at least the host chain's kicks_per_round and
-/// at most 48. With thousands of chains a stronger kick pays: on RandA1's t1d500.07 (n = 500) at
-/// 60 s on an H200, 8, 16, 32, 48 and 64 ended 0.160, 0.111, 0.062, 0.031 and 0.037% below the
-/// best known value; on a random matrix of 1000, 48 above 32 above 8
-/// (perf/results/kemeny/gpu_anytime/).
-KOKKOS_INLINE_FUNCTION int chain_kicks(int n) { return Kokkos::min(48, Kokkos::max(int{kicks_per_round}, n / 10)); }
 
 /// A chain's figures that outlive a launch.
 struct ChainState {
@@ -132,7 +125,7 @@ class TeamChain {
   KOKKOS_FUNCTION void round() {
     copy(before_, ranking_);
     const std::uint64_t before_distance = state_.distance;
-    for (int k = 0; k < chain_kicks(n_); ++k) {
+    for (int k = 0; k < round_kicks(n_); ++k) {
       const int from = static_cast<int>(bounded(draw(), static_cast<std::uint64_t>(n_)));
       const int to = static_cast<int>(bounded(draw(), static_cast<std::uint64_t>(n_)));
       state_.distance -= static_cast<std::uint64_t>(gain(from, to));  // modulo 2^64: a loss adds

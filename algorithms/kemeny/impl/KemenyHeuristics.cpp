@@ -291,7 +291,7 @@ std::pair<Ranking, std::uint64_t> search_chain(const Margins& margins, const Ran
     if (limits.seconds > 0 && (round & 15) == 0 && timer.seconds() >= limits.seconds) break;
     const Ranking before = chain.ranking();
     const std::uint64_t before_distance = chain.distance();
-    chain.kick_and_descend(kicks_per_round);
+    chain.kick_and_descend(round_kicks(static_cast<int>(start.size())));
     if (chain.distance() < best_distance) {
       best = chain.ranking();
       best_distance = chain.distance();

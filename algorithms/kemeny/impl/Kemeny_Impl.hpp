@@ -225,7 +225,7 @@ LpBound anytime_bound(const ExecSpace& space, const Counts& o, const Options& op
 /// the space of their own) for three quarters of them: its last round may run past its limit (at
 /// n = 1000 given 60 s, by 7 s). On RandA1 at 60 s on an H200, 30 s of search after the LP ended
 /// 0.093% and 0.136% below the best known values, 60 s beside it 0.082% and 0.126%, and with 48
-/// kicks a round (chain_kicks) 0.031% below and above (record perf/results/kemeny/gpu_anytime/).
+/// kicks a round (round_kicks) 0.031% below and above (record perf/results/kemeny/gpu_anytime/).
 template <class ExecSpace>
 SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
                                const Ranking& start, Result& totals) {
