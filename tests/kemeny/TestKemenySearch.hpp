@@ -344,7 +344,7 @@ TEST(TEST_CATEGORY, kemeny_branch_and_cut_matches_the_dp_where_it_branches) {
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
   TEST_EXECSPACE space;
   int branched = 0;
-  for (const auto& [n, m] : std::vector<std::pair<int, int>>{{20, 1}, {22, 1}, {22, 3}, {22, 7}}) {
+  for (const auto& [n, m] : std::vector<std::pair<int, int>>{{20, 1}, {22, 1}, {22, 7}}) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       const auto o = random_tournament(n, m, seed);
       kemeny::Options dp;
@@ -365,7 +365,7 @@ TEST(TEST_CATEGORY, kemeny_branch_and_cut_matches_the_dp_where_it_branches) {
       branched += searched.nodes > 1 ? 1 : 0;
     }
   }
-  EXPECT_GE(branched, 3) << "of 16 tournaments, few needed branching: the branching is barely tested";
+  EXPECT_GE(branched, 3) << "of 12 tournaments, few needed branching: the branching is barely tested";
 }
 
 template <class ExecSpace>
