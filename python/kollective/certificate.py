@@ -296,8 +296,8 @@ class Component:
         self.unit = 1 << price_bits
         self.cost = [self.sub[j][i] - self.sub[i][j] for i, j in self.pairs]  # of x_ij = 1 (i before j)
         self.constant = sum(self.sub[i][j] for i, j in self.pairs)
-        # Every ranking's distance is the constant plus the costs of the pairs it reverses, so it
-        # lies a multiple of the costs' greatest common divisor from the constant.
+        # Every ranking's distance is the constant plus the costs of the pairs i < j it puts i
+        # first, so it lies a multiple of the costs' greatest common divisor from the constant.
         self.step = math.gcd(*self.cost) or 1
         self.priced = {}  # rows index -> (value without the columns, reduced costs, their free sum)
 

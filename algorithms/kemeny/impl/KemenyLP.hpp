@@ -73,9 +73,10 @@ constexpr int price_bits = 32;
 constexpr Scaled price_unit = Scaled{1} << price_bits;
 
 /// The greatest common divisor of the pairs' costs o_ji - o_ij (1 where they are all 0). Every
-/// ranking's distance is the sum of o_ij over i < j plus the costs of the pairs it puts j before
-/// i, so any two distances differ by a multiple of it: 4 (of doubled counts) where every pair's
-/// counts sum to the same even number, as with complete rankings from an even number of voters.
+/// ranking's distance is the sum of o_ij over i < j plus the costs of the pairs i < j it puts i
+/// before j, so any two distances differ by a multiple of it: 4 (of doubled counts) where every
+/// pair's counts sum to the same even number, as with complete rankings from an even number of
+/// voters.
 std::int64_t distance_step(const Counts& o);
 
 /// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused), at
