@@ -8,21 +8,26 @@ import pytest
 from kollective import certificate
 
 
+def three_way_certificate(version, distance_doubled, rows, node_rows):
+    """A certificate of the ranking a, b, c over counts of three alternatives, one LP component
+    whose root is bounded by `rows` (the proof's rows[node_rows]; -1: none)."""
+    return {
+        "format": "kollective-kemeny-certificate", "version": version, "price_bits": 32,
+        "input_format": "matrix-counts", "alternatives": 3, "names": ["a", "b", "c"],
+        "distance_doubled": distance_doubled, "ranking": [0, 1, 2],
+        "components": [
+            {"alternatives": [0, 1, 2], "method": "lp", "distance_doubled": distance_doubled, "fixed_pairs": [],
+             "proof": {"rows": rows, "nodes": [{"kind": "bound", "rows": node_rows}]}},
+        ],
+    }
+
+
 @pytest.fixture
 def election(tmp_path):
     # 0 beats 1 by 5 to 3, 1 beats 2 by 6 to 2, 0 beats 2 by 7 to 1: the order 0 > 1 > 2, distance 6.
     path = tmp_path / "counts.csv"
     path.write_text(",a,b,c\na,0,5,7\nb,3,0,6\nc,1,2,0\n")
-    cert = {
-        "format": "kollective-kemeny-certificate", "version": 1, "price_bits": 32,
-        "input_format": "matrix-counts", "alternatives": 3, "names": ["a", "b", "c"],
-        "distance_doubled": 12, "ranking": [0, 1, 2],
-        "components": [
-            {"alternatives": [0, 1, 2], "method": "lp", "distance_doubled": 12, "fixed_pairs": [],
-             "proof": {"rows": [], "nodes": [{"kind": "bound", "rows": -1}]}},
-        ],
-    }
-    return str(path), cert
+    return str(path), three_way_certificate(1, 12, [], -1)
 
 
 def test_a_met_bound_is_certified(election):
@@ -54,15 +59,7 @@ def test_a_bound_rounds_up_to_the_distances_step(tmp_path):
     # leaves the pairwise bound, 18, which is a distance and proves nothing more.
     path = tmp_path / "cycle.csv"
     path.write_text(",a,b,c\na,0,5,3\nb,3,0,5\nc,5,3,0\n")
-    cert = {
-        "format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32,
-        "input_format": "matrix-counts", "alternatives": 3, "names": ["a", "b", "c"],
-        "distance_doubled": 22, "ranking": [0, 1, 2],
-        "components": [
-            {"alternatives": [0, 1, 2], "method": "lp", "distance_doubled": 22, "fixed_pairs": [],
-             "proof": {"rows": [[[0, 1, 2, 1, 2 << 32]]], "nodes": [{"kind": "bound", "rows": 0}]}},
-        ],
-    }
+    cert = three_way_certificate(5, 22, [[[0, 1, 2, 1, 2 << 32]]], 0)
     assert certificate.check(str(path), cert).startswith("certified")
     unpriced = copy.deepcopy(cert)
     unpriced["components"][0]["proof"]["rows"] = [[[0, 1, 2, 1, 0]]]

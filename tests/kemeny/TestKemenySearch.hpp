@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -114,25 +113,23 @@ TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {
   EXPECT_GT(integral, 36) << "of 72 small profiles, few had an integral LP optimum";
 }
 
-/// The least distance a ranking of o can have at or above `at`: one that lies a multiple of the
-/// pairs' costs' greatest common divisor from the sum of o_ij over i < j.
+/// The least distance a ranking of o can have at or above `at`: one that lies a multiple of
+/// distance_step(o) from the sum of o_ij over i < j (counted up, one at a time).
 inline std::uint64_t on_the_distances_step(const kemeny::Counts& o, double at) {
-  std::int64_t step = 0, constant = 0;
+  const std::int64_t step = kemeny::distance_step(o);
+  std::int64_t constant = 0;
   for (int i = 0; i < o.alternatives; ++i) {
-    for (int j = i + 1; j < o.alternatives; ++j) {
-      step = std::gcd(step, std::int64_t{o.at(j, i)} - o.at(i, j));
-      constant += o.at(i, j);
-    }
+    for (int j = i + 1; j < o.alternatives; ++j) constant += o.at(i, j);
   }
   auto distance = static_cast<std::int64_t>(at);
-  while (step > 1 && (distance - constant) % step != 0) ++distance;
+  while ((distance - constant) % step != 0) ++distance;
   return static_cast<std::uint64_t>(distance);
 }
 
 TEST(TEST_CATEGORY, kemeny_lp_prices_prove_the_lp_optimum_solve_after_solve) {
   // Strong duality: every closed solve's exact bound, from the prices of the rows it keeps, is the
-  // LP optimum rounded up to the next distance a ranking can have, in a dive that fixes one more pair a solve (as a
-  // search's nodes do) over rounds that add rows and take slack ones out.
+  // LP optimum rounded up to the next distance a ranking can have, in a dive that fixes one more
+  // pair a solve (as a search's nodes do) over rounds that add rows and take slack ones out.
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
   // With ladders (seeds 4-6) and fences (3-6), their rows are priced too.
   TEST_EXECSPACE space;

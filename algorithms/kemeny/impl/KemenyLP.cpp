@@ -124,10 +124,8 @@ struct TriangleLp::State {
   std::int64_t triangles_added = 0, ladders_added = 0, fences_added = 0;  // those taken out since included
 
   std::uint64_t whole_distance(Scaled value) const {
-    if (value <= 0) value = 0;
-    const Scaled whole = (value + price_unit - 1) / price_unit;
-    const Scaled below = (whole - constant) % step;  // C++ rounds toward 0: negative below the constant
-    return static_cast<std::uint64_t>(below == 0 ? whole : below > 0 ? whole + step - below : whole - below);
+    const Scaled whole = value <= 0 ? 0 : (value + price_unit - 1) / price_unit;
+    return static_cast<std::uint64_t>(whole + ((constant - whole) % step + step) % step);  // % keeps the sign
   }
 
   /// A lower bound that holds for any multipliers y <= 0 of the rows a x <= b (weak duality over
