@@ -54,13 +54,17 @@ EOF
   echo "$tag: exit $? after $((SECONDS - start)) s" >&2
   cp "$work/$tag/$name.csv" "$out/$tag.csv" 2>/dev/null
 done
-python3 - "$out" "$@" <<'EOF'
-import csv, glob, sys
-out = sys.argv[1]
+python3 - "$out" "${TAG:-}" "$@" <<'EOF'
+import csv, os, sys
+out, suffix, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 print("| run | lop_value | lop_upper_bound | gap | lp_s | lp_rounds | solve_s | backend |")
 print("|---|---:|---:|---:|---:|---:|---:|---|")
-for path in sorted(glob.glob(out + "/*.csv")):
+for tag in (name + ("_" + suffix if suffix else "") for name in names):
+    path = f"{out}/{tag}.csv"  # only this call's runs: gpu_run.sh's gpu.csv may lie beside them
+    if not os.path.exists(path):
+        print(f"| {tag} | no table (see {tag}.log) |")
+        continue
     for row in csv.DictReader(open(path)):
-        print(f"| {path.split('/')[-1][:-4]} | {row['lop_value']} | {row['lop_upper_bound']} | {row['gap']} | "
+        print(f"| {tag} | {row['lop_value']} | {row['lop_upper_bound']} | {row['gap']} | "
               f"{row['lp_s']} | {row['lp_rounds']} | {row['solve_s']} | {row['backend']} |")
 EOF
