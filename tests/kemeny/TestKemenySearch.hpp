@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -27,8 +28,8 @@ namespace kollective::test {
 template <class ExecSpace>
 kemeny::Separation separation_on(const ExecSpace& space, bool ladders = false, bool fences = false,
                                  int root_triangles = 1) {
-  return {[space](const std::vector<double>& x, int n, int per_pair) {
-            return kemeny::Impl::violated_triangles(space, x, n, per_pair);
+  return {[space](const std::vector<double>& x, int n, int per_pair, const std::vector<int>& guide) {
+            return kemeny::Impl::violated_triangles(space, x, n, per_pair, guide);
           },
           ladders, fences, root_triangles};
 }
@@ -41,8 +42,10 @@ kemeny::LpBound lp_bound_on(const kemeny::Counts& o) {
 
 /// The separation written out plainly: for each pair i < j in order, the `per_pair` k > j and
 /// inequalities of the largest violations above 1e-7, largest first (on ties, the first k, and the
-/// upper inequality).
-inline std::vector<kemeny::Triangle> triangles_by_hand(const std::vector<double>& x, int n, int per_pair) {
+/// upper inequality); with a guide (positions of a ranking), only the inequalities that hold with
+/// equality at the ranking's 0/1 point.
+inline std::vector<kemeny::Triangle> triangles_by_hand(const std::vector<double>& x, int n, int per_pair,
+                                                       const std::vector<int>& guide = {}) {
   std::vector<kemeny::Triangle> found;
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
@@ -50,8 +53,14 @@ inline std::vector<kemeny::Triangle> triangles_by_hand(const std::vector<double>
       for (int k = j + 1; k < n; ++k) {
         const double upper = x[i * n + j] + x[j * n + k] - x[i * n + k] - 1;
         const double lower = x[i * n + k] - x[i * n + j] - x[j * n + k];
-        if (upper > 1e-7) violated.push_back({upper, {i, j, k, true}});
-        if (lower > 1e-7) violated.push_back({lower, {i, j, k, false}});
+        bool upper_tight = true, lower_tight = true;
+        if (!guide.empty()) {
+          const int ij = guide[i] < guide[j], jk = guide[j] < guide[k], ik = guide[i] < guide[k];
+          upper_tight = ij + jk - ik == 1;
+          lower_tight = ik - ij - jk == 0;
+        }
+        if (upper > 1e-7 && upper_tight) violated.push_back({upper, {i, j, k, true}});
+        if (lower > 1e-7 && lower_tight) violated.push_back({lower, {i, j, k, false}});
       }
       std::stable_sort(violated.begin(), violated.end(),
                        [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -80,12 +89,20 @@ TEST(TEST_CATEGORY, kemeny_triangle_search_on_the_space_and_on_the_host_find_the
       const std::uint64_t kind = uniform_below(rng, 4);
       value = kind == 0 ? 0.0 : kind == 1 ? 1.0 : kind == 2 ? 0.5 : uniform_unit(rng);
     }
+    std::vector<int> guide(n);  // a ranking's positions: only the triangles tight there
+    std::iota(guide.begin(), guide.end(), 0);
+    for (int a = n - 1; a > 0; --a) std::swap(guide[a], guide[uniform_below(rng, static_cast<std::uint64_t>(a) + 1)]);
     for (int per_pair = 1; per_pair <= kemeny::most_triangles_per_pair; ++per_pair) {
       const auto expected = triangles_by_hand(x, n, per_pair);
       const std::string what = "n=" + std::to_string(n) + " per_pair=" + std::to_string(per_pair);
       EXPECT_GT(expected.size(), static_cast<std::size_t>(n * per_pair)) << what;
       EXPECT_TRUE(same(kemeny::Impl::violated_triangles_on_host(x, n, per_pair), expected)) << what;
       EXPECT_TRUE(same(kemeny::Impl::violated_triangles(space, x, n, per_pair), expected)) << what;
+      const auto guided = triangles_by_hand(x, n, per_pair, guide);
+      EXPECT_GT(guided.size(), static_cast<std::size_t>(n * per_pair)) << what << " guided";
+      EXPECT_FALSE(same(guided, expected)) << what << " guided";
+      EXPECT_TRUE(same(kemeny::Impl::violated_triangles_on_host(x, n, per_pair, guide), guided)) << what << " guided";
+      EXPECT_TRUE(same(kemeny::Impl::violated_triangles(space, x, n, per_pair, guide), guided)) << what << " guided";
     }
   }
   EXPECT_THROW(kemeny::Impl::violated_triangles_on_host(cycle, 3, kemeny::most_triangles_per_pair + 1), Error);

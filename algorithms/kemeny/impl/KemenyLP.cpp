@@ -212,13 +212,18 @@ struct TriangleLp::State {
                   indices.data(), elements.data());
   }
 
-  /// The cuts violated at x: the triangles, or where none is and ladders or fences are still
-  /// searched (the first solve, while a round of them lifts the bound enough), those.
-  std::vector<Cut> violated_cuts(const std::vector<double>& x, Scaled value, bool root) {
-    std::vector<Cut> cuts;
-    for (const Triangle& t : separate.triangles(x, n, root ? separate.root_triangles : 1)) {
-      cuts.push_back(Cut{t, nullptr, nullptr});
+  /// The cuts violated at x: the triangles (only those tight at `guide` while some are; `guide`
+  /// is cleared once none is), or where none is and ladders or fences are still searched (the
+  /// first solve, while a round of them lifts the bound enough), those.
+  std::vector<Cut> violated_cuts(const std::vector<double>& x, Scaled value, bool root, std::vector<int>& guide) {
+    const int per_pair = root ? separate.root_triangles : 1;
+    std::vector<Triangle> triangles = separate.triangles(x, n, per_pair, guide);
+    if (triangles.empty() && !guide.empty()) {
+      guide.clear();
+      triangles = separate.triangles(x, n, per_pair, guide);
     }
+    std::vector<Cut> cuts;
+    for (const Triangle& t : triangles) cuts.push_back(Cut{t, nullptr, nullptr});
     if (!cuts.empty() || !searching_facets) return cuts;
     if (value - facet_value < facet_rise(value)) {
       searching_facets = false;
@@ -271,7 +276,7 @@ TriangleLp::TriangleLp(const Counts& o, Separation separate) : state_(std::make_
 TriangleLp::~TriangleLp() = default;
 
 TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
-                                       const Enough& enough) {
+                                       const Enough& enough, const Ranking* incumbent) {
   WallTimer timer;
   State& s = *state_;
   const bool root = s.rounds == 0;
@@ -284,6 +289,10 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
   Solution out, priced;  // priced: the last solve's prices, kept in `out` where they bound higher
   out.x.assign(static_cast<std::size_t>(s.n) * s.n, 0.0);
   bool have_prices = false;
+  if (incumbent && static_cast<int>(incumbent->size()) != s.n)
+    fail("Kemeny LP: an incumbent of ", incumbent->size(), " alternatives for ", s.n, " (internal error)");
+  bool guided = incumbent != nullptr;
+  std::vector<int> guide;  // the incumbent's positions while guided
   for (int solves = 1;; ++solves) {
     s.model.setMaximumWallSeconds(std::max(0.1, max_seconds - timer.seconds()));  // wall: CPU time counts every thread
     s.model.dual();
@@ -311,7 +320,12 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
       out.status = Status::enough;
       return out;
     }
-    std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value, root);
+    if (guided) {
+      guide.assign(s.n, 0);
+      for (int place = 0; place < s.n; ++place) guide[(*incumbent)[place]] = place;
+    }
+    std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value, root, guide);
+    guided = !guide.empty();
     if (violated.empty()) {
       if (root && facets) s.drop_slack_rows(true);  // the ladders and fences the root's optimum does not price
       out.status = Status::closed;
@@ -346,7 +360,9 @@ TriangleLp::TriangleLp(const Counts&, Separation) {
   fail("Kemeny's LP bound needs COIN-OR CLP, and this build has none (configure with -DKOLLECTIVE_LP=on)");
 }
 TriangleLp::~TriangleLp() = default;
-TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>&, int, double, const Enough&) { return {}; }
+TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>&, int, double, const Enough&, const Ranking*) {
+  return {};
+}
 std::uint64_t TriangleLp::whole_distance(Scaled) const { return 0; }
 int TriangleLp::alternatives() const { return 0; }
 int TriangleLp::columns() const { return 0; }

@@ -80,8 +80,10 @@ constexpr Scaled price_unit = Scaled{1} << price_bits;
 std::int64_t distance_step(const Counts& o);
 
 /// Violated triangles at an LP point: x[i * n + j] for i < j (the other entries are unused), at
-/// most `per_pair` for each pair i < j (the most violated).
-using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n, int per_pair)>;
+/// most `per_pair` for each pair i < j (the most violated); where `guide` holds the positions of a
+/// ranking (guide[a]: a's place), only the triangles tight at that ranking (empty: all).
+using TriangleSeparation = std::function<std::vector<Triangle>(const std::vector<double>& x, int n, int per_pair,
+                                                               const std::vector<int>& guide)>;
 
 /// The most triangles a separation round takes for one pair.
 constexpr int most_triangles_per_pair = 4;
@@ -154,8 +156,13 @@ class TriangleLp {
 
   /// Solves with pairs fixed (by column: -1 free, 0: j before i, 1: i before j), adding violated
   /// cuts until none is found, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
+  /// Where `incumbent` (the caller's best ranking, which `enough` may change) is given, each round
+  /// takes only the violated triangles tight at it, until none is: if the incumbent is optimal and
+  /// the LP closes at it, the optimum's prices lie on those rows alone (complementary slackness),
+  /// and the other half of the triangles would only slow the solves (SGB's tables 0.5-0.8x the
+  /// time: perf/results/kemeny/cpu_guided_triangles/). Then every violated triangle is taken.
   Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
-                 const Enough& enough = nullptr);
+                 const Enough& enough = nullptr, const Ranking* incumbent = nullptr);
 
   /// The least distance (doubled) a ranking can have at or above value / price_unit (0 below 0):
   /// what a bound of `value` says of distances, which lie a multiple of distance_step(o) from

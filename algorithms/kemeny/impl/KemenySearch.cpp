@@ -226,12 +226,15 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
       continue;
     }
     // No more cuts once the bound closes the node (each round's point, rounded and improved, may
-    // lower the best distance).
-    const TriangleLp::Solution lp_point = lp.solve(node.fixed, result.nodes == 0 ? root_max_rounds : node_max_rounds,
-                                                   max_seconds - timer.seconds(), [&](const std::vector<double>& x) {
-                                                     offer(local_search(o, rounded_ranking(x, n)));
-                                                     return result.distance;
-                                                   });
+    // lower the best distance). The root's cuts are guided by the best ranking.
+    const bool root = result.nodes == 0;
+    const TriangleLp::Solution lp_point = lp.solve(
+        node.fixed, root ? root_max_rounds : node_max_rounds, max_seconds - timer.seconds(),
+        [&](const std::vector<double>& x) {
+          offer(local_search(o, rounded_ranking(x, n)));
+          return result.distance;
+        },
+        root ? &best : nullptr);
     ++result.nodes;
     const double lp_value = static_cast<double>(lp_point.dual_value) / static_cast<double>(price_unit);
     if (node.branched >= 0 && lp_point.status != TriangleLp::Status::infeasible && node.change > 1e-9)
@@ -268,7 +271,8 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
       stack.push_back(std::move(node));
       break;
     }
-    offer(lp_point.ranking.empty() ? local_search(o, rounded_ranking(lp_point.x, n)) : lp_point.ranking);
+    if (lp_point.status != TriangleLp::Status::enough)  // else `enough` has offered its point
+      offer(lp_point.ranking.empty() ? local_search(o, rounded_ranking(lp_point.x, n)) : lp_point.ranking);
     if (node.bound >= result.distance) {
       proof.close(node.proof, ProofNode::Kind::bound, node.bound_rows);
       continue;

@@ -189,10 +189,10 @@ constexpr int host_triangle_limit = 40;
 /// options.root_triangles; the LP bound alone, one solve over up to lp_bound_max_alternatives, one).
 template <class ExecSpace>
 Separation separation(const ExecSpace& space, const Options& options, int root_triangles) {
-  const auto triangles = [space](const std::vector<double>& x, int n, int per_pair) {
+  const auto triangles = [space](const std::vector<double>& x, int n, int per_pair, const std::vector<int>& guide) {
     // The same triangles either way.
-    if (n <= host_triangle_limit) return violated_triangles_on_host(x, n, per_pair);
-    return violated_triangles(space, x, n, per_pair);
+    if (n <= host_triangle_limit) return violated_triangles_on_host(x, n, per_pair, guide);
+    return violated_triangles(space, x, n, per_pair, guide);
   };
   return Separation{triangles, options.ladders, options.fences, root_triangles};
 }
@@ -270,8 +270,10 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
 /// on an input-output matrix of 300 (xLOLIB2's t59d11xx_300) that start was 1.9% better and 60 s
 /// of branch and cut did not improve on the constructive one; on LOLIB's tables of 44-60 the
 /// search's few milliseconds would add 10-45% to solves of 7-90 ms (record
-/// perf/results/kemeny/cpu_anytime/).
-constexpr int searched_start_alternatives = 100;
+/// perf/results/kemeny/cpu_anytime/). From 64 up the better start also guides the root's cuts
+/// (TriangleLp::solve's incumbent): SGB's 25 tables of 75 0.67x the time against 0.70x with the
+/// constructive start (perf/results/kemeny/cpu_guided_triangles/).
+constexpr int searched_start_alternatives = 64;
 
 /// A component given to the LP: branch and cut from the best heuristic ranking (above
 /// searched_start_alternatives, improved by the iterated local search), with the data
