@@ -101,6 +101,9 @@ struct Separation {
   /// Triangles per pair in the first solve's rounds (later solves take one): more cuts a round,
   /// fewer rounds where the root's LP dominates (perf/results/kemeny/cpu_root_triangles/).
   int root_triangles = 1;
+  /// Whether a search's root takes only the triangles tight at its best ranking while some are
+  /// violated (TriangleLp::solve's incumbent).
+  bool guide_root = false;
 };
 
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
@@ -159,8 +162,8 @@ class TriangleLp {
   /// Where `incumbent` (the caller's best ranking, which `enough` may change) is given, each round
   /// takes only the violated triangles tight at it, until none is: if the incumbent is optimal and
   /// the LP closes at it, the optimum's prices lie on those rows alone (complementary slackness),
-  /// and the other half of the triangles would only slow the solves (SGB's tables 0.5-0.8x the
-  /// time: perf/results/kemeny/cpu_guided_triangles/). Then every violated triangle is taken.
+  /// and the other half of the triangles would only slow the solves (SGB's tables of 75: 0.69x
+  /// the time, perf/results/kemeny/cpu_guided_triangles/). Then every violated triangle is taken.
   Solution solve(const std::vector<signed char>& fixed, int max_rounds, double max_seconds,
                  const Enough& enough = nullptr, const Ranking* incumbent = nullptr);
 

@@ -226,7 +226,7 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
       continue;
     }
     // No more cuts once the bound closes the node (each round's point, rounded and improved, may
-    // lower the best distance). The root's cuts are guided by the best ranking.
+    // lower the best distance). The root's cuts may be guided by the best ranking.
     const bool root = result.nodes == 0;
     const TriangleLp::Solution lp_point = lp.solve(
         node.fixed, root ? root_max_rounds : node_max_rounds, max_seconds - timer.seconds(),
@@ -234,7 +234,7 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
           offer(local_search(o, rounded_ranking(x, n)));
           return result.distance;
         },
-        root ? &best : nullptr);
+        root && separate.guide_root ? &best : nullptr);
     ++result.nodes;
     const double lp_value = static_cast<double>(lp_point.dual_value) / static_cast<double>(price_unit);
     if (node.branched >= 0 && lp_point.status != TriangleLp::Status::infeasible && node.change > 1e-9)

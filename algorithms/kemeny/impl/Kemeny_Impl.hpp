@@ -270,9 +270,10 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
 /// on an input-output matrix of 300 (xLOLIB2's t59d11xx_300) that start was 1.9% better and 60 s
 /// of branch and cut did not improve on the constructive one; on LOLIB's tables of 44-60 the
 /// search's few milliseconds would add 10-45% to solves of 7-90 ms (record
-/// perf/results/kemeny/cpu_anytime/). From 64 up the better start also guides the root's cuts
-/// (TriangleLp::solve's incumbent): SGB's 25 tables of 75 0.67x the time against 0.70x with the
-/// constructive start (perf/results/kemeny/cpu_guided_triangles/).
+/// perf/results/kemeny/cpu_anytime/). Above it the root's cuts are guided by the best ranking
+/// (Separation::guide_root): SGB's 25 tables of 75 took 0.69x the time (0.67x from this start,
+/// 0.70x from the constructive one); random tournaments of 36-40 took 0.67-1.81x, mostly more
+/// (perf/results/kemeny/cpu_guided_triangles/).
 constexpr int searched_start_alternatives = 64;
 
 /// A component given to the LP: branch and cut from the best heuristic ranking (above
@@ -306,8 +307,10 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
       known = pair_columns(reduction);
       if (certified) certified->reduction = reduction;
     }
-    searched = branch_and_cut(o, separation(space, options, options.root_triangles), start,
-                              options.count ? options.list_limit : 0, seconds, std::move(known), certified != nullptr);
+    Separation cuts = separation(space, options, options.root_triangles);
+    cuts.guide_root = o.alternatives > searched_start_alternatives;
+    searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0, seconds, std::move(known),
+                              certified != nullptr);
     if (certified) certified->proof = std::move(searched.proof);
     add_lp_figures(totals, searched);
     totals.search_nodes += searched.nodes;
