@@ -100,6 +100,22 @@ inline std::vector<Triangle> violated_triangles_on_host(const std::vector<double
   return triangles;
 }
 
+/// The search's kernel for the pair (i, j): its most violated triangles' codes into chosen(i, j,
+/// :), -1 past the last (none below the diagonal). A named functor, not a KOKKOS_LAMBDA: with the
+/// lambda, the CUDA tests' triangle search, run alone, crashed on a null call in the copy of nvcc's
+/// host-device lambda wrapper (it passed after the other Kemeny tests; 2026-12-01).
+template <class Point, class Positions, class Chosen>
+struct TriangleSearch {
+  Point point;
+  Positions guide;
+  Chosen chosen;
+  int n, per_pair;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, const int j) const {
+    const PairTriangles kept = i < j ? most_violated(point, n, i, j, per_pair, guide) : PairTriangles{};
+    for (int t = 0; t < per_pair; ++t) chosen(i, j, t) = t < kept.found ? kept.code[t] : -1;
+  }
+};
+
 /// The same search as one kernel on `space`.
 template <class ExecSpace>
 std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vector<double>& x, int n, int per_pair = 1,
@@ -116,10 +132,8 @@ std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vect
   Kokkos::deep_copy(space, point, HostPoint(x.data(), n, n));
   using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
   Kokkos::parallel_for(
-      "Kollective::Kemeny::violated_triangles", Policy(space, {0, 0}, {n, n}), KOKKOS_LAMBDA(const int i, const int j) {
-        const PairTriangles kept = i < j ? most_violated(point, n, i, j, per_pair, positions) : PairTriangles{};
-        for (int t = 0; t < per_pair; ++t) chosen(i, j, t) = t < kept.found ? kept.code[t] : -1;
-      });
+      "Kollective::Kemeny::violated_triangles", Policy(space, {0, 0}, {n, n}),
+      TriangleSearch<decltype(point), decltype(positions), decltype(chosen)>{point, positions, chosen, n, per_pair});
   const auto found = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), chosen);
   std::vector<Triangle> triangles;  // in row-major pair order, as on the host
   for (int i = 0; i < n; ++i) {
