@@ -8,6 +8,7 @@
 
 #include "kollective/algorithms/kemeny/impl/KemenyFences.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Timer.hpp"
 
@@ -320,10 +321,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
       out.status = Status::enough;
       return out;
     }
-    if (guided) {
-      guide.assign(s.n, 0);
-      for (int place = 0; place < s.n; ++place) guide[(*incumbent)[place]] = place;
-    }
+    if (guided) guide = places(*incumbent);
     std::vector<Cut> violated = s.violated_cuts(out.x, priced.dual_value, root, guide);
     guided = !guide.empty();
     if (violated.empty()) {

@@ -12,6 +12,12 @@ std::uint64_t distance(const Counts& o, const Ranking& ranking) {
   return total;
 }
 
+std::vector<int> places(const Ranking& ranking) {
+  std::vector<int> place(ranking.size());
+  for (std::size_t p = 0; p < ranking.size(); ++p) place[ranking[p]] = static_cast<int>(p);
+  return place;
+}
+
 std::uint64_t lower_bound(const Counts& o) {
   std::uint64_t total = 0;
   for (int i = 0; i < o.alternatives; ++i) {

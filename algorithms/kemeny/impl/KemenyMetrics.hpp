@@ -7,6 +7,7 @@
 /// margins with a shift: Pairwise.hpp) and as the linear ordering problem's value.
 
 #include <cstdint>
+#include <vector>
 
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
 
@@ -14,6 +15,9 @@ namespace kollective::kemeny {
 
 /// Kemeny distance (doubled): sum over pairs placed i above j of o[j][i].
 std::uint64_t distance(const Counts& o, const Ranking& ranking);
+
+/// Each alternative's place in a ranking: ranking[places(ranking)[a]] == a.
+std::vector<int> places(const Ranking& ranking);
 
 /// Lower bound (doubled): sum over pairs of min(o[i][j], o[j][i]).
 std::uint64_t lower_bound(const Counts& o);

@@ -109,8 +109,7 @@ Ranking rounded_ranking(const std::vector<double>& x, int n) {
 /// The pair values of a ranking, by column.
 std::vector<signed char> pair_values(const Ranking& ranking) {
   const int n = static_cast<int>(ranking.size());
-  std::vector<int> position(n);
-  for (int p = 0; p < n; ++p) position[ranking[p]] = p;
+  const std::vector<int> position = places(ranking);
   std::vector<signed char> values(static_cast<std::size_t>(n) * (n - 1) / 2);
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) values[pair_column(i, j, n)] = position[i] < position[j] ? 1 : 0;
