@@ -108,6 +108,65 @@ TEST(TEST_CATEGORY, kemeny_triangle_search_on_the_space_and_on_the_host_find_the
   EXPECT_THROW(kemeny::Impl::violated_triangles_on_host(cycle, 3, kemeny::most_triangles_per_pair + 1), Error);
 }
 
+/// Counts of n alternatives where each pair's margin o(a, b) - o(b, a) is 0 but those listed
+/// (a, b, margin of a over b).
+inline kemeny::Counts counts_with_margins(int n, const std::vector<std::tuple<int, int, int>>& margins) {
+  kemeny::Counts o;
+  o.alternatives = n;
+  o.names = preferences::numbered_names(n);
+  o.doubled.assign(static_cast<std::size_t>(n) * n, 0);
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b < n; ++b) o.doubled[static_cast<std::size_t>(a) * n + b] = a == b ? 0 : 10;
+  }
+  for (const auto& [a, b, margin] : margins) o.doubled[static_cast<std::size_t>(a) * n + b] += margin;
+  return o;
+}
+
+TEST(TEST_CATEGORY, kemeny_greedy_dual_prices_triangles_tight_at_the_ranking) {
+  auto listed = [](const std::vector<kemeny::Triangle>& found) {
+    std::vector<std::tuple<int, int, int, bool>> out;
+    for (const auto& t : found) out.emplace_back(t.i, t.j, t.k, t.upper);
+    return out;
+  };
+  using Listed = std::vector<std::tuple<int, int, int, bool>>;
+  // A majority cycle 0 > 1 > 2 > 0 ranked 0, 1, 2: the pair (0, 2) falls short, and the triangle
+  // through 1 (the dicycle 0 -> 1 -> 2 -> 0: upper) covers it; ranked 0, 2, 1 the pairs (0, 2) and
+  // (2, 1) fall short, and adjacent pairs have no middle: nothing is priced.
+  const auto cycle = counts_with_margins(3, {{0, 1, 2}, {1, 2, 2}, {2, 0, 2}});
+  EXPECT_EQ(listed(kemeny::triangles_priced_at(cycle, {0, 1, 2})), (Listed{{0, 1, 2, true}}));
+  EXPECT_EQ(listed(kemeny::triangles_priced_at(cycle, {1, 2, 0})), (Listed{{0, 1, 2, true}}));
+  EXPECT_TRUE(kemeny::triangles_priced_at(cycle, {0, 2, 1}).empty());
+  // Ranked 0, 1, 2, 3 with only (0, 3) short (by 2): its middles' pairs (1, 3) and (0, 2) have no
+  // margin, so the greedy first lifts (1, 3) through 2, then covers (0, 3) through 1.
+  const auto deeper = counts_with_margins(4, {{0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 2}});
+  EXPECT_EQ(listed(kemeny::triangles_priced_at(deeper, {0, 1, 2, 3})), (Listed{{0, 1, 3, true}, {1, 2, 3, true}}));
+  // The other cycle, 0 > 2 > 1 > 0, ranked 0, 2, 1: the dicycle 0 -> 2 -> 1 -> 0, the lower one.
+  const auto other = counts_with_margins(3, {{0, 2, 2}, {2, 1, 2}, {1, 0, 2}});
+  EXPECT_EQ(listed(kemeny::triangles_priced_at(other, {0, 2, 1})), (Listed{{0, 1, 2, false}}));
+  // Random tournaments and rankings: each triangle keeps two arcs of its dicycle at the ranking
+  // (tight), none is listed twice, and a ranking of other alternatives is refused.
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const int n = 12 + 5 * static_cast<int>(seed);
+    const auto o = random_tournament(n, 3, seed);
+    HostRng rng(seed);
+    kemeny::Ranking ranking(n);
+    std::iota(ranking.begin(), ranking.end(), 0);
+    for (int a = n - 1; a > 0; --a)
+      std::swap(ranking[a], ranking[uniform_below(rng, static_cast<std::uint64_t>(a) + 1)]);
+    const std::vector<int> place = kemeny::places(ranking);
+    const auto priced = listed(kemeny::triangles_priced_at(o, ranking));
+    EXPECT_GT(priced.size(), static_cast<std::size_t>(n)) << "seed " << seed;
+    const std::set<std::tuple<int, int, int, bool>> distinct(priced.begin(), priced.end());
+    EXPECT_EQ(distinct.size(), priced.size()) << "seed " << seed << ": a triangle listed twice";
+    for (const auto& [i, j, k, upper] : priced) {
+      ASSERT_TRUE(0 <= i && i < j && j < k && k < n);
+      const int ij = place[i] < place[j], jk = place[j] < place[k], ik = place[i] < place[k];
+      EXPECT_EQ(upper ? ij + jk - ik : ik - ij - jk, upper ? 1 : 0) << "seed " << seed << ": not tight";
+    }
+  }
+  EXPECT_THROW(kemeny::triangles_priced_at(cycle, {0, 1}), Error);
+}
+
 TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
   int integral = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "kollective/algorithms/kemeny/impl/KemenyFences.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
@@ -55,6 +56,92 @@ std::int64_t distance_step(const Counts& o) {
       step = std::gcd(step, std::int64_t{o.at(j, i)} - std::int64_t{o.at(i, j)});
   }
   return step == 0 ? 1 : step;
+}
+
+namespace {
+
+/// triangles_priced_at's greedy: `margin(p, q)` is what the pair placed p < q has left.
+class GreedyDual {
+ public:
+  GreedyDual(const Counts& o, const Ranking& ranking)
+      : n_(static_cast<int>(ranking.size())), ranking_(ranking), margins_(static_cast<std::size_t>(n_) * n_, 0) {
+    for (int p = 0; p < n_; ++p) {
+      for (int q = p + 1; q < n_; ++q)
+        margin(p, q) = std::int64_t{o.at(ranking[p], ranking[q])} - std::int64_t{o.at(ranking[q], ranking[p])};
+    }
+  }
+
+  std::vector<Triangle> priced(double max_seconds) {
+    WallTimer timer;
+    for (int span = 2; span < n_ && timer.seconds() < max_seconds; ++span) {
+      for (int p = 0; p + span < n_; ++p) {
+        const int q = p + span;
+        if (margin(p, q) < 0) margin(p, q) += lift(p, q, -margin(p, q), 1);
+      }
+    }
+    std::sort(triangles_.begin(), triangles_.end(), [](const Triangle& a, const Triangle& b) {
+      return std::tie(a.i, a.j, a.k, a.upper) < std::tie(b.i, b.j, b.k, b.upper);
+    });
+    triangles_.erase(std::unique(triangles_.begin(), triangles_.end(),
+                                 [](const Triangle& a, const Triangle& b) {
+                                   return a.i == b.i && a.j == b.j && a.k == b.k && a.upper == b.upper;
+                                 }),
+                     triangles_.end());
+    return std::move(triangles_);
+  }
+
+ private:
+  std::int64_t& margin(int p, int q) { return margins_[static_cast<std::size_t>(p) * n_ + q]; }
+  std::int64_t bottleneck(int p, int m, int q) { return std::min(margin(p, m), margin(m, q)); }
+
+  /// Prices the triangle of places p < m < q by `weight`, from its short pairs' margins (the
+  /// caller adds it to the long pair's).
+  void price(int p, int m, int q, std::int64_t weight) {
+    margin(p, m) -= weight, margin(m, q) -= weight;
+    int a[3] = {ranking_[p], ranking_[m], ranking_[q]};                     // the dicycle a0 -> a1 -> a2 -> a0
+    const bool upper = (a[0] < a[1]) + (a[1] < a[2]) + (a[2] < a[0]) == 2;  // i -> j -> k -> i, rotated
+    std::sort(a, a + 3);
+    triangles_.push_back(Triangle{a[0], a[1], a[2], upper});
+  }
+
+  /// Raises the margin of the pair placed p < q by up to `need` from its middles (most margin
+  /// left first), then, `depth` levels deep, by lifting their short pairs first; returns the rise.
+  std::int64_t lift(int p, int q, std::int64_t need, int depth) {
+    std::vector<int> middles(q - p - 1);
+    std::iota(middles.begin(), middles.end(), p + 1);
+    std::sort(middles.begin(), middles.end(), [&](int a, int b) { return bottleneck(p, a, q) > bottleneck(p, b, q); });
+    std::int64_t raised = 0;
+    for (const int m : middles) {
+      const std::int64_t weight = std::min(need - raised, bottleneck(p, m, q));
+      if (weight <= 0) break;
+      price(p, m, q, weight);
+      raised += weight;
+    }
+    for (int m = p + 1; depth > 0 && m < q && raised < need; ++m) {
+      const std::int64_t wanted = need - raised;
+      for (const auto& [x, y] : {std::pair<int, int>{p, m}, std::pair<int, int>{m, q}}) {
+        if (margin(x, y) < wanted && y - x >= 2)
+          margin(x, y) += lift(x, y, wanted - std::max<std::int64_t>(0, margin(x, y)), depth - 1);
+      }
+      const std::int64_t weight = std::min(wanted, bottleneck(p, m, q));
+      if (weight > 0) price(p, m, q, weight), raised += weight;
+    }
+    return raised;
+  }
+
+  int n_;
+  const Ranking& ranking_;
+  std::vector<std::int64_t> margins_;
+  std::vector<Triangle> triangles_;
+};
+
+}  // namespace
+
+std::vector<Triangle> triangles_priced_at(const Counts& o, const Ranking& ranking, double max_seconds) {
+  if (static_cast<int>(ranking.size()) != o.alternatives)
+    fail("Kemeny greedy dual: a ranking of ", ranking.size(), " alternatives for ", o.alternatives,
+         " (internal error)");
+  return GreedyDual(o, ranking).priced(max_seconds);
 }
 
 LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, double max_seconds) {
@@ -111,6 +198,7 @@ struct TriangleLp::State {
   std::vector<std::int64_t> cost;  // of x_ij: o[j][i] - o[i][j]
   std::int64_t constant = 0;       // the sum of o[i][j] over i < j
   std::int64_t step = 1;           // distance_step: distances lie a multiple of it from `constant`
+  Counts counts;                   // for triangles_priced_at
   Separation separate;
   ClpSimplex model;
   /// A cut as a row over the columns: sum of sign x_column <= rhs (the arc a -> b is x_ab for a < b,
@@ -251,6 +339,7 @@ TriangleLp::TriangleLp(const Counts& o, Separation separate) : state_(std::make_
   s.n = o.alternatives;
   if (s.n < 3) fail("Kemeny LP bound: needs at least 3 alternatives (got ", s.n, ")");
   s.columns = s.n * (s.n - 1) / 2;
+  s.counts = o;
   s.separate = std::move(separate);
   s.cost.resize(s.columns);
   for (int i = 0; i < s.n; ++i) {
@@ -294,6 +383,12 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     fail("Kemeny LP: an incumbent of ", incumbent->size(), " alternatives for ", s.n, " (internal error)");
   bool guided = incumbent != nullptr;
   std::vector<int> guide;  // the incumbent's positions while guided
+  if (guided && root) {
+    std::vector<Cut> first;
+    for (const Triangle& t : triangles_priced_at(s.counts, *incumbent, max_seconds / 10))
+      first.push_back(Cut{t, nullptr, nullptr});
+    if (!first.empty()) s.add_rows(std::move(first));
+  }
   for (int solves = 1;; ++solves) {
     s.model.setMaximumWallSeconds(std::max(0.1, max_seconds - timer.seconds()));  // wall: CPU time counts every thread
     s.model.dual();

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -101,10 +102,25 @@ struct Separation {
   /// Triangles per pair in the first solve's rounds (later solves take one): more cuts a round,
   /// fewer rounds where the root's LP dominates (perf/results/kemeny/cpu_root_triangles/).
   int root_triangles = 1;
-  /// Whether a search's root takes only the triangles tight at its best ranking while some are
-  /// violated (TriangleLp::solve's incumbent).
+  /// Whether a search's root starts from the triangles a greedy dual prices at its best ranking
+  /// (triangles_priced_at) and takes only the triangles tight there while some are violated
+  /// (TriangleLp::solve's incumbent).
   bool guide_root = false;
 };
+
+/// The triangles tight at `ranking` that a greedy dual prices: the rows a guided root starts from.
+/// At a ranking, each pair placed p < q keeps the arc from its p-th to its q-th alternative, whose
+/// margin (votes for it less votes against) may be negative. A tight triangle (places p < m < q)
+/// with weight w raises the long pair's reduced margin by w and lowers its two short pairs' by w;
+/// the LP closes at the ranking exactly when weights exist that leave every margin at least 0 (dual
+/// feasibility). The greedy goes by span q - p, shortest first, covering each pair's shortfall from
+/// the middles whose short pairs have the most margin left; where they have too little, it first
+/// lifts those short pairs from their own middles (one level deeper); it stops after the span
+/// under way when `max_seconds` have passed (at 300 alternatives it may take seconds). Its
+/// triangles are a good first LP where the ranking is optimal and the LP closes there (SGB's tables
+/// of 75, perf/results/kemeny/cpu_greedy_dual/).
+std::vector<Triangle> triangles_priced_at(const Counts& o, const Ranking& ranking,
+                                          double max_seconds = std::numeric_limits<double>::infinity());
 
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
 bool lp_available();
@@ -159,8 +175,9 @@ class TriangleLp {
 
   /// Solves with pairs fixed (by column: -1 free, 0: j before i, 1: i before j), adding violated
   /// cuts until none is found, `max_rounds` solves or `max_seconds`, or the bound is `enough`.
-  /// Where `incumbent` (the caller's best ranking, which `enough` may change) is given, each round
-  /// takes only the violated triangles tight at it, until none is: if the incumbent is optimal and
+  /// Where `incumbent` (the caller's best ranking, which `enough` may change) is given, a first
+  /// solve starts from triangles_priced_at(incumbent), and each round takes only the violated
+  /// triangles tight at the incumbent, until none is: if the incumbent is optimal and
   /// the LP closes at it, the optimum's prices lie on those rows alone (complementary slackness),
   /// and the other half of the triangles would only slow the solves (SGB's tables of 75: 0.69x
   /// the time, perf/results/kemeny/cpu_guided_triangles/). Then every violated triangle is taken.
