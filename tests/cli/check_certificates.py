@@ -190,6 +190,38 @@ def shared_alternative(pales):
     return "two pales sharing an alternative"
 
 
+def planted(kollective, out):
+    """A component above branch and cut's 300 alternatives whose optimum the greedy dual's bound
+    proves: weights that keep the order 0, 1, ..., n - 1 except each pair (p, p + 2), which leans
+    back by 2, while each neighbour pair leans forward by 4, enough for the two triangles through
+    it. Auto's anytime answer is exact there, and its certificate (one node, the greedy's rows)
+    must check and fail when tampered."""
+    n, run = 301, "planted_301"
+    weights = [[0] * n for _ in range(n)]
+    for p in range(n):
+        for q in range(p + 1, n):
+            if q == p + 2:
+                weights[q][p] = 2
+            else:
+                weights[p][q] = 4 if q == p + 1 else 2
+    input_path = os.path.join(out, run + ".mat")
+    with open(input_path, "w", encoding="utf-8") as f:
+        f.write(f"{n}\n" + "\n".join(" ".join(map(str, row)) for row in weights) + "\n")
+    config = os.path.join(out, run + ".yaml")
+    with open(config, "w", encoding="utf-8") as f:
+        f.write(f"runs:\n  - name: {run}\n    algorithm: kemeny\n    input: {{lolib: {run}.mat}}\n"
+                f"    options: {{time_limit: 3, count: false}}\n    write: {{certificate: true}}\n")
+    subprocess.run([kollective, "run", config, "--out", os.path.join(out, run), "--quiet"], check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, run, run + "_certificate.json"), encoding="utf-8") as f:
+        cert = json.load(f)
+    methods = [(c["method"], len(c["alternatives"])) for c in cert["components"]]
+    expect(methods == [("lp", n)], f"{run}: one component of {n} proven by its bound alone: {methods}")
+    status, message = outcome(input_path, cert)
+    expect(status == "certified", f"{run}: {status}: {message}")
+    tamper(input_path, cert, run)
+
+
 def main():
     kollective, out = sys.argv[1], sys.argv[2]
     shutil.rmtree(out, ignore_errors=True)
@@ -217,6 +249,7 @@ def main():
     expect(grouping, "a run's certificate holds pairs fixed by the grouping rule (tampered above)")
     methods = {c["method"] for run in INPUTS for c in json.load(open(os.path.join(out, run + "_certificate.json")))["components"]}
     expect({"lp", "branch-and-cut", "dp", "trivial"} <= methods, f"the runs cover lp, branch-and-cut, dp and trivial: {sorted(methods)}")
+    planted(kollective, out)
     # The command-line checker: exit 0 certified, 1 rejected.
     script = os.path.join(HERE, "..", "..", "python", "kollective", "certificate.py")
     good = subprocess.run([sys.executable, script, INPUTS["weights_14"], os.path.join(out, "weights_14_certificate.json")])

@@ -167,6 +167,63 @@ TEST(TEST_CATEGORY, kemeny_greedy_dual_prices_triangles_tight_at_the_ranking) {
   EXPECT_THROW(kemeny::triangles_priced_at(cycle, {0, 1}), Error);
 }
 
+/// The bound that weights on rows give by weak duality, written out over the arcs: each pair at
+/// its cheaper order, o(b, a) + W(a -> b) for a before b, where W(arc) sums the weights of the rows
+/// holding the arc, less each row's weight times the arcs it lets a ranking keep; rounded up.
+inline std::uint64_t bound_from_rows(const kemeny::Counts& o,
+                                     const std::vector<std::pair<kemeny::Cut, kemeny::Scaled>>& rows) {
+  const int n = o.alternatives;
+  std::vector<kemeny::Scaled> held(static_cast<std::size_t>(n) * n, 0);  // W(a -> b) at a * n + b
+  kemeny::Scaled total = 0;
+  for (const auto& [cut, weight] : rows) {
+    const kemeny::CutArcs arcs = kemeny::cut_arcs(cut);
+    for (const auto& [a, b] : arcs.arcs) held[static_cast<std::size_t>(a) * n + b] += weight;
+    total -= weight * arcs.most_kept;
+  }
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      total += std::min(kemeny::Scaled{o.at(b, a)} * kemeny::price_unit + held[static_cast<std::size_t>(a) * n + b],
+                        kemeny::Scaled{o.at(a, b)} * kemeny::price_unit + held[static_cast<std::size_t>(b) * n + a]);
+    }
+  }
+  return total <= 0 ? 0 : static_cast<std::uint64_t>((total + kemeny::price_unit - 1) / kemeny::price_unit);
+}
+
+TEST(TEST_CATEGORY, kemeny_greedy_dual_bound_never_exceeds_the_optimum) {
+  // The majority cycle ranked 0, 1, 2: the triangle covers (0, 2), so the bound is the ranking's
+  // distance, which is optimal (every ranking pays one margin of the cycle), above the pairwise bound.
+  const auto cycle = counts_with_margins(3, {{0, 1, 2}, {1, 2, 2}, {2, 0, 2}});
+  const kemeny::GreedyBound closed = kemeny::greedy_dual_bound(cycle, {0, 1, 2});
+  EXPECT_EQ(closed.bound, kemeny::distance(cycle, {0, 1, 2}));
+  EXPECT_GT(closed.bound, kemeny::lower_bound(cycle));
+  EXPECT_EQ(bound_from_rows(cycle, closed.rows), closed.bound);
+  // Small profiles at random rankings and at an optimum: never above the optimum, its rows give
+  // it exactly, and at the optimum it is often above the pairwise bound.
+  int above_pairwise = 0, cases = 0;
+  for (int n = 4; n <= 8; ++n) {
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+      const auto o = seed % 2 == 0 ? random_tournament(n, 3, seed)
+                                   : preferences::pairwise_reference(random_weak_profile(n, 5, seed, 3));
+      const kemeny::BruteForceResult brute = kemeny::brute_force(o);
+      HostRng rng(seed + 100 * static_cast<std::uint64_t>(n));
+      kemeny::Ranking ranking(n);
+      std::iota(ranking.begin(), ranking.end(), 0);
+      for (int trial = 0; trial < 4; ++trial) {
+        for (int a = n - 1; a > 0; --a)
+          std::swap(ranking[a], ranking[uniform_below(rng, static_cast<std::uint64_t>(a) + 1)]);
+        const kemeny::GreedyBound greedy = kemeny::greedy_dual_bound(o, ranking);
+        EXPECT_LE(greedy.bound, brute.distance) << "n=" << n << " seed=" << seed;
+        EXPECT_EQ(bound_from_rows(o, greedy.rows), greedy.bound) << "n=" << n << " seed=" << seed << ": rows";
+      }
+      const std::uint64_t at_optimum = kemeny::greedy_dual_bound(o, brute.optima.front()).bound;
+      EXPECT_LE(at_optimum, brute.distance) << "n=" << n << " seed=" << seed;
+      above_pairwise += at_optimum > kemeny::lower_bound(o);
+      ++cases;
+    }
+  }
+  EXPECT_GT(above_pairwise, cases / 2) << "the greedy's bound rarely beats the pairwise one";
+}
+
 TEST(TEST_CATEGORY, kemeny_lp_bound_never_exceeds_the_optimum) {
   if (!kemeny::lp_available()) GTEST_SKIP() << "built without CLP";
   int integral = 0;

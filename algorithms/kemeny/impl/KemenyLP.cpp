@@ -60,34 +60,57 @@ std::int64_t distance_step(const Counts& o) {
 
 namespace {
 
-/// triangles_priced_at's greedy: `margin(p, q)` is what the pair placed p < q has left.
+/// The greedy dual of triangles_priced_at and greedy_dual_bound, lifting `depth` levels:
+/// `margin(p, q)` is what the pair placed p < q has left.
 class GreedyDual {
  public:
-  GreedyDual(const Counts& o, const Ranking& ranking)
-      : n_(static_cast<int>(ranking.size())), ranking_(ranking), margins_(static_cast<std::size_t>(n_) * n_, 0) {
+  GreedyDual(const Counts& o, const Ranking& ranking, int depth)
+      : n_(static_cast<int>(ranking.size())),
+        depth_(depth),
+        ranking_(ranking),
+        margins_(static_cast<std::size_t>(n_) * n_, 0) {
+    if (static_cast<int>(ranking.size()) != o.alternatives)
+      fail("Kemeny greedy dual: a ranking of ", ranking.size(), " alternatives for ", o.alternatives,
+           " (internal error)");
     for (int p = 0; p < n_; ++p) {
       for (int q = p + 1; q < n_; ++q)
         margin(p, q) = std::int64_t{o.at(ranking[p], ranking[q])} - std::int64_t{o.at(ranking[q], ranking[p])};
     }
   }
 
-  std::vector<Triangle> priced(double max_seconds) {
+  /// The triangles priced, each once, with their weights (in the counts' doubled units).
+  std::vector<std::pair<Triangle, std::int64_t>> priced(double max_seconds) {
     WallTimer timer;
     for (int span = 2; span < n_ && timer.seconds() < max_seconds; ++span) {
       for (int p = 0; p + span < n_; ++p) {
         const int q = p + span;
-        if (margin(p, q) < 0) margin(p, q) += lift(p, q, -margin(p, q), 1);
+        if (margin(p, q) < 0) margin(p, q) += lift(p, q, -margin(p, q), depth_);
       }
     }
-    std::sort(triangles_.begin(), triangles_.end(), [](const Triangle& a, const Triangle& b) {
-      return std::tie(a.i, a.j, a.k, a.upper) < std::tie(b.i, b.j, b.k, b.upper);
+    // One entry a triangle, its weights summed.
+    std::sort(priced_.begin(), priced_.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.first.i, a.first.j, a.first.k, a.first.upper) <
+             std::tie(b.first.i, b.first.j, b.first.k, b.first.upper);
     });
-    triangles_.erase(std::unique(triangles_.begin(), triangles_.end(),
-                                 [](const Triangle& a, const Triangle& b) {
-                                   return a.i == b.i && a.j == b.j && a.k == b.k && a.upper == b.upper;
-                                 }),
-                     triangles_.end());
-    return std::move(triangles_);
+    std::vector<std::pair<Triangle, std::int64_t>> merged;
+    for (const auto& [t, weight] : priced_) {
+      const bool same = !merged.empty() &&
+                        std::tie(t.i, t.j, t.k, t.upper) == std::tie(merged.back().first.i, merged.back().first.j,
+                                                                     merged.back().first.k, merged.back().first.upper);
+      if (same) {
+        merged.back().second += weight;
+      } else {
+        merged.emplace_back(t, weight);
+      }
+    }
+    return merged;
+  }
+
+  /// The sum of the margins left below 0.
+  std::int64_t shortfall() const {
+    std::int64_t total = 0;
+    for (const std::int64_t margin : margins_) total += std::max<std::int64_t>(0, -margin);
+    return total;
   }
 
  private:
@@ -101,7 +124,7 @@ class GreedyDual {
     int a[3] = {ranking_[p], ranking_[m], ranking_[q]};                     // the dicycle a0 -> a1 -> a2 -> a0
     const bool upper = (a[0] < a[1]) + (a[1] < a[2]) + (a[2] < a[0]) == 2;  // i -> j -> k -> i, rotated
     std::sort(a, a + 3);
-    triangles_.push_back(Triangle{a[0], a[1], a[2], upper});
+    priced_.emplace_back(Triangle{a[0], a[1], a[2], upper}, weight);
   }
 
   /// Raises the margin of the pair placed p < q by up to `need` from its middles (most margin
@@ -129,19 +152,29 @@ class GreedyDual {
     return raised;
   }
 
-  int n_;
+  int n_, depth_;
   const Ranking& ranking_;
   std::vector<std::int64_t> margins_;
-  std::vector<Triangle> triangles_;
+  std::vector<std::pair<Triangle, std::int64_t>> priced_;
 };
 
 }  // namespace
 
 std::vector<Triangle> triangles_priced_at(const Counts& o, const Ranking& ranking, double max_seconds) {
-  if (static_cast<int>(ranking.size()) != o.alternatives)
-    fail("Kemeny greedy dual: a ranking of ", ranking.size(), " alternatives for ", o.alternatives,
-         " (internal error)");
-  return GreedyDual(o, ranking).priced(max_seconds);
+  std::vector<Triangle> triangles;
+  for (const auto& [t, weight] : GreedyDual(o, ranking, 1).priced(max_seconds)) triangles.push_back(t);
+  return triangles;
+}
+
+GreedyBound greedy_dual_bound(const Counts& o, const Ranking& ranking, double max_seconds) {
+  GreedyDual greedy(o, ranking, 0);
+  GreedyBound out;
+  for (const auto& [t, weight] : greedy.priced(max_seconds))
+    out.rows.emplace_back(Cut{t, nullptr, nullptr}, Scaled{weight} * price_unit);
+  const std::uint64_t at = distance(o, ranking);
+  const auto shortfall = static_cast<std::uint64_t>(greedy.shortfall());
+  out.bound = shortfall < at ? at - shortfall : 0;
+  return out;
 }
 
 LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, double max_seconds) {
@@ -156,6 +189,7 @@ LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, do
   result.cuts = lp.cuts();
   result.ladders = lp.ladders();
   result.fences = lp.fences();
+  result.priced_rows = root.priced_rows;
   result.seconds = timer.seconds();
   return result;
 }

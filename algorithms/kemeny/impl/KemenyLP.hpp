@@ -122,6 +122,19 @@ struct Separation {
 std::vector<Triangle> triangles_priced_at(const Counts& o, const Ranking& ranking,
                                           double max_seconds = std::numeric_limits<double>::infinity());
 
+/// A lower bound on every ranking's distance from the same greedy at `ranking`, without lifting.
+struct GreedyBound {
+  std::uint64_t bound = 0;  ///< doubled: the ranking's distance less the margins left below 0
+  /// The triangles and their weights, as TriangleLp's priced rows (weights in units of
+  /// 1 / price_unit): weak duality with them gives `bound` exactly, so a proof may hold them.
+  std::vector<std::pair<Cut, Scaled>> rows;
+};
+/// Where the LP cannot be solved in the time (hundreds of alternatives) it is the stronger bound
+/// (perf/results/kemeny/cpu_greedy_dual/). Stops like triangles_priced_at; what it has priced by
+/// then still bounds.
+GreedyBound greedy_dual_bound(const Counts& o, const Ranking& ranking,
+                              double max_seconds = std::numeric_limits<double>::infinity());
+
 /// Whether this build has the LP solver (COIN-OR CLP); without it TriangleLp and lp_bound fail.
 bool lp_available();
 
@@ -210,6 +223,7 @@ struct LpBound {
   std::int64_t ladders = 0;  ///< Möbius ladder inequalities added
   std::int64_t fences = 0;   ///< fence inequalities added
   double seconds = 0;
+  std::vector<std::pair<Cut, Scaled>> priced_rows;  ///< the rows whose prices give `bound` (TriangleLp::Solution's)
 };
 
 /// The LP bound with `separate`'s cuts, in at most `max_rounds` solves and about `max_seconds`

@@ -219,17 +219,20 @@ LpBound anytime_bound(const ExecSpace& space, const Counts& o, const Options& op
 }
 
 /// A component too large for branch and cut, or any without CLP: the LP bound and the iterated
-/// local search from `start`. On the host, the LP in half the seconds, then the search for the
-/// rest, stopping early at the bound. On a device, the search's chains there for all the seconds
-/// and the LP beside them on a host thread of its own (its triangle searches on an instance of
-/// the space of their own) for three quarters of them: its last round may run past its limit (at
-/// n = 1000 given 60 s, by 7 s). On RandA1 at 60 s on an H200, 30 s of search after the LP ended
-/// 0.093% and 0.136% below the best known values, 60 s beside it 0.082% and 0.126%, and with 48
-/// kicks a round (round_kicks) 0.031% below and above (record perf/results/kemeny/gpu_anytime/).
+/// local search from `start`, then the greedy dual's bound at the best ranking found (in a
+/// twentieth of the seconds), the larger bound kept. On the host, the LP in half the seconds, then
+/// the search for the rest, stopping early at the LP's bound. On a device, the search's chains there for all the
+/// seconds and the LP beside them on a host thread of its own (its triangle searches on an instance of the space of
+/// their own) for three quarters of them: its last round may run past its limit (at n = 1000 given 60 s, by 7 s). On
+/// RandA1 at 60 s on an H200, 30 s of search after the LP ended 0.093% and 0.136% below the best known values, 60 s
+/// beside it 0.082% and 0.126%, and with 48 kicks a round (round_kicks) 0.031% below and above (record
+/// perf/results/kemeny/gpu_anytime/).
 template <class ExecSpace>
 SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
                                const Ranking& start, Result& totals) {
   const WallTimer timer;
+  const double greedy_seconds = seconds / 20;
+  seconds -= greedy_seconds;
   SearchResult searched;
   SearchLimits limits;
   if (options.time_limit <= 0) limits.stale_rounds = 20 * std::int64_t{o.alternatives};  // no limit: until stuck
@@ -259,10 +262,17 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
     lp_thread.join();
     if (lp_failed) std::rethrow_exception(lp_failed);
   }
-  searched.bound = lp.bound;
   add_lp_figures(totals, lp);
   searched.distance = distance(o, searched.optima.front());
+  GreedyBound greedy = greedy_dual_bound(o, searched.optima.front(), greedy_seconds);
+  searched.bound = std::max(lp.bound, greedy.bound);
   searched.count = 0;  // the optima were not searched
+  // Proven beyond the pairwise bound: a proof of one node, bounded by the rows that reach it.
+  if (searched.bound >= searched.distance && searched.distance > lower_bound(o)) {
+    searched.proof.rows = {greedy.bound >= searched.distance ? std::move(greedy.rows) : std::move(lp.priced_rows)};
+    searched.proof.nodes.assign(1, ProofNode{ProofNode::Kind::bound, 0});
+    searched.nodes = 1;
+  }
   return searched;
 }
 
@@ -316,6 +326,7 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     totals.search_nodes += searched.nodes;
   } else {
     searched = anytime_component(space, o, options, std::max(0.0, seconds - timer.seconds()), start, totals);
+    if (certified) certified->proof = std::move(searched.proof);
   }
   searched.bound = std::min(searched.distance, std::max(searched.bound, lower_bound(o)));
   return searched;
