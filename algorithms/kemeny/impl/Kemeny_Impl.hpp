@@ -283,7 +283,8 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
 /// perf/results/kemeny/cpu_anytime/). Above it the root's cuts are guided by the best ranking
 /// (Separation::guide_root): SGB's 25 tables of 75 took 0.69x the time (0.67x from this start,
 /// 0.70x from the constructive one); random tournaments of 36-40 took 0.67-1.81x, mostly more
-/// (perf/results/kemeny/cpu_guided_triangles/).
+/// (perf/results/kemeny/cpu_guided_triangles/). Starting the guided root from a greedy dual's
+/// triangles took SGB's tables to 0.22x more (perf/results/kemeny/cpu_greedy_dual/).
 constexpr int searched_start_alternatives = 64;
 
 /// A component given to the LP: branch and cut from the best heuristic ranking (above
