@@ -7,6 +7,7 @@ child missing, the ranking swapped, a fixed pair reversed, a distance raised) wi
 """
 
 import copy
+import csv
 import json
 import os
 import shutil
@@ -217,6 +218,11 @@ def planted(kollective, out):
         cert = json.load(f)
     methods = [(c["method"], len(c["alternatives"])) for c in cert["components"]]
     expect(methods == [("lp", n)], f"{run}: one component of {n} proven by its bound alone: {methods}")
+    with open(os.path.join(out, run, run + ".csv"), encoding="utf-8") as f:
+        row = next(csv.DictReader(f))
+    expect((row["exact"], row["optimal_rankings"], row["count_known"]) == ("true", "1", "false"),
+           f"{run}: exact, one optimal ranking listed, not counted: {row['exact']}, {row['optimal_rankings']}, "
+           f"{row['count_known']}")
     status, message = outcome(input_path, cert)
     expect(status == "certified", f"{run}: {status}: {message}")
     tamper(input_path, cert, run)

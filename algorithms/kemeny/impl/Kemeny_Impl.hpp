@@ -266,7 +266,7 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
   searched.distance = distance(o, searched.optima.front());
   GreedyBound greedy = greedy_dual_bound(o, searched.optima.front(), greedy_seconds);
   searched.bound = std::max(lp.bound, greedy.bound);
-  searched.count = 0;  // the optima were not searched
+  searched.count = searched.bound >= searched.distance ? 1 : 0;  // the other optima were not searched
   // Proven beyond the pairwise bound: a proof of one node, bounded by the rows that reach it.
   if (searched.bound >= searched.distance && searched.distance > lower_bound(o)) {
     searched.proof.rows = {greedy.bound >= searched.distance ? std::move(greedy.rows) : std::move(lp.priced_rows)};
