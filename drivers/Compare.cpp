@@ -109,10 +109,12 @@ Matched match_rows(const StoredPoint& a, const StoredPoint& b, const std::map<st
   return matched;
 }
 
+/// B / A to four significant digits ("" where A is not positive): a fixed number of decimals
+/// would print a point that took a thousandth of its time in B as 0.
 std::string ratio_text(double a, double b) {
   if (a <= 0) return "";
   std::ostringstream text;
-  text << std::fixed << std::setprecision(3) << b / a;
+  text << std::setprecision(4) << b / a;
   return text.str();
 }
 
