@@ -60,21 +60,35 @@ std::int64_t distance_step(const Counts& o) {
 
 namespace {
 
-/// The greedy dual of triangles_priced_at and greedy_dual_bound, lifting `depth` levels:
-/// `margin(p, q)` is what the pair placed p < q has left.
+/// The LP's cost of x_ij by column: o[j][i] - o[i][j] (placing i before j loses o[j][i]).
+std::vector<std::int64_t> pair_costs(const Counts& o) {
+  const int n = o.alternatives;
+  std::vector<std::int64_t> cost(static_cast<std::size_t>(n) * (n - 1) / 2);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) cost[pair_column(i, j, n)] = std::int64_t{o.at(j, i)} - std::int64_t{o.at(i, j)};
+  }
+  return cost;
+}
+
+/// Triangles in the order of their fields, to sort and merge them.
+auto order_key(const Triangle& t) { return std::tie(t.i, t.j, t.k, t.upper); }
+
+/// The greedy dual of triangles_priced_at and greedy_dual_bound, over the pairs' costs
+/// (pair_costs), lifting `depth` levels: `margin(p, q)` is what the pair placed p < q has left.
 class GreedyDual {
  public:
-  GreedyDual(const Counts& o, const Ranking& ranking, int depth)
+  GreedyDual(const std::vector<std::int64_t>& cost, const Ranking& ranking, int depth)
       : n_(static_cast<int>(ranking.size())),
         depth_(depth),
         ranking_(ranking),
         margins_(static_cast<std::size_t>(n_) * n_, 0) {
-    if (static_cast<int>(ranking.size()) != o.alternatives)
-      fail("Kemeny greedy dual: a ranking of ", ranking.size(), " alternatives for ", o.alternatives,
-           " (internal error)");
+    if (cost.size() != static_cast<std::size_t>(n_) * (n_ - 1) / 2)
+      fail("Kemeny greedy dual: a ranking of ", n_, " alternatives for ", cost.size(), " pairs (internal error)");
     for (int p = 0; p < n_; ++p) {
-      for (int q = p + 1; q < n_; ++q)
-        margin(p, q) = std::int64_t{o.at(ranking[p], ranking[q])} - std::int64_t{o.at(ranking[q], ranking[p])};
+      for (int q = p + 1; q < n_; ++q) {  // the arc a -> b kept: its votes for less against, -cost(x_ab = 1)
+        const int a = ranking[p], b = ranking[q];
+        margin(p, q) = a < b ? -cost[pair_column(a, b, n_)] : cost[pair_column(b, a, n_)];
+      }
     }
   }
 
@@ -88,16 +102,11 @@ class GreedyDual {
       }
     }
     // One entry a triangle, its weights summed.
-    std::sort(priced_.begin(), priced_.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.first.i, a.first.j, a.first.k, a.first.upper) <
-             std::tie(b.first.i, b.first.j, b.first.k, b.first.upper);
-    });
+    std::sort(priced_.begin(), priced_.end(),
+              [](const auto& a, const auto& b) { return order_key(a.first) < order_key(b.first); });
     std::vector<std::pair<Triangle, std::int64_t>> merged;
     for (const auto& [t, weight] : priced_) {
-      const bool same = !merged.empty() &&
-                        std::tie(t.i, t.j, t.k, t.upper) == std::tie(merged.back().first.i, merged.back().first.j,
-                                                                     merged.back().first.k, merged.back().first.upper);
-      if (same) {
+      if (!merged.empty() && order_key(merged.back().first) == order_key(t)) {
         merged.back().second += weight;
       } else {
         merged.emplace_back(t, weight);
@@ -158,16 +167,22 @@ class GreedyDual {
   std::vector<std::pair<Triangle, std::int64_t>> priced_;
 };
 
-}  // namespace
-
-std::vector<Triangle> triangles_priced_at(const Counts& o, const Ranking& ranking, double max_seconds) {
+/// triangles_priced_at over the pairs' costs.
+std::vector<Triangle> priced_triangles(const std::vector<std::int64_t>& cost, const Ranking& ranking,
+                                       double max_seconds) {
   std::vector<Triangle> triangles;
-  for (const auto& [t, weight] : GreedyDual(o, ranking, 1).priced(max_seconds)) triangles.push_back(t);
+  for (const auto& [t, weight] : GreedyDual(cost, ranking, 1).priced(max_seconds)) triangles.push_back(t);
   return triangles;
 }
 
+}  // namespace
+
+std::vector<Triangle> triangles_priced_at(const Counts& o, const Ranking& ranking, double max_seconds) {
+  return priced_triangles(pair_costs(o), ranking, max_seconds);
+}
+
 GreedyBound greedy_dual_bound(const Counts& o, const Ranking& ranking, double max_seconds) {
-  GreedyDual greedy(o, ranking, 0);
+  GreedyDual greedy(pair_costs(o), ranking, 0);
   GreedyBound out;
   for (const auto& [t, weight] : greedy.priced(max_seconds))
     out.rows.emplace_back(Cut{t, nullptr, nullptr}, Scaled{weight} * price_unit);
@@ -180,7 +195,7 @@ GreedyBound greedy_dual_bound(const Counts& o, const Ranking& ranking, double ma
 LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, double max_seconds) {
   WallTimer timer;
   TriangleLp lp(o, separate);
-  const TriangleLp::Solution root = lp.solve(std::vector<signed char>(lp.columns(), -1), max_rounds, max_seconds);
+  TriangleLp::Solution root = lp.solve(std::vector<signed char>(lp.columns(), -1), max_rounds, max_seconds);
   LpBound result;
   result.bound = root.bound;
   result.closed = root.status == TriangleLp::Status::closed;
@@ -189,7 +204,7 @@ LpBound lp_bound(const Counts& o, const Separation& separate, int max_rounds, do
   result.cuts = lp.cuts();
   result.ladders = lp.ladders();
   result.fences = lp.fences();
-  result.priced_rows = root.priced_rows;
+  result.priced_rows = std::move(root.priced_rows);
   result.seconds = timer.seconds();
   return result;
 }
@@ -232,7 +247,6 @@ struct TriangleLp::State {
   std::vector<std::int64_t> cost;  // of x_ij: o[j][i] - o[i][j]
   std::int64_t constant = 0;       // the sum of o[i][j] over i < j
   std::int64_t step = 1;           // distance_step: distances lie a multiple of it from `constant`
-  Counts counts;                   // for triangles_priced_at
   Separation separate;
   ClpSimplex model;
   /// A cut as a row over the columns: sum of sign x_column <= rhs (the arc a -> b is x_ab for a < b,
@@ -373,14 +387,10 @@ TriangleLp::TriangleLp(const Counts& o, Separation separate) : state_(std::make_
   s.n = o.alternatives;
   if (s.n < 3) fail("Kemeny LP bound: needs at least 3 alternatives (got ", s.n, ")");
   s.columns = s.n * (s.n - 1) / 2;
-  s.counts = o;
   s.separate = std::move(separate);
-  s.cost.resize(s.columns);
+  s.cost = pair_costs(o);
   for (int i = 0; i < s.n; ++i) {
-    for (int j = i + 1; j < s.n; ++j) {
-      s.cost[pair_column(i, j, s.n)] = std::int64_t{o.at(j, i)} - std::int64_t{o.at(i, j)};
-      s.constant += o.at(i, j);
-    }
+    for (int j = i + 1; j < s.n; ++j) s.constant += o.at(i, j);
   }
   s.step = distance_step(o);
   const std::vector<double> lower(s.columns, 0.0), upper(s.columns, 1.0);
@@ -419,7 +429,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
   std::vector<int> guide;  // the incumbent's positions while guided
   if (guided && root) {
     std::vector<Cut> first;
-    for (const Triangle& t : triangles_priced_at(s.counts, *incumbent, max_seconds / 10))
+    for (const Triangle& t : priced_triangles(s.cost, *incumbent, max_seconds / 10))
       first.push_back(Cut{t, nullptr, nullptr});
     if (!first.empty()) s.add_rows(std::move(first));
   }
