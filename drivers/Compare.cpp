@@ -3,11 +3,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <deque>
 #include <map>
-#include <sstream>
 #include <vector>
 
 #include "kollective/core/Csv.hpp"
@@ -109,13 +107,12 @@ Matched match_rows(const StoredPoint& a, const StoredPoint& b, const std::map<st
   return matched;
 }
 
-/// B / A to four significant digits ("" where A is not positive): a fixed number of decimals
-/// would print a point that took a thousandth of its time in B as 0.
-std::string ratio_text(double a, double b) {
+/// B / A ("" where A is not positive): exactly in the CSV (it is data), to six significant
+/// digits in the table and messages (reading_text), never rounded to a fixed number of decimals,
+/// which would print a point that took a thousandth of its time in B as 0.
+std::string ratio_text(double a, double b, bool exact) {
   if (a <= 0) return "";
-  std::ostringstream text;
-  text << std::setprecision(4) << b / a;
-  return text.str();
+  return exact ? exact_text(b / a) : reading_text(Cell(b / a));
 }
 
 std::string noise_text(const std::optional<bool>& within) {
@@ -130,7 +127,7 @@ void write_csv(const std::string& path, const std::vector<Matched>& points) {
     const std::string answers = point.differing.empty() ? "agree" : "differ";
     for (const Ratio& ratio : point.ratios) {
       out << csv_record({point.run, point.label, answers, ratio.column, exact_text(ratio.a), exact_text(ratio.b),
-                         ratio_text(ratio.a, ratio.b), noise_text(ratio.within_noise)});
+                         ratio_text(ratio.a, ratio.b, true), noise_text(ratio.within_noise)});
     }
   }
   if (!out.flush()) fail("compare: cannot write '", path, "'");
@@ -187,12 +184,12 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
       if (ratio.column != "solve_s") continue;
       std::cout << "| " << markdown_cell(point.run) << " | " << markdown_cell(point.label) << " | " << answers
                 << differing << " | " << reading_text(Cell(ratio.a)) << " | " << reading_text(Cell(ratio.b)) << " | "
-                << ratio_text(ratio.a, ratio.b) << " | " << noise_text(ratio.within_noise) << " |\n";
+                << ratio_text(ratio.a, ratio.b, false) << " | " << noise_text(ratio.within_noise) << " |\n";
       const bool slower = options.fail_above && ratio.a > 0 && ratio.b / ratio.a > *options.fail_above &&
                           ratio.within_noise != std::optional<bool>(true);
       if (slower) {
-        std::cerr << "kollective compare: " << point.run << " " << point.label << " is " << ratio_text(ratio.a, ratio.b)
-                  << "x slower (above " << *options.fail_above << ")\n";
+        std::cerr << "kollective compare: " << point.run << " " << point.label << " is "
+                  << ratio_text(ratio.a, ratio.b, false) << "x slower (above " << *options.fail_above << ")\n";
         status = 1;
       }
     }
