@@ -10,6 +10,7 @@
 #include "kollective/core/Csv.hpp"
 #include "kollective/core/Error.hpp"
 #include "kollective/core/RuntimeInfo.hpp"
+#include "kollective/core/TextInput.hpp"
 
 namespace kollective {
 
@@ -69,23 +70,6 @@ std::string json_array(const List& items, Item&& item) {
 }
 
 std::string json_list(const TextList& list) { return json_array(list, json_string); }
-
-/// Length of the valid UTF-8 sequence starting at text[at], or 0 if it is not one.
-std::size_t utf8_length(const std::string& text, std::size_t at) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(at);
-  const std::size_t length = lead < 0x80           ? 1
-                             : (lead >> 5) == 0x6  ? 2
-                             : (lead >> 4) == 0xe  ? 3
-                             : (lead >> 3) == 0x1e ? 4
-                                                   : 0;
-  if (length == 0 || at + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(at + k) & 0xc0) != 0x80) return 0;
-  }
-  if (length == 2 && lead < 0xc2) return 0;  // overlong
-  return length;
-}
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/ResultFiles.hpp"
+#include "kollective/drivers/Reporting.hpp"
 #include "kollective/drivers/Session.hpp"
 
 namespace kollective::driver {
@@ -154,19 +155,31 @@ std::vector<std::set<std::size_t>> CampaignLog::resumable_points(bool force) {
     fail("nothing to resume in ", out_dir_, "/: it holds no results database (results.sqlite); run without --resume");
   }
   merge_rank_files();
-  const char* again = " (use another --out for a fresh campaign, or --force-resume to mix them)";
+  const char* again =
+      " (use another --out for a fresh campaign, or --force-resume to solve such runs again and keep the rest)";
   std::set<std::int64_t> solving;  // the sessions that solved the points kept
   for (std::size_t i = 0; i < runs_.size(); ++i) {
-    for (const StoredPoint& point : database().points(runs_[i].name)) {
+    const std::vector<StoredPoint> points = database().points(runs_[i].name);
+    const auto stored = database().run_keys(runs_[i].name);
+    if (points.empty()) continue;
+    const std::string change = stored.empty() ? "" : changed_key(stored, runs_[i].keys);
+    if (!change.empty() && force) {  // a point's index may now name another point: none is kept
+      warn("run '" + runs_[i].name + "': " + change + ": its " + std::to_string(points.size()) +
+           " stored points are solved again");
+      database().clear_run(runs_[i].name);
+      database().set_run_keys(runs_[i].name, runs_[i].keys);
+      std::error_code error;
+      std::filesystem::remove_all(pending_folder(out_dir_, runs_[i].name), error);  // their files
+      continue;
+    }
+    for (const StoredPoint& point : points) {
       done[i].insert(point.point);
       solving.insert(point.session);
     }
-    const auto stored = database().run_keys(runs_[i].name);
-    if (done[i].empty() || force) continue;
+    if (force) continue;
     if (stored.empty()) {
       fail("resuming run '", runs_[i].name, "': its stored points have no recorded config to compare with", again);
     }
-    const std::string change = changed_key(stored, runs_[i].keys);
     if (!change.empty()) fail("resuming run '", runs_[i].name, "': ", change, ": its answers could differ", again);
   }
   for (const StoredSession& earlier : database().sessions()) {

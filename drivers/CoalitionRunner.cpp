@@ -63,7 +63,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   if (input.has("file") == input.has("generator")) input.error("give exactly one of file or generator");
   std::int64_t agents = 0;
   if (input.has("file")) {
-    settings.file = context.resolve(input.required("file").as_string());
+    settings.file = context.input_path(input.required("file"));
     settings.format = file_format(input, settings.file);
     if (run.has("sweep")) run.required("sweep").error("a sweep needs a generator input");
   } else {

@@ -25,6 +25,7 @@ constexpr double answer_tolerance = 1e-6;
 
 /// The database of an output folder, or the file given.
 std::string database_path(const std::string& given) {
+  if (!std::filesystem::exists(given)) fail("compare: '", given, "' does not exist");
   const std::string path = std::filesystem::is_directory(given) ? ResultsDatabase::path_in(given) : given;
   if (!std::filesystem::exists(path)) {
     fail("compare: '", given, "' holds no results database (", path, "): give an output folder of `kollective run`");
@@ -62,7 +63,8 @@ bool same_answer(const Cell& a, const Cell& b) {
 struct Ratio {
   std::string column;
   double a = 0, b = 0;
-  std::optional<bool> within_noise;  ///< where both sides timed repetitions
+  std::optional<bool> within_noise;  ///< solve_s alone, where both sides timed repetitions
+  bool judged = false;               ///< solve_s: its noise is judged (the spreads are of solve_s)
 };
 
 /// A matched point: its answers' agreement and its timings' ratios.
@@ -96,8 +98,8 @@ Matched match_rows(const StoredPoint& a, const StoredPoint& b, const std::map<st
       if (!other) continue;
       const auto t = number(&cell), u = number(other);
       if (kind->second != FieldKind::timing || !t || !u || column.find("_min_s") != std::string::npos) continue;
-      Ratio ratio{column, *t, *u, std::nullopt};
-      if (column == "solve_s" && noise_a && noise_b && *t > 0) {
+      Ratio ratio{column, *t, *u, std::nullopt, column == "solve_s"};
+      if (ratio.judged && noise_a && noise_b && *t > 0) {
         ratio.within_noise = std::fabs(*u / *t - 1) <= std::max(*noise_a, *noise_b) - 1;
       }
       matched.ratios.push_back(ratio);
@@ -115,7 +117,11 @@ std::string ratio_text(double a, double b, bool exact) {
   return exact ? exact_text(b / a) : reading_text(Cell(b / a));
 }
 
-std::string noise_text(const std::optional<bool>& within) {
+/// Whether a ratio lies within the repetitions' spread; "" for the columns other than solve_s,
+/// whose spread is not recorded.
+std::string noise_text(const Ratio& ratio) {
+  if (!ratio.judged) return "";
+  const auto& within = ratio.within_noise;
   return within ? (*within ? "within noise" : "beyond noise") : "one repetition";
 }
 
@@ -127,7 +133,7 @@ void write_csv(const std::string& path, const std::vector<Matched>& points) {
     const std::string answers = point.differing.empty() ? "agree" : "differ";
     for (const Ratio& ratio : point.ratios) {
       out << csv_record({point.run, point.label, answers, ratio.column, exact_text(ratio.a), exact_text(ratio.b),
-                         ratio_text(ratio.a, ratio.b, true), noise_text(ratio.within_noise)});
+                         ratio_text(ratio.a, ratio.b, true), noise_text(ratio)});
     }
   }
   if (!out.flush()) fail("compare: cannot write '", path, "'");
@@ -153,6 +159,9 @@ std::string identity_of(const StoredPoint& point, const std::map<std::string, Fi
 int compare_results(const std::string& a_given, const std::string& b_given, const CompareOptions& options) {
   const ResultsDatabase a(database_path(a_given), ResultsDatabase::Access::read);
   const ResultsDatabase b(database_path(b_given), ResultsDatabase::Access::read);
+  if (!options.csv.empty() && !std::ofstream(options.csv, std::ios::binary)) {  // before the table
+    fail("compare: cannot write '", options.csv, "'");
+  }
   const auto kinds = column_kinds();
   std::map<std::pair<std::string, std::string>, std::deque<StoredPoint>> theirs;  // by run and identity
   std::size_t only_b = 0;
@@ -184,12 +193,13 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
       if (ratio.column != "solve_s") continue;
       std::cout << "| " << markdown_cell(point.run) << " | " << markdown_cell(point.label) << " | " << answers
                 << differing << " | " << reading_text(Cell(ratio.a)) << " | " << reading_text(Cell(ratio.b)) << " | "
-                << ratio_text(ratio.a, ratio.b, false) << " | " << noise_text(ratio.within_noise) << " |\n";
+                << ratio_text(ratio.a, ratio.b, false) << " | " << noise_text(ratio) << " |\n";
       const bool slower = options.fail_above && ratio.a > 0 && ratio.b / ratio.a > *options.fail_above &&
                           ratio.within_noise != std::optional<bool>(true);
       if (slower) {
         std::cerr << "kollective compare: " << point.run << " " << point.label << " is "
-                  << ratio_text(ratio.a, ratio.b, false) << "x slower (above " << *options.fail_above << ")\n";
+                  << ratio_text(ratio.a, ratio.b, true) << "x slower (above " << exact_text(*options.fail_above)
+                  << ")\n";
         status = 1;
       }
     }
@@ -205,6 +215,11 @@ int compare_results(const std::string& a_given, const std::string& b_given, cons
   if (matched.empty()) {
     std::cerr << "kollective compare: no point of A matches one of B (run, input, sizes and options)\n";
     return 1;
+  }
+  if (!only_a.empty()) {  // a gate must not pass a campaign that lacks points
+    std::cerr << "kollective compare: " << only_a.size() << " points of A are not in B, e.g. " << only_a.front()
+              << (options.fail_above ? "" : " (with --fail-above they fail the comparison)") << "\n";
+    if (options.fail_above) status = 1;
   }
   return status;
 }

@@ -66,17 +66,17 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   ElectionInput result;
   if (input.has("lolib")) {
     result.kind = ElectionInput::Kind::lolib;
-    result.path = context.resolve(input.required("lolib").as_string());
+    result.path = context.input_path(input.required("lolib"));
     return result;
   }
   if (input.has("preflib")) {
     result.kind = ElectionInput::Kind::preflib;
-    result.path = context.resolve(input.required("preflib").as_string());
+    result.path = context.input_path(input.required("preflib"));
     return result;
   }
   if (input.has("matrix")) {
     result.kind = ElectionInput::Kind::matrix;
-    result.path = context.resolve(input.required("matrix").as_string());
+    result.path = context.input_path(input.required("matrix"));
     if (input.has("weights") && input.required("weights").as_choice({"counts", "signed"}) == "signed")
       result.cells = prefs::Cells::signed_weights;
     return result;

@@ -40,7 +40,7 @@ const char* run_help =
     "a second signal 3 s or more later stops at once. --resume solves only the points DIR's\n"
     "database lacks and writes the whole tables; it refuses when the revision, the backend or a\n"
     "key that changes answers differs from the stored points' (--force-resume goes on).\n"
-    "--quiet silences the progress and time estimates on stderr.\n"
+    "--quiet silences the progress, training logs and time estimates on stderr.\n"
     "Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
     "the tables; runs with `distribute: solve` share each solve among all ranks.\n";
 
@@ -64,7 +64,8 @@ const char* compare_help =
     "rest exactly) and solve_s in A and B with their ratio B/A, within noise where both timed\n"
     "repetitions (the ratio within the larger spread, solve_s over solve_min_s). --csv writes every\n"
     "timing column's ratio, a line each. Exit status 1 when an answer differs, or with\n"
-    "--fail-above when a point's solve_s ratio exceeds RATIO beyond noise (each named on stderr).\n";
+    "--fail-above when a point's solve_s ratio exceeds RATIO beyond noise or A has points B lacks\n"
+    "(each named on stderr); 2 when nothing could be compared (usage, a missing database).\n";
 
 const char* info_help =
     "kollective info\n"

@@ -61,7 +61,7 @@ struct RankSvmRun {
 DataSource parse_source(const ConfigNode& node, const RunContext& context) {
   DataSource source;
   if (node.is_scalar()) {
-    source.file = context.resolve(node.as_string());
+    source.file = context.input_path(node);
     return source;
   }
   node.expect_keys(keys_under("ranksvm", ""));
@@ -86,7 +86,7 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   input.expect_keys(keys_under("ranksvm", "input"));
   settings.train = parse_source(input.required("train"), context);
   if (input.has("test")) settings.test = parse_source(input.required("test"), context), settings.has_test = true;
-  if (input.has("model")) settings.model_in = context.resolve(input.required("model").as_string());
+  if (input.has("model")) settings.model_in = context.input_path(input.required("model"));
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
     options.expect_keys(keys_under("ranksvm", "options"), former_keys_under("ranksvm", "options"));
@@ -174,10 +174,10 @@ void check_pairs_fit(const ranksvm::RankData& data, const std::string& path) {
 
 /// Huge feature values (finite, but with overflowing products) could still make a score or the
 /// objective infinite or NaN: refuse to present such a row as a result.
-void check_finite(const Row& row, const std::string& run_name) {
+void check_finite(const Row& row) {
   for (const auto& [column, cell] : row.cells()) {
     if (const auto* value = std::get_if<double>(&cell); value && !std::isfinite(*value)) {
-      fail("run '", run_name, "': ", column, " is not finite (feature values too large? try options: {scale: true})");
+      fail(column, " is not finite (feature values too large? try options: {scale: true})");
     }
   }
 }
@@ -326,6 +326,10 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   } else {
     // The objective of a given model on this data (with this C): compares solvers' optima.
     model_objective = ranksvm::evaluate(Space(), train, settings.options.C, w, w).f;
+    if (!std::isfinite(model_objective)) {
+      fail("the model '", settings.model_in, "' has a non-finite objective (", model_objective, ") on ",
+           settings.train.describe(), ": its weights times the feature values overflow");
+    }
   }
   Row row;
   const RankSvmPoint reported{point,          settings,       result ? &*result : nullptr, documents, queries, pairs,
@@ -339,7 +343,7 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
     row.set("test", settings.test.describe()).set("test_pairs", ranksvm::preference_pairs(test));
     add_metrics(row, "test_", settings, test, w);
   }
-  check_finite(row, context.run_name);  // before any file is written
+  check_finite(row);  // before any file is written
   if (settings.model_in.empty() && settings.write_model) ranksvm::write_model(w, context.output_file("_model.txt"));
   if (settings.write_scores) {
     const ranksvm::RankData& scored = settings.has_test ? test : train;

@@ -19,7 +19,7 @@ Reporter reporter(bool log) {
   static const Reporter on_stderr = stderr_reporter();  // one printer: its terminal line is shared
   Reporter chosen;
   if (!quiet_flag) chosen.progress = on_stderr.progress;
-  if (log) chosen.log = on_stderr.log;
+  if (log && !quiet_flag) chosen.log = on_stderr.log;
   return chosen;
 }
 

@@ -11,12 +11,12 @@
 
 namespace kollective::driver {
 
-/// --quiet: no progress and no time estimates (warnings and errors still show).
+/// --quiet: no progress, no training log and no time estimates (warnings and errors still show).
 void set_quiet(bool quiet);
 bool quiet();
 
 /// For a solver's options, on rank 0 (other ranks: none): progress on stderr unless quiet, and
-/// log lines (notes, TRON's iterations) when `log`.
+/// log lines (notes, TRON's iterations) when `log`, unless quiet.
 Reporter reporter(bool log);
 
 /// "kollective: warning: <text>" on stderr, from rank 0.

@@ -13,8 +13,10 @@ const Runner runners[] = {
 };
 }  // namespace
 
-std::string RunContext::resolve(const std::string& path) const {
-  if (path.empty() || path[0] == '/' || config_dir.empty()) return path;
+std::string RunContext::input_path(const ConfigNode& node) const {
+  const std::string path = node.as_string();
+  if (path.empty()) node.error("the path is empty");
+  if (path[0] == '/' || config_dir.empty()) return path;
   return config_dir + "/" + path;
 }
 

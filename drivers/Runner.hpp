@@ -20,8 +20,9 @@ struct RunContext {
   std::string config_dir;  ///< relative input paths are resolved against it
   std::string run_name;
   ResultFiles* files = nullptr;  ///< the run's result files; null while validating
-  /// Resolves a path from the config relative to the config file's folder.
-  std::string resolve(const std::string& path) const;
+  /// The input path the config gives at `node`, resolved relative to the config file's folder;
+  /// fails naming the key where it is empty.
+  std::string input_path(const ConfigNode& node) const;
   /// Where to write the result file <run_name><suffix> now: a temporary path, renamed to
   /// <output_dir>/<run_name><suffix> when the whole run has completed.
   std::string output_file(const std::string& suffix) const;

@@ -166,9 +166,9 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
   if (!help && !args.empty() && args[0] == "compare") {
     try {
       return compare_command(args);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // nothing compared: 2, apart from answers that differ (1)
       std::cerr << "kollective: error: " << e.what() << "\n";
-      return 1;
+      return 2;
     }
   }
   if (!help && (words.empty() || words[0] != "help")) return std::nullopt;

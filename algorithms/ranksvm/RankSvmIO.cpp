@@ -176,7 +176,8 @@ std::vector<Line> read_documents(LineReader& reader, int features, int& largest,
     if (!line.features.empty()) {
       largest = std::max(largest, line.features.back().first);
       if (features > 0 && largest > features) {
-        fail_at(path, reader.number(), "feature index ", largest, " exceeds the ", features, " features of the model");
+        fail_at(path, reader.number(), "feature index ", largest, " exceeds the ", features,
+                " features expected (the model's, or the training set's)");
       }
     }
     split.see(line.qid, reader.number());
@@ -396,13 +397,19 @@ void write_model(const std::vector<double>& w, const std::string& path) {
 namespace {
 
 /// A model header line: "key value"; checks the keys LIBLINEAR writes and keeps nr_feature.
-void read_model_header(const std::string& path, long number, std::string_view line, std::int64_t& features) {
+/// One header line; `seen` holds the keys of the lines before it (each may appear once).
+void read_model_header(const std::string& path, long number, std::string_view line, std::int64_t& features,
+                       std::map<std::string, long>& seen) {
   const std::size_t blank = line.find_first_of(" \t");
   const std::string key(line.substr(0, blank));
   const std::string value(trim_blanks(blank == std::string_view::npos ? std::string_view() : line.substr(blank)));
   if (key != "solver_type" && key != "bias" && key != "nr_feature" && key != "nr_class" && key != "label") {
     fail_at(path, number, "unknown model header '", key, "'");
   }
+  if (const auto earlier = seen.find(key); earlier != seen.end()) {
+    fail_at(path, number, "model header '", key, "' repeats line ", earlier->second);
+  }
+  seen.emplace(key, number);
   if (value.empty()) fail_at(path, number, "model header '", key, "' has no value");
   if (key == "solver_type" && value != "L2R_L2LOSS_RANKSVM") {
     fail_at(path, number, "solver_type ", value, " is not L2R_L2LOSS_RANKSVM");
@@ -426,6 +433,7 @@ std::vector<double> read_model(const std::string& path) {
   std::int64_t features = -1;
   bool weights = false;
   std::vector<double> w;
+  std::map<std::string, long> headers;  // key: its line
   while (reader.next(text)) {
     const std::string_view line = trim_blanks(text);
     if (line.empty()) continue;
@@ -433,7 +441,7 @@ std::vector<double> read_model(const std::string& path) {
       if (features < 0) fail_at(path, reader.number(), "no nr_feature line before 'w'");
       weights = true;
     } else if (!weights) {
-      read_model_header(path, reader.number(), line, features);
+      read_model_header(path, reader.number(), line, features, headers);
     } else {
       const std::optional<double> value = parse_decimal(line);
       if (!value) fail_at(path, reader.number(), "weight '", line, "' is not a finite decimal number");

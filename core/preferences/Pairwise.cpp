@@ -137,6 +137,7 @@ void check_names(const std::vector<std::string>& names, const std::string& path,
   std::unordered_map<std::string, std::size_t> first_with;
   for (std::size_t a = 0; a < names.size(); ++a) {
     if (names[a].empty()) fail_at(path, line, "alternative ", a + 1, " has an empty name");
+    if (!is_utf8(names[a])) fail_at(path, line, "the name of alternative ", a + 1, " is not UTF-8 text");
     const auto [first, fresh] = first_with.emplace(names[a], a);
     if (!fresh)
       fail_at(path, line, "alternatives ", first->second + 1, " and ", a + 1, " are both named '", names[a], "'");
@@ -145,15 +146,9 @@ void check_names(const std::vector<std::string>& names, const std::string& path,
 
 /// A signed weight: a decimal integer of magnitude below 2^31.
 std::optional<std::int64_t> signed_weight(const std::string& text) {
-  if (text.empty() || text.size() > 20) return std::nullopt;
-  std::size_t used = 0;
-  try {
-    const long long value = std::stoll(text, &used, 10);
-    if (used != text.size() || value <= -(1LL << 31) || value >= (1LL << 31)) return std::nullopt;
-    return value;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const auto value = parse_int64(text);
+  if (!value || *value <= -(std::int64_t{1} << 31) || *value >= (std::int64_t{1} << 31)) return std::nullopt;
+  return value;
 }
 
 /// Appends row `i` of an n x n matrix of signed weights to `weights` (the diagonal read as 0).

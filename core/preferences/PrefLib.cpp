@@ -219,6 +219,8 @@ class Reader {
                               std::to_string(first->second) + ")");
       }
       if (given.name.empty()) error(given.line, "alternative " + std::to_string(id) + " has an empty name");
+      if (!is_utf8(given.name))
+        error(given.line, "the name of alternative " + std::to_string(id) + " is not UTF-8 text");
       const auto [other, unique] = named_by.emplace(given.name, id);
       if (!unique) same_name_error(other->second, id, given.name, given.line);
       names[id - 1] = given.name;

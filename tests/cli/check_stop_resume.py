@@ -6,7 +6,8 @@ passes PRAGMA integrity_check, and --resume finishes that too; `kollective compa
 points with the uninterrupted run's (and a run of the sweep in another order) and --fail-above
 fails on a slower one. A resume is refused where the
 config changed an answer-changing key (naming the run and the key), or where the folder holds
-no database; --force-resume goes on anyway. This repository's recorded OpenMP and CUDA databases
+no database; --force-resume goes on, solving such a run again. compare's gate fails where B lacks
+points of A, and a missing folder is a usage error (2). This repository's recorded OpenMP and CUDA databases
 (perf/results/backends/h200) still read back and compare.
 
     python3 check_stop_resume.py KOLLECTIVE WORK_DIR
@@ -189,7 +190,12 @@ def main(kollective, work, mpiexec=None):
     refused = run(kollective, stopped, "--resume", config=changed)
     expect(refused.returncode != 0 and "resuming run 'sweep': 'options.method' is 'dp' here, 'idp'" in refused.stderr,
            f"a changed answer-changing key is refused by name: {refused.stderr}")
-    expect(run(kollective, stopped, "--force-resume", config=changed).returncode == 0, "--force-resume goes on")
+    forced = run(kollective, stopped, "--force-resume", config=changed)
+    expect(forced.returncode == 0 and "its 8 stored points are solved again" in forced.stderr,
+           f"--force-resume goes on, solving the changed run again: {forced.stderr}")
+    with open(os.path.join(stopped, "sweep.csv"), newline="") as handle:
+        methods = [row["method"] for row in csv.DictReader(handle)]
+    expect(methods == ["dp"] * 8, f"--force-resume mixes no stored point into the changed run: {methods}")
     table = os.path.join(work, "compare.csv")
     compared = subprocess.run([kollective, "compare", full, killed, "--csv", table], capture_output=True, text=True)
     expect(compared.returncode == 0 and "10 points matched; only in A: 0; only in B: 0" in compared.stdout
@@ -215,6 +221,17 @@ def main(kollective, work, mpiexec=None):
                               capture_output=True, text=True)
     expect(recorded.returncode == 0 and "9 points matched; only in A: 0; only in B: 0" in recorded.stdout
            and "DIFFER" not in recorded.stdout, f"the recorded OpenMP and CUDA databases compare: {recorded.stdout}")
+    partial = os.path.join(work, "partial")  # a campaign that lacks points fails a gate
+    shutil.copytree(full, partial)
+    with closing(sqlite3.connect(os.path.join(partial, "results.sqlite"))) as db, db:
+        db.execute("DELETE FROM points WHERE run = 'sweep' AND point > 2")
+    gated = subprocess.run([kollective, "compare", full, partial, "--fail-above", "1000"], capture_output=True,
+                           text=True)
+    expect(gated.returncode == 1 and "5 points of A are not in B" in gated.stderr,
+           f"--fail-above fails where B lacks points of A: {gated.returncode} {gated.stderr}")
+    missing = subprocess.run([kollective, "compare", full, os.path.join(work, "nowhere")], capture_output=True,
+                             text=True)
+    expect(missing.returncode == 2 and "does not exist" in missing.stderr, f"compare, a folder missing: {missing}")
     empty = run(kollective, os.path.join(work, "nothing"), "--resume")
     expect(empty.returncode != 0 and "nothing to resume" in empty.stderr, f"no database to resume: {empty.stderr}")
     print("stop and resume:", "FAILED" if failures else "every check passed")

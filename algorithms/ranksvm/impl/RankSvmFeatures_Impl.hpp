@@ -60,8 +60,12 @@ class FeatureMatrix {
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space_, {0, 0},
                                                           {docs_, static_cast<std::int64_t>(features_)}),
         KOKKOS_LAMBDA(const std::int64_t d, const std::int64_t f) { x(d, f) = static_cast<Feature>(rows(d, f)); });
-    chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>(
-        "Kollective::RankSvm::chunk_partial", (docs_ + transpose_chunk - 1) / transpose_chunk, features_);
+    const std::int64_t chunks = (docs_ + transpose_chunk - 1) / transpose_chunk;
+    require_memory(memory_kind<Memory>(), checked_mul(chunks, features_, "chunks x features") * 8,
+                   "RankSVM's partial sums of X'u (" + std::to_string(chunks) + " chunks x " +
+                       std::to_string(features_) + " features)");
+    chunk_partial_ =
+        Kokkos::View<double**, Kokkos::LayoutRight, Memory>("Kollective::RankSvm::chunk_partial", chunks, features_);
     space_.fence();
   }
 

@@ -15,12 +15,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
 #include "kollective/algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
 #include "kollective/algorithms/ranksvm/impl/RankSvm_Impl.hpp"
 #include "kollective/core/Error.hpp"
+#include "kollective/core/Memory.hpp"
 #include "kollective/core/Timer.hpp"
 
 namespace kollective::ranksvm {
@@ -38,10 +40,13 @@ class HostCalls {
  public:
   /// Each call's result is this rank's part, summed over the ranks of `communicator`.
   HostCalls(Objective& objective, const comm::Communicator& communicator)
-      : objective_(objective),
-        communicator_(communicator),
-        in_("Kollective::RankSvm::argument", objective.features()),
-        out_("Kollective::RankSvm::result", objective.features()) {}
+      : objective_(objective), communicator_(communicator) {
+    const int n = objective.features();
+    require_memory(memory_kind<typename Objective::Vector::memory_space>(), 2 * 8 * std::int64_t{n},
+                   "RankSVM's argument and result vectors (" + std::to_string(n) + " features)");
+    in_ = typename Objective::Vector("Kollective::RankSvm::argument", n);
+    out_ = typename Objective::Vector("Kollective::RankSvm::result", n);
+  }
   double fun(const HostVector& w) {
     Kokkos::deep_copy(in_, w);
     std::vector<double> f = {objective_.fun(in_)};
@@ -136,6 +141,7 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
   const int n = device_objective.features();
   Result result;
   result.setup_s = setup.seconds();
+  require_host_memory(7 * 8 * std::int64_t{n}, "TRON's 7 vectors of " + std::to_string(n) + " features");
   Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
   if (options.measure_bandwidth) result.read_x_s = device_objective.time_pass_over_x();
   result.x_bytes = static_cast<double>(device_objective.x_bytes());
