@@ -51,6 +51,9 @@ class ConfigChecker {
       for (const auto& entry : node) {
         const int line = entry.first.Mark().line + 1;
         if (entry.first.IsScalar()) {
+          if (entry.first.Scalar() == "<<") {  // yaml-cpp would read it as a key named "<<"
+            fail_at(origin_, line, "YAML merge keys (<<) are not supported: write the keys out");
+          }
           const auto [earlier, inserted] = first_line.emplace(entry.first.Scalar(), line);
           if (!inserted) {
             fail_at(origin_, line, "duplicate key '", entry.first.Scalar(), "' (first given on line ", earlier->second,
@@ -96,7 +99,11 @@ long second_document_line(const std::string& text) {
 }  // namespace
 
 ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) {
-  strip_bom(text);  // spreadsheets and some editors write one
+  strip_bom(text);                                                          // spreadsheets and some editors write one
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {  // yaml-cpp misreports it
+    fail_at(origin, 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'),
+            LineReader::nul_byte);
+  }
   try {
     if (const long line = second_document_line(text)) {
       fail_at(origin, line, "the config holds more than one YAML document (separated by '---'); put every run in one");
@@ -222,8 +229,8 @@ std::int64_t ConfigNode::as_int() const {
   if (real && *real == std::floor(*real) && std::fabs(*real) <= 9007199254740992.0) {
     return static_cast<std::int64_t>(*real);
   }
-  error("expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 bits), got '" + text +
-        "'");
+  error("expected an integer (decimal digits, or an exact whole number such as 1e6) from -2^63 to 2^63 - 1, got '" +
+        text + "'");
 }
 
 double ConfigNode::as_double() const {
@@ -281,7 +288,13 @@ std::int64_t ConfigNode::get_int_in(const std::string& key, std::int64_t fallbac
 std::vector<std::int64_t> ConfigNode::get_int_list(const std::string& key, std::vector<std::int64_t> fallback) const {
   if (!has(key)) return fallback;
   std::vector<std::int64_t> values;
-  for (const auto& item : required(key).elements()) values.push_back(item.as_int());
+  for (const auto& item : required(key).elements()) {
+    const std::int64_t value = item.as_int();
+    if (std::find(values.begin(), values.end(), value) != values.end()) {
+      item.error("the value " + std::to_string(value) + " is given twice");
+    }
+    values.push_back(value);
+  }
   return values;
 }
 

@@ -65,7 +65,7 @@ class ConfigNode {
   bool get_bool(const std::string& key, bool fallback) const;
   /// Integer in [low, high]; fails naming the bounds.
   std::int64_t get_int_in(const std::string& key, std::int64_t fallback, std::int64_t low, std::int64_t high) const;
-  /// A list of integers (a single integer is a list of one).
+  /// A list of distinct integers (a value given twice is refused at its place).
   std::vector<std::int64_t> get_int_list(const std::string& key, std::vector<std::int64_t> fallback) const;
 
   /// Every scalar under this node with its path below it ("options.method", "agents[2]"), in

@@ -2,10 +2,13 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/Parse.hpp"
 #include "kollective/core/ResultFiles.hpp"
+#include "kollective/drivers/ConfigKeys.hpp"
 #include "kollective/drivers/Reporting.hpp"
 #include "kollective/drivers/Session.hpp"
 
@@ -41,7 +44,9 @@ std::string CampaignLog::path() const { return ResultsDatabase::path_in(out_dir_
 ResultsDatabase& CampaignLog::database() {
   if (!database_) {
     database_ = std::make_unique<ResultsDatabase>(path());
+    if (world().rank() == 0) database_->mark_interrupted();  // rank 0 holds the folder's lock
     session_ = database_->begin_session(session_context_);
+    for (const LoggedRun& run : runs_) database_->describe_columns(run.columns);
     // What each run was configured with, beside its points (rank 0 of a resumed campaign
     // compares first, then records the runs it lacks).
     if (world().rank() != 0 || !resuming_) record_keys(false);
@@ -88,6 +93,10 @@ void CampaignLog::start_fresh() {
   std::error_code error;
   std::filesystem::remove(out_dir_ + "/results.pending", error);  // when empty
   remove_partial_files(out_dir_, run_names(runs_));
+  for (const LoggedRun& run : runs_) {  // an earlier campaign's tables would outlive a stop
+    for (const char* table : {".md", ".csv", ".json"})
+      std::filesystem::remove(out_dir_ + "/" + run.name + table, error);
+  }
   if (!std::filesystem::exists(path())) return;
   for (const LoggedRun& run : runs_) database().clear_run(run.name);
   record_keys(false);  // this campaign's
@@ -100,7 +109,7 @@ void CampaignLog::merge_rank_files() {
       std::map<std::int64_t, std::int64_t> sessions;  // theirs -> ours
       for (const StoredSession& session : other.sessions()) {
         sessions[session.id] = database().begin_session(session.context);
-        database().end_session(sessions[session.id], session.status);
+        database().end_session(sessions[session.id], session.status == "running" ? "interrupted" : session.status);
       }
       for (const LoggedRun& run : runs_) {  // the keys its points were solved with, where rank 0 has none
         const auto keys = other.run_keys(run.name);
@@ -115,23 +124,49 @@ void CampaignLog::merge_rank_files() {
   }
 }
 
+namespace {
+
+/// A run entry's scalars by today's key names (a renamed key compares with its new name).
+std::map<std::string, std::string> current_keys(const std::vector<std::pair<std::string, std::string>>& keys) {
+  std::string algorithm;
+  for (const auto& [key, value] : keys) {
+    if (key == "algorithm") algorithm = value;
+  }
+  std::map<std::string, std::string> current;
+  for (const auto& [key, value] : keys) current[current_key_path(algorithm, key)] = value;
+  return current;
+}
+
+/// Whether two values of a key mean the same: the same text, or the same number (0.8 and 0.80).
+bool same_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  const auto x = parse_decimal(a), y = parse_decimal(b);
+  return x && y && *x == *y;
+}
+
+}  // namespace
+
 /// The first answer-changing difference between a run's stored keys and its keys now, as
-/// "'key' is X here, Y when ..." ("" when none).
+/// "'key' is X here, Y when ..." ("" when none). Keys compare by today's names, numbers by value,
+/// and a key left out as its default.
 std::string changed_key(const std::vector<std::pair<std::string, std::string>>& stored,
                         const std::vector<std::pair<std::string, std::string>>& now) {
-  const std::map<std::string, std::string> before(stored.begin(), stored.end()), after(now.begin(), now.end());
-  auto shown = [](const std::map<std::string, std::string>& keys, const std::string& key) {
+  const std::map<std::string, std::string> before = current_keys(stored), after = current_keys(now);
+  const std::string algorithm = after.count("algorithm") ? after.at("algorithm") : "";
+  auto value = [&](const std::map<std::string, std::string>& keys, const std::string& key) {
     const auto found = keys.find(key);
-    return found == keys.end() ? std::string("absent") : "'" + found->second + "'";
+    return found != keys.end() ? std::optional<std::string>(found->second) : std::nullopt;
   };
+  auto shown = [](const std::optional<std::string>& given) { return given ? "'" + *given + "'" : "absent"; };
   for (const auto* keys : {&after, &before}) {
-    for (const auto& [key, value] : *keys) {
+    for (const auto& entry : *keys) {
+      const std::string& key = entry.first;
       if (answer_neutral_key(key)) continue;
-      const auto other = (keys == &after ? before : after).find(key);
-      if (other == (keys == &after ? before : after).end() || other->second != value) {
-        return "'" + key + "' is " + shown(after, key) + " here, " + shown(before, key) +
-               " when its stored points were solved";
-      }
+      const auto here = value(after, key), then = value(before, key);
+      const std::string fallback = key_default(algorithm, key);
+      const std::string a = here ? *here : fallback, b = then ? *then : fallback;
+      if ((here || !fallback.empty()) && (then || !fallback.empty()) && same_value(a, b)) continue;
+      return "'" + key + "' is " + shown(here) + " here, " + shown(then) + " when its stored points were solved";
     }
   }
   return "";

@@ -22,6 +22,7 @@ namespace kollective::driver {
 struct LoggedRun {
   std::string name;
   std::vector<std::pair<std::string, std::string>> keys;
+  std::vector<FieldRule> columns;  ///< the columns its rows may hold, as declared
 };
 
 class CampaignLog {

@@ -32,6 +32,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 
 struct CoalitionRun {
   std::string file;                ///< a value file, or empty for a generator
+  std::string written;             ///< the file as the config gives it (the table's input)
   std::string format;              ///< text (Rahwan) | binary | bids
   std::string model;               ///< one of coalition::value_models()
   std::vector<std::string> names;  ///< agent names (default: 1..n)
@@ -64,6 +65,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   std::int64_t agents = 0;
   if (input.has("file")) {
     settings.file = context.input_path(input.required("file"));
+    settings.written = input.required("file").as_string();
     settings.format = file_format(input, settings.file);
     if (run.has("sweep")) run.required("sweep").error("a sweep needs a generator input");
   } else {
@@ -105,6 +107,12 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
   }
   settings.options.reporter = reporter(!quiet());
   settings.measurement = parse_measurement(run);
+  for (const std::int64_t n : settings.agents) {  // a file's agents are known when it is read
+    if (settings.measurement.verify == Verify::always && n > coalition::brute_force_max_agents) {
+      run.required("verify").error("verify: true needs at most " + std::to_string(coalition::brute_force_max_agents) +
+                                   " agents (brute force over all set partitions), not " + std::to_string(n));
+    }
+  }
   settings.options.communicator = shared_by(settings.measurement);
   if (run.has("write")) {
     run.required("write").expect_keys(keys_under("coalition", "write"));
@@ -301,7 +309,7 @@ class CoalitionJob : public Job {
       coalition::write_binary(game, context.output_file(suffix + "_values.kcsg"), settings.single_precision());
     const std::string input = settings.file.empty() ? settings.model + "(n=" + std::to_string(n) +
                                                           ", seed=" + std::to_string(settings.seed) + ")"
-                                                    : settings.format + ":" + settings.file;
+                                                    : settings.format + ":" + settings.written;
     const Point point = timed_point(context.run_name, input, times, measurement, verified, result.exchange_s);
     Row row;
     set_fields(

@@ -180,6 +180,43 @@ std::vector<std::string> former_keys_under(const std::string& section, const std
   return names;
 }
 
+namespace {
+
+/// The key of a run entry at `path` (list indices left out) that `algorithm` takes, found by its
+/// name or, with `former`, by a former name of its last part; null when none.
+const ConfigKey* run_entry_key(const std::string& algorithm, const std::string& path, bool former) {
+  const std::size_t dot = path.rfind('.');
+  const std::string parent = dot == std::string::npos ? "" : path.substr(0, dot + 1);
+  const std::string last = path.substr(parent.size());
+  for (const ConfigKey& key : config_keys()) {
+    const bool of_run = key.section == algorithm || key.section == "run" || key.section == "election input";
+    if (!of_run || !takes(key.algorithms, algorithm)) continue;
+    if (!former && key.path == path) return &key;
+    if (former && key.path.compare(0, parent.size(), parent) == 0) {
+      for (const std::string& name : key.former_names) {
+        if (name == last) return &key;
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string current_key_path(const std::string& algorithm, const std::string& path) {
+  const std::size_t index = path.find('[');
+  const std::string key = path.substr(0, index);
+  const std::string rest = index == std::string::npos ? "" : path.substr(index);
+  if (run_entry_key(algorithm, key, false)) return path;
+  const ConfigKey* renamed = run_entry_key(algorithm, key, true);
+  return renamed ? renamed->path + rest : path;
+}
+
+std::string key_default(const std::string& algorithm, const std::string& path) {
+  const ConfigKey* key = run_entry_key(algorithm, path, false);
+  return key ? key->fallback : "";
+}
+
 std::string config_reference() {
   const std::pair<const char*, const char*> sections[] = {
       {"config", "The config file"},

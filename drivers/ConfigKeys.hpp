@@ -33,6 +33,12 @@ std::vector<std::string> keys_under(const std::string& section, const std::strin
 /// The former names of those keys, accepted there with a warning.
 std::vector<std::string> former_keys_under(const std::string& section, const std::string& parent);
 
+/// A run entry's key as `algorithm` takes it today: `path` (a key path such as
+/// "options.values" or "sweep.agents[2]") with a former name replaced by the current one.
+std::string current_key_path(const std::string& algorithm, const std::string& path);
+/// The default of a run entry's key for `algorithm` ("" where it has none or is unknown).
+std::string key_default(const std::string& algorithm, const std::string& path);
+
 /// The reference of every key as Markdown: `kollective help config` prints it, and
 /// docs/config-reference.md holds it (a test keeps the two equal).
 std::string config_reference();

@@ -9,6 +9,8 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -235,7 +237,12 @@ std::vector<RankRun> decode(const std::string& bytes, std::size_t count) {
 /// The runs as the campaign log records them.
 std::vector<LoggedRun> logged_runs(const std::vector<PlannedRun>& plan) {
   std::vector<LoggedRun> runs;
-  for (const PlannedRun& planned : plan) runs.push_back({planned.name, planned.keys});
+  for (const PlannedRun& planned : plan) {
+    std::vector<FieldRule> columns = table_context();
+    const std::vector<FieldRule>& declared = planned.runner->columns();
+    columns.insert(columns.end(), declared.begin(), declared.end());
+    runs.push_back({planned.name, planned.keys, std::move(columns)});
+  }
   return runs;
 }
 
@@ -487,7 +494,8 @@ class ConfigRunner {
     }
     if (signal_ && completed.size() < plan_.size()) return report_stop();
     if (failed.empty() && completed.size() == plan_.size()) {
-      if (world().rank() == 0) std::cout << "tables written to " << out_dir_ << "/\n";
+      if (world().rank() == 0)
+        std::cout << "tables written to " << out_dir_ << (out_dir_.back() == '/' ? "" : "/") << "\n";
       return 0;
     }
     if (world().rank() != 0) return 1;
@@ -541,7 +549,9 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
   std::string config_dir;
   std::vector<PlannedRun> plan = world().on_every_rank([&] {
     config.expect_keys(keys_under("config", ""));
+    if (config.has("title")) config.required("title").as_string();              // printed when it runs
     const std::string configured_out = config.get_string("output", "results");  // checked even when --out replaces it
+    if (configured_out.empty()) config.required("output").error("the output folder is empty");
     if (out_dir.empty()) out_dir = configured_out;
     flags.keep_going = flags.keep_going || config.get_bool("keep_going", false);
     config_dir = std::filesystem::path(config_path).parent_path().string();
@@ -551,9 +561,25 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
     } else {
       check_output_folder(out_dir);
     }
+    const std::string database = ResultsDatabase::path_in(out_dir);  // an earlier campaign's, readable
+    if (world().rank() == 0 && std::filesystem::exists(database))
+      ResultsDatabase(database, ResultsDatabase::Access::read);
     return runs;
   });
   return {config, content_hash(text), std::move(plan), out_dir, config_dir, flags};
+}
+
+/// Holds an exclusive lock on the output folder until the process ends (rank 0): two runs writing
+/// one folder would each solve every point and overwrite the other's tables.
+void lock_output_folder(const std::string& out_dir) {
+  const int folder = ::open(out_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (folder < 0) fail("cannot open the output folder '", out_dir, "' to lock it");
+  if (::flock(folder, LOCK_EX | LOCK_NB) != 0) {
+    ::close(folder);
+    fail("another `kollective run` is writing ", out_dir,
+         "/ (its lock is held): wait for it to end, or give another "
+         "--out");
+  }  // the descriptor stays open: the lock ends with the process
 }
 
 /// What the results database records of this `kollective run`.
@@ -568,7 +594,14 @@ SessionContext session_context(const std::string& config_path, const std::string
 }  // namespace
 
 int run_config(const std::string& config_path, std::string out_dir, const RunFlags& flags) {
+  if (flags.resume && !out_dir.empty() && !std::filesystem::exists(out_dir)) {  // before the folder is made
+    fail("nothing to resume in ", out_dir, "/: it does not exist; run without --resume");
+  }
   CheckedConfig checked = check_config_file(config_path, out_dir, flags, true);
+  world().on_every_rank([&] {
+    if (world().rank() == 0) lock_output_folder(checked.out_dir);
+    return 0;
+  });
   catch_stop_signals(world().rank() == 0);
   if (world().rank() == 0) {
     if (checked.config.has("title")) std::cout << checked.config.required("title").as_string() << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "kollective/core/Csv.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/TextInput.hpp"
 #include "kollective/core/preferences/Generators.hpp"
@@ -67,16 +68,19 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   if (input.has("lolib")) {
     result.kind = ElectionInput::Kind::lolib;
     result.path = context.input_path(input.required("lolib"));
+    result.written = input.required("lolib").as_string();
     return result;
   }
   if (input.has("preflib")) {
     result.kind = ElectionInput::Kind::preflib;
     result.path = context.input_path(input.required("preflib"));
+    result.written = input.required("preflib").as_string();
     return result;
   }
   if (input.has("matrix")) {
     result.kind = ElectionInput::Kind::matrix;
     result.path = context.input_path(input.required("matrix"));
+    result.written = input.required("matrix").as_string();
     if (input.has("weights") && input.required("weights").as_choice({"counts", "signed"}) == "signed")
       result.cells = prefs::Cells::signed_weights;
     return result;
@@ -101,16 +105,16 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
 std::string ElectionInput::describe() const {
   switch (kind) {
     case Kind::preflib:
-      return "preflib:" + path;
+      return "preflib:" + written;
     case Kind::matrix:
-      return "matrix:" + path + (weighted() ? " (signed weights)" : "");
+      return "matrix:" + written + (weighted() ? " (signed weights)" : "");
     case Kind::lolib:
-      return "lolib:" + path;
+      return "lolib:" + written;
     case Kind::generator:
       break;
   }
   std::string text = model + "(n=" + std::to_string(alternatives) + ", voters=" + std::to_string(voters);
-  if (model == "mallows" || model == "mallows_mixture") text += ", phi=" + std::to_string(phi);
+  if (model == "mallows" || model == "mallows_mixture") text += ", phi=" + exact_text(phi);
   return text + ", seed=" + std::to_string(seed) + ")";
 }
 

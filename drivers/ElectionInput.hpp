@@ -21,7 +21,8 @@ namespace kollective::driver {
 struct ElectionInput {
   enum class Kind { preflib, matrix, lolib, generator };
   Kind kind = Kind::generator;
-  std::string path;                                       ///< preflib / matrix / lolib file, resolved
+  std::string path;     ///< preflib / matrix / lolib file, resolved
+  std::string written;  ///< that path as the config gives it (the table's input: the same wherever it runs)
   preferences::Cells cells = preferences::Cells::counts;  ///< a matrix's cells (`weights: counts | signed`)
   std::string model;                                      ///< generator model
   int alternatives = 0;

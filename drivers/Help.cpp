@@ -49,9 +49,10 @@ const char* check_help =
     "\n"
     "Makes every check that `run` makes before its first run, and nothing else: the config's keys\n"
     "and values, every input file (read and parsed, except files over 256 MiB), sweep values,\n"
-    "memory and time estimates (`max_seconds`), and that the output folder can be made and\n"
-    "written (it is not created). Prints the runs and their points; exit status 0, or the first\n"
-    "error with its file:line and status 1.\n";
+    "memory, and that the output folder can be made and written (it is not created). Time\n"
+    "estimates against `max_seconds`, the size limits of files to write and a RankSVM training\n"
+    "set without pairs are checked as each run starts, not here. Prints the runs and their\n"
+    "points; exit status 0, or the first error with its file:line and status 1.\n";
 
 const char* compare_help =
     "kollective compare A B [--csv FILE] [--fail-above RATIO]\n"

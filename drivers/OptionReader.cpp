@@ -15,8 +15,7 @@ OptionValue read_value(const ConfigNode& node, const OptionRule& rule) {
     case OptionKind::choice:
       return node.as_choice(rule.choices);
     case OptionKind::integers: {
-      std::vector<std::int64_t> list;
-      if (!node.is_sequence()) return std::vector<std::int64_t>{node.as_int()};  // one value is a list of one
+      std::vector<std::int64_t> list;  // one value is written [value], as everywhere in a config
       for (const ConfigNode& element : node.elements()) list.push_back(element.as_int());
       return list;
     }

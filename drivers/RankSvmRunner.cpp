@@ -35,15 +35,16 @@ using Space = Kokkos::DefaultExecutionSpace;
 
 /// A data set: a LETOR file or the synthetic generator.
 struct DataSource {
-  std::string file;
-  std::string shape;  ///< mq2007 | mslr
+  std::string file;     ///< resolved relative to the config
+  std::string written;  ///< as the config gives it (the tables' `train`: the same wherever it runs)
+  std::string shape;    ///< mq2007 | mslr
   std::int64_t queries = 0, documents = 0;
   int features = 0;
   std::uint64_t seed = 1;
   std::string describe() const {
     return file.empty() ? shape + "(q=" + std::to_string(queries) + ", docs=" + std::to_string(documents) +
                               ", f=" + std::to_string(features) + ", seed=" + std::to_string(seed) + ")"
-                        : "file:" + file;
+                        : "file:" + written;
   }
 };
 
@@ -62,6 +63,7 @@ DataSource parse_source(const ConfigNode& node, const RunContext& context) {
   DataSource source;
   if (node.is_scalar()) {
     source.file = context.input_path(node);
+    source.written = node.as_string();
     return source;
   }
   node.expect_keys(keys_under("ranksvm", ""));
@@ -86,7 +88,13 @@ RankSvmRun parse(const ConfigNode& run, const RunContext& context) {
   input.expect_keys(keys_under("ranksvm", "input"));
   settings.train = parse_source(input.required("train"), context);
   if (input.has("test")) settings.test = parse_source(input.required("test"), context), settings.has_test = true;
-  if (input.has("model")) settings.model_in = context.input_path(input.required("model"));
+  if (input.has("model")) {
+    settings.model_in = context.input_path(input.required("model"));
+    if (run.has("verify") && settings.measurement.verify == Verify::always)
+      run.required("verify").error("verify: true checks a training, and with input.model nothing is trained");
+    if (run.has("write") && run.required("write").has("model") && run.required("write").get_bool("model", false))
+      run.required("write").required("model").error("write.model: a given model is not written again");
+  }
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
     options.expect_keys(keys_under("ranksvm", "options"), former_keys_under("ranksvm", "options"));
@@ -369,8 +377,18 @@ class RankSvmJob : public Job {
       check_input_file(settings_.model_in, "model file");
       features = static_cast<int>(ranksvm::read_model(settings_.model_in).size());
     }
-    features = check_source(settings_.train, features);
-    if (settings_.has_test) check_source(settings_.test, features);
+    // A file read with a feature count fails on a wider line itself; a generator's count is given.
+    const int train_features = check_source(settings_.train, features);
+    if (features > 0 && train_features != features) {
+      fail("the model '", settings_.model_in, "' has ", features, " weights, the training set ",
+           settings_.train.describe(), " ", train_features, " features");
+    }
+    if (!settings_.has_test) return;
+    const int test_features = check_source(settings_.test, train_features);
+    if (test_features != train_features) {
+      fail("the test set ", settings_.test.describe(), " has ", test_features, " features, the training set ",
+           train_features);
+    }
   }
 
   bool shares_solves() const override { return settings_.measurement.shared; }

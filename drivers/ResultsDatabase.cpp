@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS run_keys (
 CREATE TABLE IF NOT EXISTS rows (
   run TEXT NOT NULL, point INTEGER NOT NULL, row INTEGER NOT NULL, cells TEXT NOT NULL, encoded BLOB NOT NULL,
   PRIMARY KEY (run, point, row), FOREIGN KEY (run, point) REFERENCES points(run, point) ON DELETE CASCADE);
+CREATE TABLE IF NOT EXISTS columns (
+  name TEXT PRIMARY KEY, kind TEXT NOT NULL, unit TEXT NOT NULL, meaning TEXT NOT NULL);
 )sql";
 
 /// A prepared statement, finalized when it goes.
@@ -176,6 +178,10 @@ void ResultsDatabase::end_session(std::int64_t session, const std::string& statu
   update.step();
 }
 
+void ResultsDatabase::mark_interrupted() {
+  execute("UPDATE sessions SET status = 'interrupted' WHERE status = 'running'");
+}
+
 void ResultsDatabase::add_point(const StoredPoint& point) {
   in_transaction([&] {
     const auto index = static_cast<std::int64_t>(point.point);
@@ -202,6 +208,20 @@ void ResultsDatabase::clear_run(const std::string& run) {
     remove.bind(1, run);
     remove.step();
   }
+}
+
+void ResultsDatabase::describe_columns(const std::vector<FieldRule>& columns) {
+  in_transaction([&] {
+    Statement insert(db_, "INSERT OR REPLACE INTO columns VALUES (?, ?, ?, ?)", path_);
+    for (const FieldRule& column : columns) {
+      insert.bind(1, column.name)
+          .bind(2, std::string(to_string(column.kind)))
+          .bind(3, column.unit)
+          .bind(4, column.meaning);
+      insert.step();
+      insert.reset();
+    }
+  });
 }
 
 void ResultsDatabase::set_run_keys(const std::string& run,

@@ -12,13 +12,18 @@
 ///
 /// Tables (any SQLite reader, e.g. Python's sqlite3; the cells are JSON, see json_extract):
 ///  - sessions: one `kollective run` each: config path and content hash, revision, backend,
-///    device, Kokkos version, host, ranks, start and end (ISO 8601, UTC), status.
+///    device, Kokkos version, host, ranks, start and end (ISO 8601, UTC), status (running,
+///    completed, failed, stopped, refused, or interrupted: its process ended without a word).
 ///  - points: (run, point) once each: the session and rank that solved it, its parameters (JSON
 ///    object of the point's context cells), start and end.
 ///  - run_keys: each run's config entry, a row per scalar (key path, value), as the last fresh
 ///    campaign over the folder gave it: what `--resume` compares the config with.
 ///  - rows: a point's result rows in order, as a JSON object of typed cells (`cells`) and as
-///    the driver's exact encoding (`encoded`, for tables identical to the first ones).
+///    the driver's exact encoding (`encoded`, for tables identical to the first ones: what
+///    `--resume` and `compare` read).
+///  - columns: each column the rows may hold: its kind (answer, timing, counter, context,
+///    outcome), unit and meaning, as the writing kollective declared it.
+///  - kollective: `schema_version`.
 
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "kollective/core/ResultFields.hpp"
 #include "kollective/core/Tables.hpp"
 
 struct sqlite3;
@@ -76,11 +82,16 @@ class ResultsDatabase {
   std::int64_t begin_session(const SessionContext& context);
   /// Records its end: "completed", "failed" or "stopped".
   void end_session(std::int64_t session, const std::string& status);
+  /// Marks the sessions still "running" as "interrupted" (killed or crashed before their end): for
+  /// the one process that holds the folder's lock, no other session is running.
+  void mark_interrupted();
 
   /// Commits one solved point (replacing an earlier row set of the same run and point).
   void add_point(const StoredPoint& point);
   /// Forgets every point of `run` and its recorded keys (a fresh campaign over the same folder).
   void clear_run(const std::string& run);
+  /// Records what each column means (kind, unit, meaning), replacing an earlier description.
+  void describe_columns(const std::vector<FieldRule>& columns);
   /// Records `run`'s config entry (its scalars by key path), replacing an earlier one.
   void set_run_keys(const std::string& run, const std::vector<std::pair<std::string, std::string>>& keys);
   /// The recorded entry of `run` (empty: none recorded).

@@ -99,6 +99,7 @@ int command_line(std::vector<std::string> args) {
       flags.resume = flags.force_resume = true;
     } else if (arg == "--out") {
       if (i + 1 == args.size() || args[i + 1].empty()) fail("--out needs a folder");
+      if (!out_dir.empty()) fail("--out is given twice ('", out_dir, "' and '", args[i + 1], "')");
       out_dir = args[++i];
     } else if (arg.size() > 1 && arg[0] == '-') {
       fail("unknown option '", arg, "'", usage());

@@ -42,8 +42,8 @@ struct Options {
   comm::Communicator communicator;
   /// auto: the largest component given to the subset DP first (-1: auto_dp_limit). Larger ones get
   /// branch and cut on the LP (KemenySearch.hpp) where the build has CLP; where that does not
-  /// finish, the DP where it fits (the search then has about the DP's expected time), else the
-  /// best ranking with its certified gap.
+  /// finish, the DP where it fits and is expected within time_limit (the search then has about
+  /// the DP's expected time), else the best ranking with its certified gap.
   int dp_limit = -1;
   double time_limit = 300;  ///< auto: seconds at most for each component's branch and cut (0: no limit)
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an

@@ -183,7 +183,19 @@ def main(kollective, work, mpiexec=None):
         expect(answers(killed, name) == rows, f"after SIGKILL and --resume, {name}'s answers")
     expect(sorted(os.listdir(killed)) == sorted(os.listdir(full)), f"after SIGKILL and --resume, the files: "
            f"{sorted(os.listdir(killed))}, uninterrupted {sorted(os.listdir(full))}")
+    with closing(sqlite3.connect(os.path.join(killed, "results.sqlite"))) as db:
+        statuses = [status for (status,) in db.execute("SELECT status FROM sessions ORDER BY id")]
+        timing = db.execute("SELECT kind, unit FROM columns WHERE name = 'solve_s'").fetchone()
+    expect(statuses == ["interrupted", "completed"], f"the killed session is marked interrupted: {statuses}")
+    expect(timing == ("timing", "s"), f"the database describes its columns: solve_s {timing}")
 
+    restated = os.path.join(work, "restated.yaml")  # the same answers: a former key name, a default written out
+    with open(CONFIG) as source, open(restated, "w") as target:
+        target.write(source.read().replace("options: {method: idp}", "options: {method: idp, values: double}")
+                     .replace("{model: uniform, agents: 12, seed: 1}", "{model: uniform, agents: 12.0, seed: 1}"))
+    again = run(kollective, stopped, "--resume", config=restated)
+    expect(again.returncode == 0, f"--resume takes a renamed key, a default and a number written otherwise: "
+           f"{again.stderr}")
     changed = os.path.join(work, "changed.yaml")
     with open(CONFIG) as source, open(changed, "w") as target:
         target.write(source.read().replace("options: {method: idp}", "options: {method: dp}"))
@@ -221,6 +233,17 @@ def main(kollective, work, mpiexec=None):
                               capture_output=True, text=True)
     expect(recorded.returncode == 0 and "9 points matched; only in A: 0; only in B: 0" in recorded.stdout
            and "DIFFER" not in recorded.stdout, f"the recorded OpenMP and CUDA databases compare: {recorded.stdout}")
+    locked = os.path.join(work, "locked")  # one run at a time writes a folder
+    first = subprocess.Popen([kollective, "run", CONFIG, "--out", locked, "--quiet"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=dict(os.environ, OMP_PROC_BIND="false"))
+    deadline = time.time() + 120
+    while first.poll() is None and time.time() < deadline and stored_points(locked) < 1:
+        time.sleep(0.05)
+    second = run(kollective, locked)
+    first.kill()
+    first.communicate(timeout=300)
+    expect(second.returncode == 1 and "another `kollective run` is writing" in second.stderr,
+           f"a second run on a folder being written is refused: {second.stderr}")
     partial = os.path.join(work, "partial")  # a campaign that lacks points fails a gate
     shutil.copytree(full, partial)
     with closing(sqlite3.connect(os.path.join(partial, "results.sqlite"))) as db, db:

@@ -23,8 +23,8 @@ TEST(config, errors_cite_file_line_and_key) {
   const auto config = ConfigNode::load_string("run:\n  reps: three\n  size: 5\n  typo: 1\n", "exp.yaml");
   const auto run = config.required("run");
   EXPECT_EQ(error_of([&] { run.get_int("reps", 1); }),
-            "exp.yaml:2: run.reps: expected an integer (decimal digits, or an exact whole number such as 1e6, within "
-            "64 bits), got 'three'");
+            "exp.yaml:2: run.reps: expected an integer (decimal digits, or an exact whole number such as 1e6) from "
+            "-2^63 to 2^63 - 1, got 'three'");
   EXPECT_EQ(error_of([&] {
               run.expect_keys({"reps", "size"});
             }),
@@ -60,13 +60,13 @@ TEST(config, numbers_are_decimal_only) {
       "neg: -3\nexp: 2e3\n",
       "n.yaml");
   EXPECT_EQ(error_of([&] { config.get_int("hex", 0); }),
-            "n.yaml:1: hex: expected an integer (decimal digits, or an exact whole number such as 1e6, within 64 "
-            "bits), got '0x10'");
+            "n.yaml:1: hex: expected an integer (decimal digits, or an exact whole number such as 1e6) from -2^63 to "
+            "2^63 - 1, got '0x10'");
   EXPECT_NE(error_of([&] { config.get_double("hexfloat", 0); }).find("expected a finite decimal number"),
             std::string::npos);
   EXPECT_NE(error_of([&] { config.get_double("inf", 0); }).find("got '.inf'"), std::string::npos);
   EXPECT_NE(error_of([&] { config.get_double("nan", 0); }).find("got 'nan'"), std::string::npos);
-  EXPECT_NE(error_of([&] { config.get_int("big", 0); }).find("within 64 bits"), std::string::npos);
+  EXPECT_NE(error_of([&] { config.get_int("big", 0); }).find("from -2^63 to 2^63 - 1"), std::string::npos);
   EXPECT_EQ(config.get_int("neg", 0), -3);
   EXPECT_EQ(config.get_int("exp", 0), 2000);
 }

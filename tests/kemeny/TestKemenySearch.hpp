@@ -12,6 +12,7 @@
 #include "kollective/algorithms/kemeny/impl/KemenyFences.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLadders.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyReductions.hpp"
 #include "kollective/algorithms/kemeny/KemenyReference.hpp"
@@ -598,6 +599,14 @@ TEST(TEST_CATEGORY, kemeny_search_out_of_time_keeps_a_valid_bound) {
   EXPECT_EQ(gap.count, 0u);
   EXPECT_LE(gap.lower_bound, exact.distance);
   EXPECT_EQ(gap.component_methods, std::vector<std::string>{"heuristic"});
+  // A DP expected to take longer than time_limit (and a second) does not run after the search:
+  // 30 alternatives, 2^30 subsets, minutes on a host.
+  const auto large = preferences::pairwise_reference(preferences::mallows_mixture(30, 100, 0.7, 1));
+  if (kemeny::dp_estimated_seconds(30, !runs_on_host<TEST_EXECSPACE>, space.concurrency()) > 1.0) {
+    const kemeny::Result quick = kemeny::solve(space, large, hurried);
+    EXPECT_EQ(quick.method.find("+dp"), std::string::npos) << quick.method;
+    EXPECT_LE(quick.lower_bound, quick.distance);
+  }
 }
 
 }  // namespace kollective::test

@@ -408,7 +408,9 @@ Result solve(const ExecSpace& space, const Counts& o, const Options& options,
       if (size > auto_dp_limit(options) && lp_available()) search_it(std::min(time_limit, dp_seconds));
       bool proven = searched && searched->proven();
       proven = options.communicator.holds_on_every_rank(proven);  // the DP has collectives
-      if (!proven && dp_possible) {
+      // The DP after an unfinished search only where it is expected within time_limit (or a
+      // second): a time limit below the DP's time asks for the best ranking and its gap instead.
+      if (!proven && dp_possible && dp_seconds <= std::max(time_limit, 1.0)) {
         const Result exact = Impl::solve_dp(space, sub, options, workspace);
         local = exact.optima;
         local_count = exact.count;

@@ -160,7 +160,7 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
   if (!std::isfinite(f) || !std::isfinite(gnorm0)) {  // no step could be measured: fail rather than spin
     fail("RankSVM: the objective or its gradient at w = 0 is not finite (f = ", f, ", |g| = ", gnorm0,
          "): feature values too large", options.precision == Precision::float32 ? " for float" : "",
-         "? try scaling them");
+         "? try scaling them (or a smaller C)");
   }
   result.initial_gradient_norm = gnorm0;
   double gnorm = gnorm0;
