@@ -4,7 +4,8 @@
 /// \file Stop.hpp
 /// A campaign stopped from outside: SIGTERM (a scheduler's time limit; mpirun passes it to every
 /// rank) or SIGINT (Ctrl-C). The first asks `kollective run` to stop after the point in flight,
-/// write the tables of every finished point and exit with 128 + the signal; a second, 3 s or
+/// write the tables of every finished point and exit with 128 + the signal (0 where every point
+/// had finished anyway: the signal came during the last one); a second, 3 s or
 /// more later, ends the process at once, with that status (one sooner is the same stop: a
 /// scheduler signals every process of a job, and mpirun passes its own on to the ranks). Either way the results
 /// database keeps every point committed before it, and `--resume` goes on from there.

@@ -112,7 +112,15 @@ foreach(file first.json heuristic_closes_gap.json last.json)
 endforeach()
 
 # A run solved by every rank together that fails ends every rank with the message.
-execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${CASES}/distributed_fails.yaml --out ${WORK}/together --quiet
+file(WRITE ${WORK}/values.yaml
+     "runs: [{name: values, algorithm: coalition, input: {generator: {model: uniform, agents: 14, seed: 1}}, "
+     "options: {method: dp}, write: {binary: true}}]\n")
+execute_process(COMMAND ${KOLLECTIVE} run ${WORK}/values.yaml --out ${WORK}/values --quiet RESULT_VARIABLE status)
+expect("the values of 14 agents: exit status ${status}" status EQUAL 0)
+file(READ ${CASES}/distributed_fails.yaml fails)
+string(REPLACE "@VALUES@" "${WORK}/values/values_values.kcsg" fails "${fails}")
+file(WRITE ${WORK}/distributed_fails.yaml "${fails}")
+execute_process(COMMAND ${launch} ${KOLLECTIVE} run ${WORK}/distributed_fails.yaml --out ${WORK}/together --quiet
                 RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
 expect("a failed shared solve: exit status '${status}' (a hang?)" status MATCHES "^[1-9][0-9]*$")
 expect("a failed shared solve is not named:\n${stderr}" stderr MATCHES "verify: true needs n <= 12")
