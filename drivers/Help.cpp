@@ -39,7 +39,8 @@ const char* run_help =
     "command that goes on is printed, and the exit status is 128 + the signal (143 for SIGTERM);\n"
     "a second signal 3 s or more later stops at once. --resume solves only the points DIR's\n"
     "database lacks and writes the whole tables; it refuses when the revision, the backend or a\n"
-    "key that changes answers differs from the stored points' (--force-resume goes on).\n"
+    "key that changes answers differs from the stored points' (--force-resume goes on, solving\n"
+    "a run whose keys changed again). One run at a time writes DIR.\n"
     "--quiet silences the progress, training logs and time estimates on stderr.\n"
     "Under mpirun, the runs' points are spread over the ranks (one GPU each) and rank 0 writes\n"
     "the tables; runs with `distribute: solve` share each solve among all ranks.\n";

@@ -46,6 +46,7 @@ template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
   validate(options);
+  if (o.alternatives < 1) fail("kemeny::solve: no alternatives (an election needs one)");
   Result result = Impl::solve(space, o, options, workspace);
   check_result(o, result);
   return result;

@@ -82,7 +82,22 @@ const OptionFields<Options>& option_fields() {
   return fields;
 }
 
-std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
+std::optional<OptionProblem> check(const Options& options) {
+  if (auto problem = check_fields(options, option_fields())) return problem;
+  if (options.method == Method::automatic) return std::nullopt;
+  // Settings of auto's branch and cut, changed from their defaults, would be ignored.
+  const Options defaults;
+  const std::pair<const char*, bool> changed[] = {
+      {"dp_limit", options.dp_limit != defaults.dp_limit},
+      {"reduce", options.reduce != defaults.reduce},
+      {"ladders", options.ladders != defaults.ladders},
+      {"fences", options.fences != defaults.fences},
+      {"root_triangles", options.root_triangles != defaults.root_triangles}};
+  for (const auto& [name, differs] : changed) {
+    if (differs) return OptionProblem{name, "applies to method auto only (its branch and cut)"};
+  }
+  return std::nullopt;
+}
 
 void check_result(const Counts& o, const Result& result) {
   const int n = o.alternatives;
@@ -160,7 +175,8 @@ const ResultFields<Report>& result_fields() {
                           reduced, [](const Report& r) { return r.result.fixed_by_grouping; }),
       field_where<Report>("fixed_by_closure", F::counter, "count", "fixed by transitivity", reduced,
                           [](const Report& r) { return r.result.fixed_by_closure; }),
-      field<Report>("count_known", F::answer, "", "every optimum was enumerated: optimal_rankings is exact",
+      field<Report>("count_known", F::answer, "",
+                    "every optimum was enumerated: optimal_rankings is exact (unless optimal_rankings_saturated)",
                     [](const Report& r) { return r.result.count_known; })
           .formerly("count_exact"),
       field_where<Report>("optimal_rankings", F::answer, "count",

@@ -56,7 +56,7 @@ Result train(const ExecSpace& space, const RankData& data, const Options& option
 /// (group_by_query).
 template <class ExecSpace, class XView, class YView, class QidView,
           class = std::enable_if_t<Kokkos::is_view<XView>::value>>
-Result train(const ExecSpace& space, const XView& x, const YView& y, const QidView& qid, const Options& options) {
+Result train(const ExecSpace& space, const XView& x, const YView& y, const QidView& qid, const Options& options = {}) {
   using XValue = typename XView::non_const_value_type;
   static_assert(XView::rank() == 2 && std::is_floating_point<XValue>::value,
                 "ranksvm::train: X must be a rank-2 View (documents x features) of double or float");

@@ -16,8 +16,8 @@ namespace kollective::ranksvm {
 /// none (then all documents form one query). Documents are grouped by qid in increasing order,
 /// keeping file order inside a query; a query whose lines are split across the file is grouped
 /// too (as SVMrank and LIBLINEAR do), with a warning in `warnings` naming the first place it
-/// resumes (the library prints nothing; the driver shows them). `features` > 0 fixes the number of features (larger indices are an error); 0 takes
-/// the largest index. Errors name the file and line.
+/// resumes (the library prints nothing; the driver shows them). `features` > 0 fixes the number of features (larger
+/// indices are an error); 0 takes the largest index. Errors name the file and line.
 RankData read_letor(const std::string& path, int features = 0);
 /// This rank's queries of a LETOR file when every rank shares the training (a collective): each
 /// rank scans its 1/P of the bytes, split where the qid changes, for its queries' places and

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kollective/core/Error.hpp"
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/ResultFields.hpp"
@@ -52,7 +53,13 @@ struct Result {
   double paths_s = 0.0;                   ///< fenced time of the strongest-path kernels alone
   int ranks = 1;                          ///< ranks that shared the path matrix
   double exchange_s = 0.0;                ///< this rank's time in broadcasts and block trades (waits included)
-  std::uint32_t path(int i, int j) const { return paths[static_cast<size_t>(i) * alternatives + j]; }
+  /// The doubled strength of the strongest path from i to j (options.keep_paths).
+  std::uint32_t path(int i, int j) const {
+    if (paths.empty()) fail("schulze::Result::path: the solve kept no paths (set Options::keep_paths)");
+    if (i < 0 || j < 0 || i >= alternatives || j >= alternatives)
+      fail("schulze::Result::path(", i, ", ", j, "): alternatives are 0..", alternatives - 1);
+    return paths[static_cast<size_t>(i) * alternatives + j];
+  }
 };
 
 /// The options a config or Python may set, declared once (core/OptionFields.hpp): the YAML

@@ -43,6 +43,7 @@ void check_square(const DoubledView& doubled, const char* caller) {
   if (doubled.extent(0) != doubled.extent(1)) {
     fail(caller, ": the doubled counts are ", doubled.extent(0), " x ", doubled.extent(1), ", not square");
   }
+  if (doubled.extent(0) == 0) fail(caller, ": the doubled counts are 0 x 0: an election needs an alternative");
 }
 
 /// Host copy with names, for IO and references.

@@ -107,7 +107,11 @@ void ip_start_parts(benchmark::State& state) {
     const auto binomial = kollective::subsets::binomial_table<Memory>(space, n);
     coalition::SizeStatistics stats(n);
     timed("statistics_s", [&] {
-      stats = host ? coalition::Impl::scan_in_parallel(values) : coalition::Impl::statistics_on(space, v, n, binomial);
+      if constexpr (host) {
+        stats = coalition::Impl::scan_in_parallel(space, values);
+      } else {
+        stats = coalition::Impl::statistics_on(space, v, n, binomial);
+      }
     });
     timed("plan_s", [&] { coalition::plan_subspaces(values, stats); });
     Kokkos::View<double*, Memory> known(Kokkos::view_alloc(Kokkos::WithoutInitializing, "known"), v.extent(0));

@@ -64,6 +64,7 @@ void bind_coalition(nb::module_& m) {
   m.def(
       "generate_game",
       [](const std::string& model, int agents, std::uint64_t seed) {
+        require_kokkos();  // its OpenMP threads would hang a forked child
         coalition::Game game = coalition::generate_game(model, agents, seed);
         const std::size_t size = game.values.size();
         return to_numpy(std::move(game.values), {size});

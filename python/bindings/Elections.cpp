@@ -25,7 +25,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 /// A profile from ranks[v][a], the place of alternative a in ballot v (smaller is preferred,
 /// equal places tie, negative: unranked), and each ballot's weight.
 prefs::Profile profile_from_ranks(const HostArray<std::int64_t, 2>& ranks, const HostArray<std::int64_t, 1>& weights,
-                                  std::vector<std::string> names) {
+                                  std::vector<std::string> names, std::string title) {
   const std::int64_t voters = ranks.shape(0), n = ranks.shape(1);
   if (static_cast<std::int64_t>(weights.shape(0)) != voters) {
     fail("rankings: ", voters, " ballots but ", weights.shape(0), " weights");
@@ -33,6 +33,7 @@ prefs::Profile profile_from_ranks(const HostArray<std::int64_t, 2>& ranks, const
   prefs::Profile profile;
   profile.alternatives = static_cast<int>(n);
   profile.names = std::move(names);
+  profile.title = std::move(title);
   profile.ballots.reserve(voters);
   std::vector<std::pair<std::int64_t, int>> placed;
   for (std::int64_t v = 0; v < voters; ++v) {
@@ -53,6 +54,21 @@ prefs::Profile profile_from_ranks(const HostArray<std::int64_t, 2>& ranks, const
   prefs::validate(profile, "rankings");
   profile.merge_identical();
   return profile;
+}
+
+/// A profile's ballots as profile_from_ranks takes them: ranks[v][a], the place of a's group in
+/// ballot v (-1: unranked), and each ballot's weight; what a pickled Profile holds.
+nb::tuple profile_ranks(const prefs::Profile& profile) {
+  const std::size_t voters = profile.ballots.size(), n = static_cast<std::size_t>(profile.alternatives);
+  std::vector<std::int64_t> ranks(voters * n, -1), weights(voters);
+  for (std::size_t v = 0; v < voters; ++v) {
+    weights[v] = profile.ballots[v].count;
+    for (std::size_t g = 0; g < profile.ballots[v].groups.size(); ++g) {
+      for (const int a : profile.ballots[v].groups[g])
+        ranks[v * n + static_cast<std::size_t>(a)] = static_cast<std::int64_t>(g);
+    }
+  }
+  return nb::make_tuple(to_numpy(std::move(ranks), {voters, n}), to_numpy(std::move(weights), {voters}));
 }
 
 /// The array as the library's host counts (preferences::counts_from_view: checked, named 1..n).
@@ -112,7 +128,9 @@ void bind_elections(nb::module_& m) {
       });
   m.def("read_preflib", &prefs::read_preflib, nb::arg("path"));
   m.def("write_preflib", &prefs::write_preflib_file, nb::arg("profile"), nb::arg("path"));
-  m.def("profile_from_ranks", &profile_from_ranks, nb::arg("ranks"), nb::arg("weights"), nb::arg("names"));
+  m.def("profile_from_ranks", &profile_from_ranks, nb::arg("ranks"), nb::arg("weights"), nb::arg("names"),
+        nb::arg("title") = "");
+  m.def("profile_ranks", &profile_ranks, nb::arg("profile"));
   m.def("generate_profile", &prefs::generate_profile, nb::arg("model"), nb::arg("alternatives"), nb::arg("voters"),
         nb::arg("phi"), nb::arg("seed"));
   m.def(

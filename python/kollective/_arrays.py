@@ -1,5 +1,8 @@
 """Checks of numpy inputs, with messages that name the argument and what is wrong."""
 
+import numbers
+import os
+
 import numpy as np
 
 
@@ -12,6 +15,8 @@ def numeric(value, name, ndim, dtype, integral=False, finite=True):
     array = np.asarray(value)
     if array.dtype.kind not in ("b", "i", "u", "f"):
         raise TypeError(f"{name} must hold numbers, got dtype {array.dtype}")
+    if integral and array.dtype.kind == "b":
+        raise TypeError(f"{name} must hold integers, got booleans")
     if integral and array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or np.any(array != np.floor(array)):
             raise TypeError(f"{name} must hold integers, got non-integer values of dtype {array.dtype}")
@@ -31,3 +36,35 @@ def numeric(value, name, ndim, dtype, integral=False, finite=True):
 def same_length(name_a, a, name_b, b):
     if len(a) != len(b):
         raise ValueError(f"{name_a} has {len(a)} entries but {name_b} has {len(b)}")
+
+
+def whole(value, name, low, high):
+    """`value` as an int in [low, high]: a TypeError for anything but an integer (bool included),
+    a ValueError outside the range, each naming the argument."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return int(value)
+
+
+def existing_file(path, what):
+    """`path` as a string, or FileNotFoundError naming `what` where no file is there."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{what} '{path}' does not exist")
+    return path
+
+
+def names_of(names, n):
+    """n alternative names: "1".."n" by default; else a sequence of texts, one each, without line
+    breaks or other control characters (files and tables write them on one line)."""
+    if names is None:
+        return [str(a + 1) for a in range(n)]
+    if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+        raise TypeError(f"names must be a list of names, one per alternative, not {type(names).__name__}")
+    names = [str(name) for name in names]
+    for name in names:
+        if any(ord(c) < 0x20 or ord(c) == 0x7f for c in name):
+            raise ValueError(f"name {name!r} holds a line break or another control character")
+    return names

@@ -21,12 +21,13 @@ def given(options):
     return {name: value for name, value in options.items() if value is not None}
 
 
-def current_name(algorithm, name):
-    """`name`, or the name it was renamed to (with a FutureWarning, as the extension warns)."""
+def current_name(algorithm, name, stacklevel=3):
+    """`name`, or the name it was renamed to (with a FutureWarning, as the extension warns, at the
+    caller `stacklevel` frames up)."""
     for field in fields(algorithm):
         if name in field["former_names"]:
             warnings.warn(f"'{name}' is now '{field['name']}' (CHANGELOG.md); read as {field['name']}", FutureWarning,
-                          stacklevel=3)
+                          stacklevel=stacklevel)
             return field["name"]
     return name
 

@@ -13,7 +13,7 @@ class CoalitionResult(_results.Result):
     _algorithm = "coalition"
 
 
-def coalition(values, agents=None, **options) -> CoalitionResult:
+def coalition(values, /, agents=None, **options) -> CoalitionResult:
     """The optimal coalition structure of the game values[mask] (2^n entries, values[0] = 0;
     bit a of mask is agent a), or of a value function: `values(masks)` takes a numpy array of
     masks (uint64) and returns their values, and `agents` says how many agents there are (it is
@@ -56,4 +56,5 @@ _options.declare(coalition, "coalition")
 
 def generate_game(model, agents, seed=1):
     """A seeded game as the YAML configs' generators make it (e.g. model "idpg" or "uniform")."""
-    return _kollective.generate_game(model, agents, seed)
+    agents = _arrays.whole(agents, "agents", 1, 40)
+    return _kollective.generate_game(model, agents, _arrays.whole(seed, "seed", 0, (1 << 63) - 1))

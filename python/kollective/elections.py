@@ -5,7 +5,9 @@ Counts are in voters: a voter who ties i and j gives each side 1/2, and a voter 
 not j prefers i (PrefLib's reading of incomplete ballots).
 """
 
+import copyreg
 import functools
+import numbers
 import os
 import warnings
 from typing import Optional
@@ -18,6 +20,19 @@ Profile = _kollective.Profile
 write_preflib = _kollective.write_preflib
 
 
+def _profile_state(source):
+    """A Profile for pickle (multiprocessing's workers): its ballots as ranks, weights, names, title."""
+    ranks, weights = _kollective.profile_ranks(source)
+    return _unpickled_profile, (ranks, weights, list(source.names), source.title)
+
+
+def _unpickled_profile(ranks, weights, names, title):
+    return _kollective.profile_from_ranks(ranks, weights, names, title)
+
+
+copyreg.pickle(Profile, _profile_state)
+
+
 def profile(data, weights=None, names=None) -> Profile:
     """A profile from a PrefLib file path, a numpy array of ranks, a pref_voting profile (Profile
     or ProfileWithTies, read by duck typing) or a Profile (returned as is).
@@ -26,10 +41,12 @@ def profile(data, weights=None, names=None) -> Profile:
     (smaller is preferred, equal places tie, a negative place leaves a unranked). `weights`: how
     many voters cast each ballot (default 1 each); `names`: one per alternative (default 1..n).
     """
+    if isinstance(data, (Profile, str, os.PathLike)) and (weights is not None or names is not None):
+        raise ValueError("weights and names go with rank arrays: a PrefLib file or a Profile carries its own")
     if isinstance(data, Profile):
         return data
     if isinstance(data, (str, os.PathLike)):
-        return _kollective.read_preflib(os.fspath(data))
+        return _kollective.read_preflib(_arrays.existing_file(data, "PrefLib file"))
     if hasattr(data, "rankings_counts") and hasattr(data, "candidates"):
         return _from_pref_voting(data)
     ranks = _arrays.numeric(data, "rankings", 2, np.int64, integral=True)
@@ -40,7 +57,8 @@ def from_orders(orders, weights=None, names=None, alternatives=None) -> Profile:
     """A profile of strict orders: orders[v] lists alternatives (0..n-1) from most preferred;
     alternatives a row leaves out are unranked. `alternatives` defaults to the largest index + 1."""
     orders = _arrays.numeric(orders, "orders", 2, np.int64, integral=True)
-    n = alternatives if alternatives is not None else (int(orders.max()) + 1 if orders.size else 0)
+    largest = int(orders.max()) + 1 if orders.size else 0
+    n = largest if alternatives is None else _arrays.whole(alternatives, "alternatives", max(largest, 1), 1 << 20)
     if orders.size and (orders.min() < 0 or orders.max() >= n):
         raise ValueError(f"orders must hold alternatives 0..{n - 1}, got {orders.min()}..{orders.max()}")
     ranks = np.full((orders.shape[0], n), -1, dtype=np.int64)
@@ -53,12 +71,13 @@ def from_orders(orders, weights=None, names=None, alternatives=None) -> Profile:
 
 def _from_ranks(ranks, weights, names) -> Profile:
     voters, n = ranks.shape
+    if voters == 0:  # as a PrefLib file without orders is refused
+        raise ValueError("a profile needs at least one ballot, got none")
     if weights is None:
         weights = np.ones(voters, dtype=np.int64)
     weights = _arrays.numeric(weights, "weights", 1, np.int64, integral=True)
     _arrays.same_length("rankings", ranks, "weights", weights)
-    names = [str(a + 1) for a in range(n)] if names is None else [str(name) for name in names]
-    return _kollective.profile_from_ranks(ranks, weights, names)
+    return _kollective.profile_from_ranks(ranks, weights, _arrays.names_of(names, n))
 
 
 def _from_pref_voting(source) -> Profile:
@@ -80,7 +99,12 @@ def _from_pref_voting(source) -> Profile:
 def generate_profile(model, alternatives, voters, phi=0.5, seed=1) -> Profile:
     """A seeded profile: model "impartial_culture", "mallows", "mallows_mixture" (phi) or
     "kemeny_benchmark", as in the YAML configs' generators."""
-    return _kollective.generate_profile(model, alternatives, voters, phi, seed)
+    alternatives = _arrays.whole(alternatives, "alternatives", 1, 100000)
+    voters = _arrays.whole(voters, "voters", 1, (1 << 31) - 1)
+    seed = _arrays.whole(seed, "seed", 0, (1 << 63) - 1)
+    if not isinstance(phi, numbers.Real) or isinstance(phi, bool) or not 0 <= phi <= 1:
+        raise ValueError(f"phi must be a number in [0, 1], got {phi!r}")
+    return _kollective.generate_profile(model, alternatives, voters, float(phi), seed)
 
 
 class Pairwise:
@@ -97,7 +121,7 @@ class Pairwise:
         if np.any(np.diag(doubled) != 0):
             raise ValueError("the pairwise matrix must be 0 on the diagonal")
         self.doubled = doubled.astype(np.uint32)  # what the solvers take
-        self.names = [str(a + 1) for a in range(n)] if names is None else [str(name) for name in names]
+        self.names = _arrays.names_of(names, n)
         if len(self.names) != n:
             raise ValueError(f"{len(self.names)} names for {n} alternatives")
 
@@ -128,7 +152,7 @@ class Pairwise:
     @classmethod
     def read_csv(cls, path):
         """A pairwise CSV as the CLI reads it (errors name the file and line)."""
-        doubled, names = _kollective.read_pairwise_csv(os.fspath(path))
+        doubled, names = _kollective.read_pairwise_csv(_arrays.existing_file(path, "pairwise CSV"))
         return cls(doubled, names)
 
 
@@ -150,6 +174,12 @@ def pairwise(election, weights=None, names=None) -> Pairwise:
     return Pairwise(_kollective.doubled_pairwise(source), source.names)
 
 
+def _paths_flag(paths):
+    if not isinstance(paths, bool):
+        raise TypeError(f"paths must be True or False, got {paths!r}")
+    return paths
+
+
 class SchulzeResult(_results.Result):
     """Schulze's result: the declared fields (SchulzeResult.fields(); winners and ranking_head as
     indices), and ranking (groups by the number of alternatives each beats, most first), beaten
@@ -167,7 +197,8 @@ class SchulzeResult(_results.Result):
 def schulze(election, *, paths=True, **options) -> SchulzeResult:
     """Schulze's method on anything pairwise() accepts; paths: keep the strongest-path matrix."""
     matrix = pairwise(election)
-    return SchulzeResult(_kollective.schulze(matrix.doubled, _options.given(options), paths), names=matrix.names)
+    return SchulzeResult(_kollective.schulze(matrix.doubled, _options.given(options), _paths_flag(paths)),
+                         names=matrix.names)
 
 
 _options.declare(schulze, "schulze")

@@ -39,7 +39,7 @@ class RankSVM:
         for field in _options.fields("ranksvm"):
             setattr(self, field["name"], field["default"])
         self.verbose = verbose
-        self.set_params(**options)
+        self._set_params(options)
 
     def __getattr__(self, name):  # only for names that are not attributes: a former one reads on
         if name.startswith("_"):
@@ -62,11 +62,17 @@ class RankSVM:
         return {name: getattr(self, name) for name in self._names()}
 
     def set_params(self, **params):
+        return self._set_params(params)
+
+    def _set_params(self, params):
+        """For __init__ and set_params: a renamed option's warning names their caller's line."""
         valid = self._names()
         for name, value in params.items():
-            current = name if name in valid else _options.current_name("ranksvm", name)
+            current = name if name in valid else _options.current_name("ranksvm", name, stacklevel=4)
             if current not in valid:
                 raise ValueError(f"RankSVM has no parameter '{name}' (it has {', '.join(valid)})")
+            if current != name and current in params:
+                raise ValueError(f"RankSVM: '{name}' is the former name of '{current}': give only '{current}'")
             object.__setattr__(self, current, value)
         return self
 
@@ -106,14 +112,16 @@ class RankSVM:
     @classmethod
     def load(cls, path, **params):
         model = cls(**params)
-        model.coef_ = np.asarray(_kollective.read_model(os.fspath(path)), dtype=np.float64)
+        model.coef_ = np.asarray(_kollective.read_model(_arrays.existing_file(path, "model file")), dtype=np.float64)
         model.n_features_in_ = len(model.coef_)
         return model
 
 
 def read_letor(path, features=0):
-    """A LETOR / SVMrank file: (X, y, qid) in file order; errors name the file and line."""
-    return _kollective.read_letor(os.fspath(path), features)
+    """A LETOR / SVMrank file: (X, y, qid) in file order; errors name the file and line. features:
+    the number of columns of X (0: the largest index in the file; a larger one is an error)."""
+    features = _arrays.whole(features, "features", 0, 100000000)
+    return _kollective.read_letor(_arrays.existing_file(path, "LETOR file"), features)
 
 
 def _metrics(y, scores, qid, ks=(), convention="letor4"):
@@ -127,14 +135,17 @@ def _metrics(y, scores, qid, ks=(), convention="letor4"):
 
 def pairwise_accuracy(y, scores, qid):
     """The fraction of preference pairs (within a query, different grades) that scores order
-    correctly; NaN where there are no pairs."""
+    correctly, a tie in scores counting as correct (as LIBLINEAR-ranksvm counts it: a model of
+    zeros scores 1.0); NaN where there are no pairs."""
     raw = _metrics(y, scores, qid)
     return raw["pairs_correct"] / raw["pairs"] if raw["pairs"] else float("nan")
 
 
 def ndcg(y, scores, qid, k=10, convention="letor4"):
-    """NDCG@k averaged over queries. convention "letor4" (LETOR 4.0's evaluation script) or
-    "modern" (LightGBM's)."""
+    """NDCG@k averaged over queries. convention "letor4" (LETOR 4.0's evaluation script: a query of
+    fewer than k documents scores 0, so k=10 gives 0 on queries of 3) or "modern" (LightGBM's: such
+    a query is scored on its documents)."""
+    k = _arrays.whole(k, "k", 1, 1 << 30)
     return float(np.mean(_metrics(y, scores, qid, (k,), convention)[f"ndcg@{k}"]))
 
 

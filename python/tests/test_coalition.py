@@ -60,6 +60,17 @@ def test_bad_values_raise():
         kollective.coalition(np.array([1.0, 2.0]))  # v(empty) must be 0
     with pytest.raises(kollective.Error, match="precision"):
         kollective.coalition(np.zeros(4), precision="half")
+    with pytest.raises(ValueError, match="agents must be in 1..40"):
+        kollective.generate_game("uniform", 41)
+    with pytest.raises(TypeError, match="agents must be an integer"):
+        kollective.generate_game("uniform", 3.0)
+
+
+def test_a_renamed_option_named_like_the_values_argument():
+    values = kollective.generate_game("uniform", 6, seed=2)
+    with pytest.warns(FutureWarning, match="'values' is now 'precision'"):
+        renamed = kollective.coalition(values, values="float")
+    assert renamed.optimum == pytest.approx(kollective.coalition(values, precision="float").optimum)
 
 
 def test_ip_time_limit_returns_a_bounded_structure():

@@ -151,6 +151,38 @@ def test_bad_inputs_raise_clear_errors(tmp_path):
         kollective.profile(bad)
 
 
+def test_inputs_an_audit_found_misread(tmp_path):
+    path = tmp_path / "e.soc"
+    kollective.write_preflib(kollective.profile(np.array([[0, 1], [1, 0]])), str(path))
+    with pytest.raises(ValueError, match="weights and names go with rank arrays"):
+        kollective.profile(path, weights=[5, 5])
+    with pytest.raises(ValueError, match="weights and names go with rank arrays"):
+        kollective.pairwise(str(path), names=["x", "y"])
+    with pytest.raises(FileNotFoundError, match="missing.soc"):
+        kollective.profile(tmp_path / "missing.soc")
+    with pytest.raises(ValueError, match="at least one ballot"):
+        kollective.profile(np.zeros((0, 3), dtype=int))
+    with pytest.raises(ValueError, match="line break"):
+        kollective.profile(np.array([[0, 1]]), names=["a", "b\nc"])
+    with pytest.raises(TypeError, match="list of names"):
+        kollective.profile(np.array([[0, 1]]), names="ab")
+    with pytest.raises(TypeError, match="integers, got booleans"):
+        kollective.profile(np.array([[True, False]]))
+    with pytest.raises(ValueError, match="seed must be in"):
+        kollective.generate_profile("mallows", 5, 7, seed=-1)
+    with pytest.raises(TypeError, match="paths must be True or False"):
+        kollective.schulze(np.array([[0, 1]]), paths=0)
+
+
+def test_a_profile_pickles_for_worker_processes():
+    import pickle
+
+    p = kollective.profile(np.array([[0, 1, 1], [2, -1, 0]]), weights=[2, 3], names=["a", "b", "c"])
+    q = pickle.loads(pickle.dumps(p))
+    assert (q.names, q.voters, q.distinct_ballots) == (p.names, p.voters, p.distinct_ballots)
+    assert np.array_equal(kollective.pairwise(q).doubled, kollective.pairwise(p).doubled)
+
+
 def test_a_forked_child_refuses_to_solve():
     import os
 

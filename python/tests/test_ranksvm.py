@@ -74,6 +74,12 @@ def test_estimator_api(tmp_path):
 def test_bad_inputs_raise(tmp_path):
     X, y, qid = letor_set(5)
     model = kollective.RankSVM()
+    with pytest.raises(ValueError, match="former name of 'max_iterations'"):
+        kollective.RankSVM(max_iter=3, max_iterations=5)
+    with pytest.raises(ValueError, match="features must be in"):
+        kollective.read_letor(tmp_path / "any.txt", features=-1)
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        kollective.read_letor(tmp_path / "missing.txt")
     with pytest.raises(ValueError, match="finite"):
         bad = X.copy()
         bad[3, 2] = np.nan

@@ -56,6 +56,15 @@ TEST(TEST_CATEGORY, caller_views_schulze) {
   EXPECT_EQ(narrow.paths, expected.paths);
   Kokkos::View<std::uint32_t**, typename TEST_EXECSPACE::memory_space> oblong("oblong", 3, 4);
   EXPECT_NE(error_of([&] { schulze::solve(space, oblong); }).find("3 x 4, not square"), std::string::npos);
+  Kokkos::View<std::uint32_t**, typename TEST_EXECSPACE::memory_space> none("none", 0, 0);
+  EXPECT_NE(error_of([&] { schulze::solve(space, none); }).find("0 x 0: an election needs an alternative"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { kemeny::solve(space, none); }).find("0 x 0: an election needs an alternative"),
+            std::string::npos);
+  const auto no_paths = schulze::solve(space, preferences::to_device(space, counts));
+  EXPECT_NE(error_of([&] { no_paths.path(0, 1); }).find("kept no paths"), std::string::npos);
+  EXPECT_NE(error_of([&] { left.path(0, counts.alternatives); }).find("alternatives are 0..69"), std::string::npos);
+  EXPECT_EQ(left.path(0, 1), expected.paths[1]);
 }
 
 TEST(TEST_CATEGORY, caller_views_schulze_paths_out) {

@@ -77,6 +77,13 @@ TEST(option_fields, check_is_the_declared_ranges) {
   kemeny_options.time_limit = -1;
   EXPECT_EQ(kemeny::check(kemeny_options)->option, "time_limit");
   EXPECT_EQ(kemeny::check(kemeny_options)->problem, "must be a number >= 0, got -1");
+  kemeny_options = {};  // a setting of auto's branch and cut beside another method
+  kemeny_options.ladders = true;
+  EXPECT_FALSE(kemeny::check(kemeny_options));
+  kemeny_options.method = kemeny::Method::dp;
+  ASSERT_TRUE(kemeny::check(kemeny_options));
+  EXPECT_EQ(kemeny::check(kemeny_options)->option, "ladders");
+  EXPECT_EQ(kemeny::check(kemeny_options)->problem, "applies to method auto only (its branch and cut)");
 
   ranksvm::Options train;
   train.eps = 1;

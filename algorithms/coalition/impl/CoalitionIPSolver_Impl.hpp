@@ -69,8 +69,12 @@ class IpSolver {
     search_.v = on_device.data() != nullptr ? on_device : values_on(space, values);
     search_.binomial = subsets::binomial_table<Memory>(space, n);
     search_.all = coalitions - 1;
-    const SizeStatistics stats =
-        host_values ? scan_in_parallel(values) : statistics_on(space, search_.v, n, search_.binomial);
+    const SizeStatistics stats = [&] {
+      if constexpr (host_values)
+        return scan_in_parallel(space, values);  // space runs on the host
+      else
+        return statistics_on(space, search_.v, n, search_.binomial);
+    }();
     const IpPlan plan = plan_subspaces(values, stats);
     search_.slack = plan.slack;
     result_.method = to_string(Method::ip);

@@ -86,16 +86,18 @@ SizeStatistics statistics_on(const ExecSpace& space, const Kokkos::View<const do
   return stats;
 }
 
-/// The statistics of every coalition read in place on the host, in chunks over its threads (in
-/// mask order, cheaper there than statistics_on's unranking), merged in order.
-inline SizeStatistics scan_in_parallel(const Values& values) {
+/// The statistics of every coalition read in place on the host, in chunks over the threads of
+/// `space` (a host space; in mask order, cheaper there than statistics_on's unranking), merged
+/// in order.
+template <class HostSpace>
+SizeStatistics scan_in_parallel(const HostSpace& space, const Values& values) {
   const std::uint64_t coalitions = std::uint64_t{1} << values.agents;
   const std::uint64_t chunks = std::min<std::uint64_t>(coalitions, 1024);
   std::vector<SizeStatistics> parts(chunks, SizeStatistics(values.agents));
   Kokkos::parallel_for(
-      "Kollective::IP::statistics", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, chunks),
+      "Kollective::IP::statistics", Kokkos::RangePolicy<HostSpace>(space, 0, chunks),
       [&](const std::uint64_t c) { parts[c].scan(values, coalitions * c / chunks, coalitions * (c + 1) / chunks); });
-  Kokkos::fence();
+  space.fence();
   for (std::uint64_t c = 1; c < chunks; ++c) parts[0].merge(parts[c]);
   return parts[0];
 }

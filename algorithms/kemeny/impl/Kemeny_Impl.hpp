@@ -270,7 +270,9 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
   // Proven beyond the pairwise bound: a proof of one node, bounded by the rows that reach it.
   if (searched.bound >= searched.distance && searched.distance > lower_bound(o)) {
     searched.proof.rows = {greedy.bound >= searched.distance ? std::move(greedy.rows) : std::move(lp.priced_rows)};
-    searched.proof.nodes.assign(1, ProofNode{ProofNode::Kind::bound, 0});
+    ProofNode root;  // bounded by the rows kept first
+    root.rows = 0;
+    searched.proof.nodes.assign(1, root);
     searched.nodes = 1;
   }
   return searched;

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
@@ -32,8 +33,9 @@ namespace Impl {
 /// TRON's vectors have one entry per feature, so they live on the host, where KokkosBlas runs
 /// them without kernel launches and device syncs (on a GPU the CG loop's 6 launches and 3 syncs
 /// per step would cost about a tenth of a Hessian product). The objective's calls copy their
-/// argument to the device and their result back.
-using HostVector = Kokkos::View<double*, Kokkos::HostSpace>;
+/// argument to the device and their result back. `HostExec` works on them (vector_space).
+template <class HostExec>
+using HostVector = Kokkos::View<double*, Kokkos::Device<HostExec, Kokkos::HostSpace>>;
 
 template <class Objective>
 class HostCalls {
@@ -47,19 +49,22 @@ class HostCalls {
     in_ = typename Objective::Vector("Kollective::RankSvm::argument", n);
     out_ = typename Objective::Vector("Kollective::RankSvm::result", n);
   }
-  double fun(const HostVector& w) {
+  template <class Vector>
+  double fun(const Vector& w) {
     Kokkos::deep_copy(in_, w);
     std::vector<double> f = {objective_.fun(in_)};
     sum_over_ranks(f);
     return f[0];
   }
-  void grad(const HostVector& w, const HostVector& g) {
+  template <class Vector>
+  void grad(const Vector& w, const Vector& g) {
     Kokkos::deep_copy(in_, w);
     objective_.grad(in_, out_);
     Kokkos::deep_copy(g, out_);
     sum_over_ranks(g);
   }
-  void hv(const HostVector& s, const HostVector& hs) {
+  template <class Vector>
+  void hv(const Vector& s, const Vector& hs) {
     Kokkos::deep_copy(in_, s);
     objective_.hv(in_, out_);
     Kokkos::deep_copy(hs, out_);
@@ -74,7 +79,8 @@ class HostCalls {
     communicator_.allreduce_sum(values);
     seconds_exchange_ += timer.seconds();
   }
-  void sum_over_ranks(const HostVector& values) {
+  template <class Vector>
+  void sum_over_ranks(const Vector& values) {
     if (communicator_.size() == 1) return;
     std::vector<double> copy(values.data(), values.data() + values.extent(0));
     sum_over_ranks(copy);
@@ -88,32 +94,45 @@ class HostCalls {
 };
 
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
-template <class Calls, class ExecSpace>
-int trust_region_cg(Calls& objective, const ExecSpace& space, Result& result, double delta, const HostVector& g,
-                    const HostVector& s, const HostVector& r, const HostVector& d, const HostVector& hd) {
-  Kokkos::deep_copy(s, 0.0);
-  KokkosBlas::axpby(-1.0, g, 0.0, r);  // r = -g
-  Kokkos::deep_copy(d, r);
-  const double cg_tolerance = 0.1 * KokkosBlas::nrm2(g);
-  double rtr = KokkosBlas::dot(r, r);
+/// Where TRON's host vectors are worked on: the caller's space where it runs on the host (so a
+/// Serial solve stays serial), else the default host space.
+template <class ExecSpace>
+auto vector_space(const ExecSpace& space) {
+  if constexpr (runs_on_host<ExecSpace>) {
+    return space;
+  } else {
+    return Kokkos::DefaultHostExecutionSpace();
+  }
+}
+
+template <class Calls, class ExecSpace, class HostExec>
+int trust_region_cg(Calls& objective, const ExecSpace& space, const HostExec& host, Result& result, double delta,
+                    const HostVector<HostExec>& g, const HostVector<HostExec>& s, const HostVector<HostExec>& r,
+                    const HostVector<HostExec>& d, const HostVector<HostExec>& hd) {
+  Kokkos::deep_copy(host, s, 0.0);
+  KokkosBlas::axpby(host, -1.0, g, 0.0, r);  // r = -g
+  Kokkos::deep_copy(host, d, r);
+  const double cg_tolerance = 0.1 * KokkosBlas::nrm2(host, g);
+  double rtr = KokkosBlas::dot(host, r, r);
   int steps = 0;
   while (std::sqrt(rtr) > cg_tolerance) {
     ++steps;
     result.hv_total_s += time_fenced(space, [&] { objective.hv(d, hd); });
-    double alpha = rtr / KokkosBlas::dot(d, hd);
-    KokkosBlas::axpby(alpha, d, 1.0, s);
-    if (KokkosBlas::nrm2(s) > delta) {  // step to the trust-region boundary along d
-      KokkosBlas::axpby(-alpha, d, 1.0, s);
-      const double std_ = KokkosBlas::dot(s, d), sts = KokkosBlas::dot(s, s), dtd = KokkosBlas::dot(d, d);
+    double alpha = rtr / KokkosBlas::dot(host, d, hd);
+    KokkosBlas::axpby(host, alpha, d, 1.0, s);
+    if (KokkosBlas::nrm2(host, s) > delta) {  // step to the trust-region boundary along d
+      KokkosBlas::axpby(host, -alpha, d, 1.0, s);
+      const double std_ = KokkosBlas::dot(host, s, d), sts = KokkosBlas::dot(host, s, s),
+                   dtd = KokkosBlas::dot(host, d, d);
       const double dsq = delta * delta, rad = std::sqrt(std_ * std_ + dtd * (dsq - sts));
       alpha = std_ >= 0 ? (dsq - sts) / (std_ + rad) : (rad - std_) / dtd;
-      KokkosBlas::axpby(alpha, d, 1.0, s);
-      KokkosBlas::axpby(-alpha, hd, 1.0, r);
+      KokkosBlas::axpby(host, alpha, d, 1.0, s);
+      KokkosBlas::axpby(host, -alpha, hd, 1.0, r);
       break;
     }
-    KokkosBlas::axpby(-alpha, hd, 1.0, r);
-    const double rnew = KokkosBlas::dot(r, r);
-    KokkosBlas::axpby(1.0, r, rnew / rtr, d);  // d = r + beta d
+    KokkosBlas::axpby(host, -alpha, hd, 1.0, r);
+    const double rnew = KokkosBlas::dot(host, r, r);
+    KokkosBlas::axpby(host, 1.0, r, rnew / rtr, d);  // d = r + beta d
     rtr = rnew;
   }
   return steps;
@@ -137,12 +156,15 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
                                                      options.split_span, workspace);
   device_objective.set_regularized(communicator.rank() == 0);
   HostCalls<RankObjective<ExecSpace, Feature>> objective(device_objective, communicator);
-  using Vector = HostVector;
   const int n = device_objective.features();
   Result result;
   result.setup_s = setup.seconds();
   require_host_memory(7 * 8 * std::int64_t{n}, "TRON's 7 vectors of " + std::to_string(n) + " features");
-  Vector w("w", n), w_new("w_new", n), g("g", n), s("s", n), r("r", n), d("d", n), hd("Hd", n);
+  const auto host = vector_space(space);
+  using Vector = HostVector<std::decay_t<decltype(host)>>;
+  auto vector = [&](const char* label) { return Vector(Kokkos::view_alloc(host, std::string(label)), n); };
+  Vector w = vector("w"), w_new = vector("w_new"), g = vector("g"), s = vector("s"), r = vector("r"), d = vector("d"),
+         hd = vector("Hd");
   if (options.measure_bandwidth) result.read_x_s = device_objective.time_pass_over_x();
   result.x_bytes = static_cast<double>(device_objective.x_bytes());
   auto fun = [&](const Vector& at) {
@@ -155,7 +177,7 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
 
   double f = fun(w);
   gradient(w);
-  double delta = KokkosBlas::nrm2(g);
+  double delta = KokkosBlas::nrm2(host, g);
   const double gnorm0 = delta;
   if (!std::isfinite(f) || !std::isfinite(gnorm0)) {  // no step could be measured: fail rather than spin
     fail("RankSVM: the objective or its gradient at w = 0 is not finite (f = ", f, ", |g| = ", gnorm0,
@@ -167,15 +189,15 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
   result.stop = "max_iterations";
   if (gnorm <= options.eps * gnorm0) result.stop = "converged";
   for (int iteration = 1; iteration <= options.max_iterations && result.stop != "converged";) {
-    const int steps = trust_region_cg(objective, space, result, delta, g, s, r, d, hd);
+    const int steps = trust_region_cg(objective, space, host, result, delta, g, s, r, d, hd);
     result.cg_steps += steps;
-    Kokkos::deep_copy(w_new, w);
-    KokkosBlas::axpby(1.0, s, 1.0, w_new);
-    const double gs = KokkosBlas::dot(g, s);
-    const double prered = -0.5 * (gs - KokkosBlas::dot(s, r));
+    Kokkos::deep_copy(host, w_new, w);
+    KokkosBlas::axpby(host, 1.0, s, 1.0, w_new);
+    const double gs = KokkosBlas::dot(host, g, s);
+    const double prered = -0.5 * (gs - KokkosBlas::dot(host, s, r));
     const double f_new = fun(w_new);
     const double actred = f - f_new;
-    const double snorm = KokkosBlas::nrm2(s);
+    const double snorm = KokkosBlas::nrm2(host, s);
     if (iteration == 1) delta = std::min(delta, snorm);
     const double alpha = f_new - f - gs <= 0 ? sigma3 : std::max(sigma1, -0.5 * (gs / (f_new - f - gs)));
     if (actred < eta0 * prered) {
@@ -189,10 +211,10 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
     }
     const bool accepted = actred > eta0 * prered;
     if (accepted) {
-      Kokkos::deep_copy(w, w_new);
+      Kokkos::deep_copy(host, w, w_new);
       f = f_new;
       gradient(w);
-      gnorm = KokkosBlas::nrm2(g);
+      gnorm = KokkosBlas::nrm2(host, g);
       result.iterations = iteration++;
     } else {
       fun(w);  // the objective keeps the order of the last fun(): restore it for w
@@ -218,6 +240,7 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
     }
     break;
   }
+  host.fence();  // w's last copy, before it is read
   result.converged = result.stop == "converged";
   const auto parts = device_objective.hv_parts();
   result.hv_x_s = parts.x_times_s;

@@ -305,11 +305,20 @@ struct RowLayout {
 };
 
 /// Tile rows of n alternatives for this rank alone.
-inline RowLayout alone(std::int64_t n) { return RowLayout{n, (n + tile - 1) / tile, 1, 0, false}; }
+inline RowLayout alone(std::int64_t n) {
+  RowLayout layout;
+  layout.n = n;
+  layout.tiles = (n + tile - 1) / tile;
+  return layout;
+}
 
 /// Tile rows of n alternatives spread over `ranks` ranks, as rank `rank` holds them.
 inline RowLayout spread(std::int64_t n, int rank, int ranks) {
-  return RowLayout{n, (n + tile - 1) / tile, ranks, rank, true};
+  RowLayout layout = alone(n);
+  layout.ranks = ranks;
+  layout.rank = rank;
+  layout.shared = true;
+  return layout;
 }
 /// The same over the ranks of `communicator`, for a shared solve.
 inline RowLayout spread(std::int64_t n, const comm::Communicator& communicator) {
