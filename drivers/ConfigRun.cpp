@@ -564,6 +564,10 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
     const std::string database = ResultsDatabase::path_in(out_dir);  // an earlier campaign's, readable
     if (world().rank() == 0 && std::filesystem::exists(database))
       ResultsDatabase(database, ResultsDatabase::Access::read);
+    const std::string pending = out_dir + "/results.pending";  // where finished points' files wait
+    if (std::filesystem::exists(pending) && !std::filesystem::is_directory(pending)) {
+      fail("'", pending, "' is not a folder: kollective keeps the files of unfinished runs there; move it away");
+    }
     return runs;
   });
   return {config, content_hash(text), std::move(plan), out_dir, config_dir, flags};

@@ -244,6 +244,13 @@ def main(kollective, work, mpiexec=None):
     first.communicate(timeout=300)
     expect(second.returncode == 1 and "another `kollective run` is writing" in second.stderr,
            f"a second run on a folder being written is refused: {second.stderr}")
+    blocked = os.path.join(work, "blocked")  # where a finished point's files would wait, a file
+    os.makedirs(blocked)
+    with open(os.path.join(blocked, "results.pending"), "w") as stray:
+        stray.write("not a folder")
+    refused = run(kollective, blocked)
+    expect(refused.returncode == 1 and "results.pending' is not a folder" in refused.stderr,
+           f"a results.pending that is a file is named: {refused.stderr}")
     partial = os.path.join(work, "partial")  # a campaign that lacks points fails a gate
     shutil.copytree(full, partial)
     with closing(sqlite3.connect(os.path.join(partial, "results.sqlite"))) as db, db:
