@@ -106,7 +106,7 @@ const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> kemeny_write = {
       {"kemeny", "write.rankings", "true/false", "true", "", "`<name>_rankings.csv`: the optimal rankings", ""},
       {"kemeny", "write.certificate", "true/false", "false", "",
-       "`<name>_certificate.json`: a proof `kollective check-certificate` verifies", ""},
+       "`<name>_certificate.json`: a proof `scripts/kollective check-certificate` verifies", ""},
   };
   static const std::vector<ConfigKey> coalition_input = {
       {"coalition", "input.file", "file", "", "Rahwan's text, the binary format, or bids",

@@ -106,7 +106,7 @@ int command_line(std::vector<std::string> args) {
     } else if (command.empty()) {
       command = arg;
       if (command != "run" && command != "check" && command != "info")
-        fail("unknown command '", command, "' (run, check, info or help)", usage());
+        fail("unknown command '", command, "' (run, check, compare, info or help)", usage());
     } else if ((command == "run" || command == "check") && config.empty()) {
       config = arg;
     } else {
