@@ -200,7 +200,7 @@ for db in sorted(glob.glob(os.path.join(sys.argv[1], "*", "results.sqlite"))):
         for (cells,) in con.execute("select cells from rows order by rowid"):
             r = json.loads(cells)
             print(f"{folder:<26} {r['run']:<17} {r['agents']:>2} {r['method']:<6} {str(r['exact']):<5} {r['input_s']:8.3f} "
-                  f"{r['solve_s']:9.3f} {r['wall_s']:9.3f} {r['ip_s']:7.3f} {r['nodes']:9.3g} {r['optimum']:.0f}")
+                  f"{r['solve_s']:9.3f} {r['wall_s']:9.3f} {r.get('ip_s', 0):7.3f} {r.get('nodes', 0):9.3g} {r['optimum']:.0f}")
 PY
 for csv in odpip_side_by_side odpip_recheck; do
   [ -f "$work/$csv.csv" ] && tail -n 80 "$work/logs/$csv.log" | grep -v '^==' | tail -n 75

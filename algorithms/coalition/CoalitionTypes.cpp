@@ -117,6 +117,7 @@ TextGroups structure_names(const Structure& structure, const std::vector<std::st
 
 const ResultFields<Report>& result_fields() {
   using F = FieldKind;
+  auto ip_ran = [](const Report& r) { return r.result.ip_s > 0; };  // dp, idp and auto over ranks run none
   static const ResultFields<Report> fields = {
       field<Report>("method", F::outcome, "", "the method that proved the optimum (auto: ip or idp)",
                     [](const Report& r) { return r.result.method; })
@@ -141,12 +142,13 @@ const ResultFields<Report>& result_fields() {
           .shown(),
       field<Report>("splits", F::counter, "count", "splits the DP evaluated",
                     [](const Report& r) { return r.result.splits; }),
-      field<Report>("nodes", F::counter, "count", "ip, auto: coalitions IP's branch and bound tried",
-                    [](const Report& r) { return r.result.nodes; }),
-      field<Report>("ip_s", F::timing, "s", "ip, auto: IP's time", [](const Report& r) { return r.result.ip_s; })
+      field_where<Report>("nodes", F::counter, "count", "ip, auto: coalitions IP's branch and bound tried", ip_ran,
+                          [](const Report& r) { return r.result.nodes; }),
+      field_where<Report>("ip_s", F::timing, "s", "ip, auto: IP's time", ip_ran,
+                          [](const Report& r) { return r.result.ip_s; })
           .formerly("ip_seconds"),
-      field<Report>("ip_start_s", F::timing, "s", "of ip_s, the start: statistics, plan and DP start",
-                    [](const Report& r) { return r.result.ip_start_s; })
+      field_where<Report>("ip_start_s", F::timing, "s", "of ip_s, the start: statistics, plan and DP start", ip_ran,
+                          [](const Report& r) { return r.result.ip_start_s; })
           .formerly("ip_start_seconds"),
   };
   return fields;
