@@ -113,7 +113,7 @@ ObjectiveValues evaluate(const ExecSpace& space, const RankData& data, double C,
   Impl::RankObjective<ExecSpace> objective(space, data, C, split_span);
   using Vector = typename Impl::RankObjective<ExecSpace>::Vector;
   auto upload = [&](const std::vector<double>& values) {
-    Vector view("vector", values.size());
+    Vector view(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "vector"), values.size());
     auto host = Kokkos::create_mirror_view(view);
     for (std::size_t k = 0; k < values.size(); ++k) host(k) = values[k];
     Kokkos::deep_copy(view, host);
@@ -123,7 +123,8 @@ ObjectiveValues evaluate(const ExecSpace& space, const RankData& data, double C,
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
     return std::vector<double>(host.data(), host.data() + host.extent(0));
   };
-  const Vector w_view = upload(w), s_view = upload(s), g("g", w.size()), hs("Hs", w.size());
+  const Vector w_view = upload(w), s_view = upload(s), g(Kokkos::view_alloc(space, "g"), w.size()),
+               hs(Kokkos::view_alloc(space, "Hs"), w.size());
   ObjectiveValues values;
   values.f = objective.fun(w_view);
   objective.grad(w_view, g);

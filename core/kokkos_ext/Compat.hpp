@@ -37,6 +37,17 @@ using Range64 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, 
 template <class ExecSpace>
 inline constexpr bool runs_on_host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
+/// Where a solve on `space` works on host memory: `space` itself where it runs on the host (a
+/// Serial solve stays serial), else the default host space.
+template <class ExecSpace>
+auto host_space_for(const ExecSpace& space) {
+  if constexpr (runs_on_host<ExecSpace>) {
+    return space;
+  } else {
+    return Kokkos::DefaultHostExecutionSpace();
+  }
+}
+
 /// Kokkos 4.6 with its mdspan-based View: the default constructor of SharedAllocationTracker is
 /// constexpr, which GCC 12.2 to 12.5 could skip (Kokkos issue 8187, fixed in 4.7.00); the
 /// bootstrap's patch works around it and tests/core/TestKokkosBuild.cpp checks that it did.

@@ -72,7 +72,8 @@ KOKKOS_INLINE_FUNCTION std::uint64_t rank_colex(std::uint64_t sub, std::uint64_t
 /// Pascal's triangle C(a, b) for a, b <= n on a memory space (for unrank_colex and layer sizes).
 template <class MemorySpace, class ExecSpace>
 Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace> binomial_table(const ExecSpace& space, int n) {
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace> table("Kollective::binomial", n + 1, n + 1);
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, MemorySpace> table(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::binomial"), n + 1, n + 1);
   auto host = Kokkos::create_mirror_view(table);
   for (int a = 0; a <= n; ++a) {
     for (int b = 0; b <= n; ++b) host(a, b) = b == 0 ? 1 : (a == 0 ? 0 : host(a - 1, b - 1) + host(a - 1, b));

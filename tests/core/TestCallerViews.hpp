@@ -2,6 +2,7 @@
 // memory) give what the same problems give through the library's host structs, bit for bit.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -221,6 +222,98 @@ TEST(TEST_CATEGORY, caller_views_ranksvm) {
   options.eps = 2;
   EXPECT_NE(error_of([&] { ranksvm::train(space, x, y, qid, options); }).find("eps must be in (0, 1)"),
             std::string::npos);
+}
+
+/// What kernels (and View initializations) `work` launched: each one's name and Kokkos Tools
+/// device id (execution space type and instance), recorded through Tools callbacks.
+class KernelsLaunched {
+ public:
+  template <class Work>
+  static std::vector<std::pair<std::string, std::uint32_t>> by(const Work& work) {
+    namespace tools = Kokkos::Tools::Experimental;
+    Kokkos::fence();
+    launched().clear();
+    const auto kept = tools::get_callbacks();
+    tools::set_begin_parallel_for_callback(&record);
+    tools::set_begin_parallel_reduce_callback(&record);
+    tools::set_begin_parallel_scan_callback(&record);
+    work();
+    Kokkos::fence();
+    tools::set_callbacks(kept);
+    return launched();
+  }
+
+ private:
+  static std::vector<std::pair<std::string, std::uint32_t>>& launched() {
+    static std::vector<std::pair<std::string, std::uint32_t>> kernels;
+    return kernels;
+  }
+  static void record(const char* name, std::uint32_t device_id, std::uint64_t* kernel_id) {
+    launched().emplace_back(name, device_id);
+    *kernel_id = 0;
+  }
+};
+
+/// The kernels of `work` that ran anywhere but the caller's `space`: on another instance of its
+/// type, or on another type where `space` runs on the host (a Serial solve must not use OpenMP; a
+/// device solve may work on the default host space).
+template <class ExecSpace, class Work>
+std::string kernels_off(const ExecSpace& space, const Work& work) {
+  namespace tools = Kokkos::Tools::Experimental;
+  const std::uint32_t caller = tools::device_id(space);
+  const auto caller_type = tools::identifier_from_devid(caller).type;
+  const bool host_caller = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  std::string off;
+  for (const auto& [name, id] : KernelsLaunched::by(work)) {
+    const bool same_type = tools::identifier_from_devid(id).type == caller_type;
+    if (same_type ? id != caller : host_caller) off += name + " (device id " + std::to_string(id) + ")\n";
+  }
+  return off;
+}
+
+TEST(TEST_CATEGORY, kernels_run_on_the_callers_space) {
+  // Every kernel and every View initialization of a solve on the caller's instance (a stream of
+  // its own on a GPU; Serial, not the default host space, for a Serial caller).
+  const TEST_EXECSPACE space = Kokkos::Experimental::partition_space(TEST_EXECSPACE(), 1)[0];
+  using Memory = typename TEST_EXECSPACE::memory_space;
+  const auto election = preferences::pairwise_reference(random_weak_profile(24, 60, 3));
+  const auto doubled = column_major<TEST_EXECSPACE, std::uint32_t>(election);
+  EXPECT_EQ(kernels_off(space, [&] { schulze::solve(space, doubled); }), "") << "schulze";
+  schulze::Options keep;
+  keep.keep_paths = true;
+  EXPECT_EQ(kernels_off(space, [&] { schulze::solve(space, doubled, keep); }), "") << "schulze, paths kept";
+  const auto small = preferences::pairwise_reference(random_weak_profile(9, 30, 8));
+  for (const auto method : {kemeny::Method::automatic, kemeny::Method::dp, kemeny::Method::enumeration}) {
+    kemeny::Options options;
+    options.method = method;
+    EXPECT_EQ(kernels_off(space, [&] { kemeny::solve(space, small, options); }), "")
+        << "kemeny " << kemeny::to_string(method) << ", 9 alternatives";
+  }
+  kemeny::Options heuristic;
+  heuristic.method = kemeny::Method::heuristic;
+  for (const auto& options : {kemeny::Options{}, heuristic}) {
+    EXPECT_EQ(kernels_off(space, [&] { kemeny::solve(space, doubled, options); }), "")
+        << "kemeny " << kemeny::to_string(options.method) << ", 24 alternatives";
+  }
+  const coalition::Game game = coalition::uniform_game(11, 4);
+  for (const auto method :
+       {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip, coalition::Method::automatic}) {
+    coalition::Options options;
+    options.method = method;
+    EXPECT_EQ(kernels_off(space, [&] { coalition::solve(space, game, options); }), "")
+        << "coalition " << coalition::to_string(method);
+  }
+  Kokkos::View<double*, Memory> values("values", game.values.size());
+  Kokkos::deep_copy(values, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                game.values.data(), game.values.size()));
+  EXPECT_EQ(kernels_off(space, [&] { coalition::solve(space, values); }), "") << "coalition on a View";
+  const ranksvm::RankData data = ranksvm::synthetic_letor("mq2007", 12, 300, 6, 1);
+  for (const bool single : {false, true}) {
+    ranksvm::Options options;
+    options.precision = single ? Precision::float32 : Precision::float64;
+    EXPECT_EQ(kernels_off(space, [&] { ranksvm::train(space, data, options); }), "")
+        << "ranksvm" << (single ? " float" : "");
+  }
 }
 
 }  // namespace kollective::test

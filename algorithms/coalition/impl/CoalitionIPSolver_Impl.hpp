@@ -86,17 +86,18 @@ class IpSolver {
       search_.known = Kokkos::View<double*, Memory>(
           Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::known"), coalitions);
       Kokkos::deep_copy(space, search_.known, search_.v);
-      search_.incumbent = Kokkos::View<double, Memory>("Kollective::IP::incumbent");
+      search_.incumbent = Kokkos::View<double, Memory>(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::incumbent"));
       Kokkos::deep_copy(space, search_.incumbent, plan.incumbent);
-      search_.nodes = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::nodes");
-      search_.overflowed = Kokkos::View<int, Memory>("Kollective::IP::overflowed");
+      search_.nodes = Kokkos::View<std::uint64_t, Memory>(Kokkos::view_alloc(space, "Kollective::IP::nodes"));
+      search_.overflowed = Kokkos::View<int, Memory>(Kokkos::view_alloc(space, "Kollective::IP::overflowed"));
       search_.closed_size = launch.dp_size > 0 ? Kokkos::min(launch.dp_size, n) : ip_dp_size(n);
       best_partitions_up_to(space, search_.known, n, search_.closed_size, search_.binomial);
       const std::vector<SearchedSubspace> searches =
           searched_subspaces(plan, stats, search_.closed_size,
                              best_partition_maxima(space, Kokkos::View<const double*, Memory>(search_.known), n,
                                                    search_.closed_size, search_.binomial));
-      search_.table = subspace_table<Memory>(searches);
+      search_.table = subspace_table<Memory>(space, searches);
       make_launch_room(space, search_, searches, launch_);
       stack_ = first_stack(space, searches, n, launch_);
     }

@@ -61,14 +61,17 @@ struct SubspaceTable {
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> remaining;
 };
 
-template <class Memory>
-SubspaceTable<Memory> subspace_table(const std::vector<SearchedSubspace>& searches) {
+template <class Memory, class ExecSpace>
+SubspaceTable<Memory> subspace_table(const ExecSpace& space, const std::vector<SearchedSubspace>& searches) {
   const std::size_t count = searches.size();
+  const auto host = host_space_for(space);
   SubspaceTable<Kokkos::HostSpace> table{
-      Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::parts", count, ip_max_depth),
-      Kokkos::View<int*, Kokkos::HostSpace>("Kollective::IP::part_count", count),
-      Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>("Kollective::IP::remaining", count,
-                                                                     ip_max_depth + 1)};
+      Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>(Kokkos::view_alloc(host, "Kollective::IP::parts"),
+                                                                  count, ip_max_depth),
+      Kokkos::View<int*, Kokkos::HostSpace>(Kokkos::view_alloc(host, "Kollective::IP::part_count"), count),
+      Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>(
+          Kokkos::view_alloc(host, "Kollective::IP::remaining"), count, ip_max_depth + 1)};
+  host.fence();  // zeroed before the host writes
   for (std::size_t k = 0; k < count; ++k) {
     const SearchedSubspace& search = searches[k];
     const std::size_t placed = search.placed.size();
@@ -483,7 +486,7 @@ void make_launch_room(const ExecSpace& space, IpSearch<Memory>& search, const st
   // A thread pushes at most two frames per level it stands on below its last part.
   search.pushed = Kokkos::View<IpFrame*, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::pushed"), per_launch * 2 * most_parts);
-  search.pushed_count = Kokkos::View<std::uint64_t, Memory>("Kollective::IP::pushed_count");
+  search.pushed_count = Kokkos::View<std::uint64_t, Memory>(Kokkos::view_alloc(space, "Kollective::IP::pushed_count"));
   search.frame_best = Kokkos::View<double*, Memory>(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::IP::frame_best"), per_launch);
   search.structures = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, Memory>(

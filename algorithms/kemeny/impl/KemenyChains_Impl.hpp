@@ -58,10 +58,11 @@ struct ChainArrays {
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> key;
   Kokkos::View<ChainState*, Memory> state;
 
-  ChainArrays(int alternatives, int chains) : n(alternatives) {
+  template <class ExecSpace>
+  ChainArrays(const ExecSpace& space, int alternatives, int chains) : n(alternatives) {
     const auto rows = [&](const std::string& name) {
-      return Kokkos::View<int**, Kokkos::LayoutRight, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing, name),
-                                                              chains, n);
+      return Kokkos::View<int**, Kokkos::LayoutRight, Memory>(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, name), chains, n);
     };
     ranking = rows("Kollective::Kemeny::chain_ranking");
     place = rows("Kollective::Kemeny::chain_place");
@@ -71,8 +72,8 @@ struct ChainArrays {
     pending = rows("Kollective::Kemeny::chain_pending");
     queued = rows("Kollective::Kemeny::chain_queued");
     key = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_key"), chains, n);
-    state = Kokkos::View<ChainState*, Memory>("Kollective::Kemeny::chain_state", chains);
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_key"), chains, n);
+    state = Kokkos::View<ChainState*, Memory>(Kokkos::view_alloc(space, "Kollective::Kemeny::chain_state"), chains);
   }
 
   /// Bytes of the arrays of `chains` chains of n alternatives, the margins included.
@@ -333,10 +334,10 @@ Ranking iterated_local_search(const ExecSpace& space, const Counts& o, const Ran
   require_memory(
       memory_kind<Memory>(), ChainArrays<Memory>::bytes(n, chains),
       "the iterated local search's " + std::to_string(chains) + " chains of " + std::to_string(n) + " alternatives");
-  ChainArrays<Memory> arrays(n, chains);
+  ChainArrays<Memory> arrays(space, n, chains);
   {
     Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> margin(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_margin"), n, n);
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_margin"), n, n);
     const Margins margins(o);
     const Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
         margins.row(0), n, n);
@@ -344,7 +345,8 @@ Ranking iterated_local_search(const ExecSpace& space, const Counts& o, const Ran
     space.fence();  // before `margins` goes
     arrays.margin = margin;
   }
-  Kokkos::View<int*, Memory> shared("Kollective::Kemeny::chain_shared", n);  // the start, then the best
+  Kokkos::View<int*, Memory> shared(  // the start, then the best
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_shared"), n);
   {
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> given(start.data(), n);
     Kokkos::deep_copy(space, shared, given);

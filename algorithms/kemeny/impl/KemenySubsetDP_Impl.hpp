@@ -258,11 +258,13 @@ std::vector<std::int64_t> read_sets(const ExecSpace& space,
     slot.push_back(i);
   }
   if (!owned.empty()) {
-    Kokkos::View<std::uint64_t*, Memory> parts("Kollective::Kemeny::read_parts", owned.size());
+    Kokkos::View<std::uint64_t*, Memory> parts(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::read_parts"), owned.size());
     Kokkos::deep_copy(
         space, parts,
         Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(owned.data(), owned.size()));
-    Kokkos::View<std::int64_t*, Memory> read("Kollective::Kemeny::read_values", 2 * owned.size());
+    Kokkos::View<std::int64_t*, Memory> read(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::read_values"), 2 * owned.size());
     const auto best = t.best;
     const auto ways = t.ways;
     Kokkos::parallel_for(

@@ -134,8 +134,9 @@ Result solve_enumeration(const ExecSpace& space, const Counts& o, const Options&
       KOKKOS_LAMBDA(const std::int64_t w, std::uint64_t& sum) { sum += item_best(w) == optimum ? item_count(w) : 0; },
       result.count);
 
-  Kokkos::View<int**, Kokkos::LayoutRight, Memory> listed("Kollective::Kemeny::listed", limit, n);
-  Kokkos::View<std::uint64_t, Memory> found("Kollective::Kemeny::found");
+  Kokkos::View<int**, Kokkos::LayoutRight, Memory> listed(Kokkos::view_alloc(space, "Kollective::Kemeny::listed"),
+                                                          limit, n);
+  Kokkos::View<std::uint64_t, Memory> found(Kokkos::view_alloc(space, "Kollective::Kemeny::found"));
   Kokkos::parallel_for(
       "Kollective::Kemeny::list", Range(space, 0, static_cast<std::int64_t>(items)),
       KOKKOS_LAMBDA(const std::int64_t w) {

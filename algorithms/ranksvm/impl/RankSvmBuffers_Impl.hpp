@@ -36,17 +36,21 @@ struct DocumentBuffers {
     return {7 * d * sizeof(double), 4 * d * sizeof(double), 4 * d * sizeof(int), d * levels * sizeof(int)};
   }
 
-  /// Newly allocated, zeroed.
-  static DocumentBuffers allocate(std::int64_t docs, int levels) {
+  /// Newly allocated, zeroed on `space`.
+  template <class ExecSpace>
+  static DocumentBuffers allocate(const ExecSpace& space, std::int64_t docs, int levels) {
     DocumentBuffers b;
+    const auto on_space = [&](const std::string& name) {
+      return Kokkos::view_alloc(space, "Kollective::RankSvm::" + name);
+    };
     Vector* each[] = {&b.z, &b.v, &b.r, &b.u, &b.count, &b.balance, &b.sum};
     const char* labels[] = {"z", "Xs", "r", "u", "count", "balance", "sum"};
-    for (int k = 0; k < 7; ++k) *each[k] = Vector(std::string("Kollective::RankSvm::") + labels[k], docs);
-    b.key = Vector("Kollective::RankSvm::sorted_z", 2 * docs);
-    b.prefix = Vector("Kollective::RankSvm::prefix", 2 * docs);
-    b.perm = Kokkos::View<int*, Memory>("Kollective::RankSvm::perm", 2 * docs);
-    b.sorted_level = Kokkos::View<int*, Memory>("Kollective::RankSvm::sorted_level", 2 * docs);
-    b.range_end = Positions("Kollective::RankSvm::range_end", docs, levels);
+    for (int k = 0; k < 7; ++k) *each[k] = Vector(on_space(labels[k]), docs);
+    b.key = Vector(on_space("sorted_z"), 2 * docs);
+    b.prefix = Vector(on_space("prefix"), 2 * docs);
+    b.perm = Kokkos::View<int*, Memory>(on_space("perm"), 2 * docs);
+    b.sorted_level = Kokkos::View<int*, Memory>(on_space("sorted_level"), 2 * docs);
+    b.range_end = Positions(on_space("range_end"), docs, levels);
     return b;
   }
 
@@ -93,7 +97,7 @@ std::pair<Kokkos::View<Feature**, Kokkos::LayoutLeft, Memory>, DocumentBuffers<M
                    "RankSVM data (" + std::to_string(docs) + " documents x " + std::to_string(features) + " features)");
     if (workspace) workspace->adopt(shape);
   }
-  if (!workspace) return {{}, DocumentBuffers<Memory>::allocate(docs, levels)};
+  if (!workspace) return {{}, DocumentBuffers<Memory>::allocate(space, docs, levels)};
   std::vector<std::size_t> segments = DocumentBuffers<Memory>::segment_bytes(docs, levels);
   segments.insert(segments.begin(), static_cast<std::size_t>(x_bytes));
   workspace->reserve(segments);

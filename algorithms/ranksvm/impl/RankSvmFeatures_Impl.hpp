@@ -50,7 +50,8 @@ class FeatureMatrix {
   void upload(const double* rows_on_host, const Matrix& storage) {
     x_ = storage.data() != nullptr
              ? storage
-             : Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_, features_);
+             : Matrix(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "Kollective::RankSvm::X"), docs_,
+                      features_);
     Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
         rows_on_host, docs_, features_);
     auto rows = Kokkos::create_mirror_view_and_copy(Memory(), host);
@@ -64,8 +65,8 @@ class FeatureMatrix {
     require_memory(memory_kind<Memory>(), checked_mul(chunks, features_, "chunks x features") * 8,
                    "RankSVM's partial sums of X'u (" + std::to_string(chunks) + " chunks x " +
                        std::to_string(features_) + " features)");
-    chunk_partial_ =
-        Kokkos::View<double**, Kokkos::LayoutRight, Memory>("Kollective::RankSvm::chunk_partial", chunks, features_);
+    chunk_partial_ = Kokkos::View<double**, Kokkos::LayoutRight, Memory>(
+        Kokkos::view_alloc(space_, "Kollective::RankSvm::chunk_partial"), chunks, features_);
     space_.fence();
   }
 
@@ -80,8 +81,8 @@ class FeatureMatrix {
   double time_pass() const {
     const std::int64_t length = std::min<std::int64_t>(docs_ * features_, std::int64_t{1} << 26);
     require_memory(memory_kind<Memory>(), 2 * 8 * length, "RankSVM's bandwidth probe (measure_bandwidth)");
-    Vector from("Kollective::RankSvm::copy_from", length),
-        to(Kokkos::view_alloc(Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
+    Vector from(Kokkos::view_alloc(space_, "Kollective::RankSvm::copy_from"), length),
+        to(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, "Kollective::RankSvm::copy_to"), length);
     double best = std::numeric_limits<double>::infinity();
     for (int k = 0; k < 3; ++k)
       best = std::min(best, time_fenced(space_, [&] { Kokkos::deep_copy(space_, to, from); }));

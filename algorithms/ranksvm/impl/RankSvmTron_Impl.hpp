@@ -46,8 +46,8 @@ class HostCalls {
     const int n = objective.features();
     require_memory(memory_kind<typename Objective::Vector::memory_space>(), 2 * 8 * std::int64_t{n},
                    "RankSVM's argument and result vectors (" + std::to_string(n) + " features)");
-    in_ = typename Objective::Vector("Kollective::RankSvm::argument", n);
-    out_ = typename Objective::Vector("Kollective::RankSvm::result", n);
+    in_ = typename Objective::Vector(Kokkos::view_alloc(objective.space(), "Kollective::RankSvm::argument"), n);
+    out_ = typename Objective::Vector(Kokkos::view_alloc(objective.space(), "Kollective::RankSvm::result"), n);
   }
   template <class Vector>
   double fun(const Vector& w) {
@@ -94,17 +94,6 @@ class HostCalls {
 };
 
 /// CG on H s = -g inside ||s|| <= delta (LIBLINEAR's trcg); returns the CG steps taken.
-/// Where TRON's host vectors are worked on: the caller's space where it runs on the host (so a
-/// Serial solve stays serial), else the default host space.
-template <class ExecSpace>
-auto vector_space(const ExecSpace& space) {
-  if constexpr (runs_on_host<ExecSpace>) {
-    return space;
-  } else {
-    return Kokkos::DefaultHostExecutionSpace();
-  }
-}
-
 template <class Calls, class ExecSpace, class HostExec>
 int trust_region_cg(Calls& objective, const ExecSpace& space, const HostExec& host, Result& result, double delta,
                     const HostVector<HostExec>& g, const HostVector<HostExec>& s, const HostVector<HostExec>& r,
@@ -160,7 +149,7 @@ Result train_with(const ExecSpace& space, const RankData& data, const double* x,
   Result result;
   result.setup_s = setup.seconds();
   require_host_memory(7 * 8 * std::int64_t{n}, "TRON's 7 vectors of " + std::to_string(n) + " features");
-  const auto host = vector_space(space);
+  const auto host = host_space_for(space);  // TRON's vectors live on the host
   using Vector = HostVector<std::decay_t<decltype(host)>>;
   auto vector = [&](const char* label) { return Vector(Kokkos::view_alloc(host, std::string(label)), n); };
   Vector w = vector("w"), w_new = vector("w_new"), g = vector("g"), s = vector("s"), r = vector("r"), d = vector("d"),

@@ -88,7 +88,7 @@ class RankObjective {
     }
     doc_query_ = upload<int>("Kollective::RankSvm::doc_query", doc_query);
     make_units(data.query_begin);
-    level_start_ = Positions("Kollective::RankSvm::level_start", queries_, levels_ + 1);
+    level_start_ = Positions(Kokkos::view_alloc(space_, "Kollective::RankSvm::level_start"), queries_, levels_ + 1);
   }
 
   /// Without the regularizer (0.5 w'w and its derivatives), the objective is this rank's part
@@ -114,13 +114,13 @@ class RankObjective {
           r(i) = count(i) * z(i) - sum(i) - balance(i);
         },
         loss);
-    return 0.5 * regularizer_ * KokkosBlas::dot(w, w) + C_ * loss;
+    return 0.5 * regularizer_ * KokkosBlas::dot(space_, on_space(w), on_space(w)) + C_ * loss;
   }
 
   /// g = w + 2C X'r at the w of the last fun().
   void grad(const Vector& w, const Vector& g) {
     x_.transpose_times(d_.r, g);
-    KokkosBlas::axpby(regularizer_, w, 2 * C_, g);
+    KokkosBlas::axpby(space_, regularizer_, on_space(w), 2 * C_, on_space(g));
   }
 
   /// Hs = s + 2C X'u, u_i = (l+ + l-) v_i - alpha+ - alpha-, v = Xs, sets from the last fun().
@@ -154,7 +154,7 @@ class RankObjective {
     part(part_totals_.sums, [&] { set_sums(d_.v, d_.u, true); });
     part(part_totals_.x_transpose_times_u, [&] { x_.transpose_times(d_.u, hs); });
     part_totals_.timed += timed;
-    KokkosBlas::axpby(regularizer_, s, 2 * C_, hs);
+    KokkosBlas::axpby(space_, regularizer_, on_space(s), 2 * C_, on_space(hs));
   }
 
   /// Seconds for one pass over X at the device's copy bandwidth (the floor of X.v and X'.u).
@@ -452,12 +452,16 @@ class RankObjective {
     unit_query_ = upload<int>("Kollective::RankSvm::unit_query", query);
     unit_offset_ = upload<std::int64_t>("Kollective::RankSvm::unit_offset", offset);
     split_units_ = upload<std::int64_t>("Kollective::RankSvm::split_units", split);
-    unit_total_ = Vector("Kollective::RankSvm::unit_total", query.size());
+    unit_total_ = Vector(Kokkos::view_alloc(space_, "Kollective::RankSvm::unit_total"), query.size());
   }
+
+  /// `vector` typed with ExecSpace (a host memory's Views default to the default host space), as
+  /// KokkosBlas asks of Views worked on by `space_`.
+  static Kokkos::View<double*, Kokkos::Device<ExecSpace, Memory>> on_space(const Vector& vector) { return vector; }
 
   template <class T>
   Kokkos::View<T*, Memory> upload(const std::string& label, const std::vector<T>& values) {
-    Kokkos::View<T*, Memory> view(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), values.size());
+    Kokkos::View<T*, Memory> view(Kokkos::view_alloc(space_, Kokkos::WithoutInitializing, label), values.size());
     Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(values.data(),
                                                                                             values.size());
     Kokkos::deep_copy(space_, view, host);
