@@ -17,7 +17,15 @@ import numpy as np
 from . import _arrays, _kollective, _options, _results
 
 Profile = _kollective.Profile
-write_preflib = _kollective.write_preflib
+
+
+def write_preflib(profile, path):
+    """Writes a Profile as a PrefLib file at `path` (str or path-like), of the data type its
+    ballots need (soc, soi, toc or toi)."""
+    if not isinstance(profile, Profile):
+        raise TypeError(f"write_preflib: profile must be a kollective.Profile (kollective.profile(...) makes one), "
+                        f"not {type(profile).__name__}")
+    _kollective.write_preflib(profile, os.fspath(path))
 
 
 def _profile_state(source):

@@ -117,6 +117,10 @@ class RankSVM:
         return model
 
 
+_options.declare(RankSVM.__init__, "ranksvm")  # RankSVM(...)'s signature lists the options
+RankSVM.__doc__ += _options.help_text("ranksvm")
+
+
 def read_letor(path, features=0):
     """A LETOR / SVMrank file: (X, y, qid) in file order; errors name the file and line. features:
     the number of columns of X (0: the largest index in the file; a larger one is an error)."""

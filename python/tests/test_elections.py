@@ -110,10 +110,12 @@ def test_pref_voting_profiles_read_by_duck_typing():
 def test_preflib_round_trip(tmp_path):
     p = kollective.profile(np.array([[0, 1, 2], [1, 1, 0]]), weights=[2, 3], names=["a", "b", "c"])
     path = tmp_path / "e.toc"
-    kollective.write_preflib(p, str(path))
+    kollective.write_preflib(p, path)  # a path-like, as every path argument
     q = kollective.profile(path)
     assert q.names == ["a", "b", "c"]
     assert np.array_equal(kollective.pairwise(q).doubled, kollective.pairwise(p).doubled)
+    with pytest.raises(TypeError, match="profile must be a kollective.Profile .* not str"):
+        kollective.write_preflib("e.toc", path)
 
 
 def test_bad_inputs_raise_clear_errors(tmp_path):

@@ -12,7 +12,7 @@ from kollective import _kollective, _options
 
 
 @pytest.mark.parametrize("algorithm, function", [("schulze", kollective.schulze), ("kemeny", kollective.kemeny),
-                                                 ("coalition", kollective.coalition)])
+                                                 ("coalition", kollective.coalition), ("ranksvm", kollective.RankSVM)])
 def test_signatures_show_the_declared_options_and_defaults(algorithm, function):
     parameters = inspect.signature(function).parameters
     for field in _options.fields(algorithm):
