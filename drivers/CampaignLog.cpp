@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 
 #include "kollective/core/Error.hpp"
 #include "kollective/core/Parse.hpp"
@@ -76,15 +77,8 @@ std::vector<std::string> run_names(const std::vector<LoggedRun>& runs) {
 }  // namespace
 
 void CampaignLog::start_fresh() {
-  if (world().rank() != 0) {  // an earlier campaign's own file of this rank
-    ResultsDatabase::remove(path());
-    return;
-  }
-  for (const auto& file : rank_files(out_dir_)) {  // of ranks this campaign does not have
-    const std::string name = file.filename().string();
-    if (std::stoi(name.substr(std::string("results.rank").size())) < world().size()) continue;
-    ResultsDatabase::remove(file.string());
-  }
+  if (world().rank() != 0) return;  // rank 0 takes in this rank's earlier file (below)
+  merge_rank_files();               // an interrupted campaign's points on other ranks: other runs' are kept
   for (const LoggedRun& run : runs_) {
     std::error_code error;
     std::filesystem::remove_all(pending_folder(out_dir_, run.name), error);
@@ -102,22 +96,45 @@ void CampaignLog::start_fresh() {
   record_keys(false);  // this campaign's
 }
 
+namespace {
+
+/// The session of `into` that is `session` on another rank (the ranks of one `kollective run`
+/// share its start time), or a new one ("interrupted" where it was still running).
+std::int64_t same_session(ResultsDatabase& into, const StoredSession& session) {
+  const SessionContext& context = session.context;
+  for (const StoredSession& known : into.sessions()) {
+    if (known.context.started == context.started && known.context.config_hash == context.config_hash &&
+        known.context.ranks == context.ranks)
+      return known.id;
+  }
+  const std::int64_t id = into.begin_session(context);
+  into.end_session(id, session.status == "running" ? "interrupted" : session.status);
+  return id;
+}
+
+}  // namespace
+
 void CampaignLog::merge_rank_files() {
-  for (const auto& file : rank_files(out_dir_)) {
+  const auto files = rank_files(out_dir_);
+  if (files.empty()) return;
+  std::optional<ResultsDatabase> opened;  // before this session begins: the merged ones come first
+  ResultsDatabase& into = database_ ? *database_ : opened.emplace(path());
+  for (const auto& file : files) {
     {
       ResultsDatabase other(file.string());
       std::map<std::int64_t, std::int64_t> sessions;  // theirs -> ours
-      for (const StoredSession& session : other.sessions()) {
-        sessions[session.id] = database().begin_session(session.context);
-        database().end_session(sessions[session.id], session.status == "running" ? "interrupted" : session.status);
+      for (const StoredSession& session : other.sessions()) sessions[session.id] = same_session(into, session);
+      const std::vector<StoredPoint> points = other.all_points();
+      std::set<std::string> runs;  // every run it holds points of, this campaign's or another's
+      for (const StoredPoint& point : points) runs.insert(point.run);
+      for (const LoggedRun& run : runs_) runs.insert(run.name);
+      for (const std::string& run : runs) {  // the keys its points were solved with, where rank 0 has none
+        const auto keys = other.run_keys(run);
+        if (!keys.empty() && into.run_keys(run).empty()) into.set_run_keys(run, keys);
       }
-      for (const LoggedRun& run : runs_) {  // the keys its points were solved with, where rank 0 has none
-        const auto keys = other.run_keys(run.name);
-        if (!keys.empty() && database().run_keys(run.name).empty()) database().set_run_keys(run.name, keys);
-      }
-      for (StoredPoint point : other.all_points()) {
+      for (StoredPoint point : points) {
         point.session = sessions[point.session];
-        database().add_point(point);
+        into.add_point(point);
       }
     }
     ResultsDatabase::remove(file.string());

@@ -33,8 +33,9 @@ class CampaignLog {
   CampaignLog(std::string out_dir, SessionContext session, std::vector<LoggedRun> runs);
   ~CampaignLog();
 
-  /// A fresh campaign: rank 0's database forgets the earlier points of these runs and their
-  /// pending files, and the ranks' own files of an earlier campaign go.
+  /// A fresh campaign: rank 0 takes the points of the other ranks' files of an earlier campaign
+  /// (other runs' points stay), then forgets the earlier points of these runs and their pending
+  /// files.
   void start_fresh();
   /// `--resume` (rank 0): takes in the points other ranks kept in their own files, checks that
   /// the revision, backend and every run's answer-changing keys are those its points were solved

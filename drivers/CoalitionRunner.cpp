@@ -99,6 +99,8 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
       if (n < 1 || n > coalition::max_agents) sweep.required("agents").error("agents must be in 1..40");
     }
   }
+  settings.measurement = parse_measurement(run);
+  settings.options.communicator = shared_by(settings.measurement);  // before the options' check
   if (run.has("options")) {
     const ConfigNode options = run.required("options");
     options.expect_keys(keys_under("coalition", "options"), former_keys_under("coalition", "options"));
@@ -106,14 +108,12 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     refuse(options, coalition::option_fields(), coalition::check(settings.options));
   }
   settings.options.reporter = reporter(!quiet());
-  settings.measurement = parse_measurement(run);
   for (const std::int64_t n : settings.agents) {  // a file's agents are known when it is read
     if (settings.measurement.verify == Verify::always && n > coalition::brute_force_max_agents) {
       run.required("verify").error("verify: true needs at most " + std::to_string(coalition::brute_force_max_agents) +
                                    " agents (brute force over all set partitions), not " + std::to_string(n));
     }
   }
-  settings.options.communicator = shared_by(settings.measurement);
   if (run.has("write")) {
     run.required("write").expect_keys(keys_under("coalition", "write"));
     settings.write_values = run.required("write").get_bool("values", false);

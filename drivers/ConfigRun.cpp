@@ -558,7 +558,7 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
     std::vector<PlannedRun> runs = plan_runs(config, out_dir, config_dir);
     if (prepare) {
       prepare_output_folder(out_dir);
-    } else {
+    } else if (world().rank() == 0) {  // it makes and removes the folders: ranks at once would race
       check_output_folder(out_dir);
     }
     const std::string database = ResultsDatabase::path_in(out_dir);  // an earlier campaign's, readable
@@ -591,8 +591,9 @@ SessionContext session_context(const std::string& config_path, const std::string
   const RuntimeInfo& info = runtime_info();
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  return {config_path,         config_hash, info.revision,  info.backend,          info.device,
-          info.kokkos_version, host,        world().size(), ResultsDatabase::now()};
+  const std::string started = world().allgather(ResultsDatabase::now())[0];  // rank 0's: one session's
+  return {config_path,         config_hash, info.revision,  info.backend, info.device,
+          info.kokkos_version, host,        world().size(), started};
 }
 
 }  // namespace

@@ -190,19 +190,26 @@ void check_finite(const Row& row) {
   }
 }
 
+/// A set's sizes as checked: features, and queries (0 where the file was not read).
+struct CheckedSource {
+  int features = 0;
+  std::int64_t queries = 0;
+};
+
 /// Before the first run: a file input exists and parses (one over 256 MiB, which would cost too
 /// much to read twice, is only checked for access), a generated set fits host memory. Returns
-/// the set's feature count (`features` where the file was not read).
-int check_source(const DataSource& source, int features) {
+/// its sizes (`features` where the file was not read).
+CheckedSource check_source(const DataSource& source, int features) {
   if (source.file.empty()) {
     require_host_memory(checked_mul(source.documents, source.features, "documents x features") * 8,
                         "the feature matrix of " + source.describe());
-    return source.features;
+    return {source.features, source.queries};
   }
   check_input_file(source.file, "LETOR file");
   std::error_code error;
-  if (std::filesystem::file_size(source.file, error) > (std::uintmax_t{1} << 28) && !error) return features;
-  return ranksvm::read_letor(source.file, features).features;
+  if (std::filesystem::file_size(source.file, error) > (std::uintmax_t{1} << 28) && !error) return {features, 0};
+  const ranksvm::RankData data = ranksvm::read_letor(source.file, features);
+  return {data.features, data.queries()};
 }
 
 /// The `verified` cell: the pair reference's check of the training, where `verify` asks for it (a
@@ -378,13 +385,20 @@ class RankSvmJob : public Job {
       features = static_cast<int>(ranksvm::read_model(settings_.model_in).size());
     }
     // A file read with a feature count fails on a wider line itself; a generator's count is given.
-    const int train_features = check_source(settings_.train, features);
+    const CheckedSource train = check_source(settings_.train, features);
+    const int train_features = train.features;
+    const int ranks = settings_.options.communicator.size();
+    if (settings_.model_in.empty() && train.queries > 0 && train.queries < ranks) {  // a training shared by all
+      fail("the training set ", settings_.train.describe(), " has ", train.queries,
+           train.queries == 1 ? " query" : " queries", ": a training shared by ", ranks,
+           " ranks needs at least one query per rank (use at most ", train.queries, " ranks, or distribute: points)");
+    }
     if (features > 0 && train_features != features) {
       fail("the model '", settings_.model_in, "' has ", features, " weights, the training set ",
            settings_.train.describe(), " ", train_features, " features");
     }
     if (!settings_.has_test) return;
-    const int test_features = check_source(settings_.test, train_features);
+    const int test_features = check_source(settings_.test, train_features).features;
     if (test_features != train_features) {
       fail("the test set ", settings_.test.describe(), " has ", test_features, " features, the training set ",
            train_features);

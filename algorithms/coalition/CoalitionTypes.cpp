@@ -159,6 +159,8 @@ std::optional<OptionProblem> check(const Options& options) {
   if (options.time_limit > 0 && options.method != Method::ip && options.method != Method::automatic)
     return OptionProblem{"time_limit",
                          "applies to methods ip and auto only (dp and idp cannot stop early with a bound)"};
+  if (options.method == Method::ip && options.communicator.size() > 1)
+    return OptionProblem{"method", "ip runs on one rank (a solve shared by several is dp, idp or auto)"};
   if (options.time_limit > 0 && options.method == Method::automatic && options.communicator.size() > 1)
     return OptionProblem{"time_limit", "applies to auto on one rank only (on several, auto is IDP alone)"};
   return std::nullopt;

@@ -116,7 +116,8 @@ struct Report {
 const ResultFields<Report>& result_fields();
 
 /// The first problem of `options` (the option and what is wrong), or none: every declared field
-/// in its range, and a time_limit only with method ip, or auto on one rank.
+/// in its range, method ip only on one rank, and a time_limit only with method ip, or auto on
+/// one rank.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
 

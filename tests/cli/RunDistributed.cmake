@@ -150,6 +150,20 @@ if(RANKS GREATER 1)
                         "distribute: solve over about [0-9]+ ranks")
 endif()
 
+# `check` on several ranks refuses what only fails when shared, naming it, and leaves no folder.
+if(RANKS GREATER 1)
+  foreach(case "distributed_one_rank_ip;method: ip runs on one rank"
+               "distributed_one_query;has 1 query: a training shared by ${RANKS} ranks needs at least one query")
+    list(GET case 0 config)
+    list(GET case 1 message)
+    execute_process(COMMAND ${launch} ${KOLLECTIVE} check ${CASES}/${config}.yaml --out ${WORK}/checked/a/b
+                    RESULT_VARIABLE status ERROR_VARIABLE stderr TIMEOUT 120)
+    expect("check ${config} on ${RANKS} ranks: exit status '${status}'" status MATCHES "^[1-9][0-9]*$")
+    expect("check ${config} on ${RANKS} ranks does not say '${message}':\n${stderr}" stderr MATCHES "${message}")
+    expect("check ${config} on ${RANKS} ranks left ${WORK}/checked" NOT EXISTS ${WORK}/checked)
+  endforeach()
+endif()
+
 # Ranks given different configs refuse before any run.
 if(RANKS GREATER 1)
   execute_process(COMMAND ${MPIEXEC} --oversubscribe -n 1 ${KOLLECTIVE} run ${CASES}/distributed.yaml --out ${WORK}/mixed

@@ -14,8 +14,9 @@ points of A, and a missing folder is a usage error (2). This repository's record
     python3 check_stop_resume.py KOLLECTIVE WORK_DIR --mpiexec MPIEXEC   (3 ranks, one killed)
 
 With --mpiexec: under 3 ranks, one rank other than 0 is killed (SIGKILL) once the sweep has three
-points stored in any rank's file; every point a rank had finished is kept, and --resume (on 3
-ranks) finishes the campaign with the answers of an uninterrupted 3-rank run.
+points stored in any rank's file; every point a rank had finished is kept (a fresh run of
+another config in the folder meanwhile keeps them too, and the killed run is one session), and
+--resume (on 3 ranks) finishes the campaign with the answers of an uninterrupted 3-rank run.
 """
 
 import csv
@@ -119,6 +120,16 @@ def check_ranks(kollective, work, mpiexec):
         os.kill(victim, signal.SIGKILL)
     process.communicate(timeout=300)
     expect(stored_anywhere(killed) >= stored, f"the {stored} points stored before the kill are kept")
+    kept = stored_anywhere(killed)
+    other_config = os.path.join(work, "other.yaml")  # a fresh campaign of another config in the folder
+    with open(other_config, "w") as other:
+        other.write("runs:\n  - name: other\n    algorithm: schulze\n"
+                    "    input: {generator: {model: impartial_culture, alternatives: 5, voters: 9}}\n")
+    expect(run(kollective, killed, config=other_config).returncode == 0, "another config's run in the folder")
+    expect(stored_anywhere(killed) == kept, f"another config's fresh run keeps the {kept} points of the ranks' files")
+    with closing(sqlite3.connect(os.path.join(killed, "results.sqlite"))) as db:
+        statuses = [row[0] for row in db.execute("SELECT status FROM sessions ORDER BY id")]
+    expect(statuses == ["interrupted", "completed"], f"the killed 3-rank run is one session: {statuses}")
     resumed = run_ranks(killed, "--resume")
     expect(resumed.returncode == 0, f"--resume on 3 ranks after a rank was killed: {resumed.stderr}")
     for name, rows in expected.items():
