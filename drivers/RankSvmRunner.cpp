@@ -307,7 +307,13 @@ void train_and_evaluate(const RankSvmRun& settings, const RunContext& context, T
   ranksvm::RankData test;
   if (settings.has_test) test = load(settings.test, train.features);
   for (const ranksvm::RankData* data : {&train, &test}) {
-    for (const std::string& warning : data->warnings) warn(warning);
+    for (const std::string& warning : data->warnings) {
+      if (settings.measurement.shared) {  // every rank read the same file
+        warn(warning);
+      } else {
+        warn_from_this_rank(warning);
+      }
+    }
   }
   if (settings.has_test && test.features != train.features) {
     fail("the test set has ", test.features, " features, the training set ", train.features);

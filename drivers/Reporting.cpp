@@ -27,4 +27,9 @@ void warn(const std::string& text) {
   if (world().rank() == 0) std::fprintf(stderr, "kollective: warning: %s\n", text.c_str());
 }
 
+void warn_from_this_rank(const std::string& text) {
+  if (world().size() == 1) return warn(text);
+  std::fprintf(stderr, "kollective: warning: rank %d: %s\n", world().rank(), text.c_str());
+}
+
 }  // namespace kollective::driver

@@ -19,8 +19,11 @@ bool quiet();
 /// log lines (notes, TRON's iterations) when `log`, unless quiet.
 Reporter reporter(bool log);
 
-/// "kollective: warning: <text>" on stderr, from rank 0.
+/// "kollective: warning: <text>" on stderr, from rank 0 (what every rank finds alike: a config's).
 void warn(const std::string& text);
+/// A warning of work this rank does alone (a point of its own): printed by this rank, named
+/// "rank R: " where there are several.
+void warn_from_this_rank(const std::string& text);
 
 }  // namespace kollective::driver
 
