@@ -289,9 +289,9 @@ class CoalitionJob : public Job {
                    std::to_string(n) + " agents");
     Timing times;
     Workspace<Space::memory_space> workspace;  // the table and the trade buffers, reused by the repetitions
-    const coalition::Result result = measure(space, measurement, times, [&] {
+    const coalition::Result result = measure(space, measurement, times, [&] {  // a game checked as read or made
       return values.made.data() ? coalition::solve(space, values.made, settings.options, workspace)
-                                : coalition::solve(space, game, settings.options, workspace);
+                                : coalition::Impl::solve_checked(space, game, settings.options, &workspace);
     });
     values.made = {};     // before the checks
     workspace.release();  // before the checks

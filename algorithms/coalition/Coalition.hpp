@@ -75,6 +75,24 @@ Result solve_resident(const ExecSpace& space, const Kokkos::View<const double*, 
   return result;
 }
 
+/// solve_checked() of values a caller passes, validated first (validate_values) where their table
+/// fits the space's memory; else the solve refuses them for their size, reading none.
+template <class ExecSpace>
+Result solve_validated(const ExecSpace& space, Values values, const Options& options,
+                       Workspace<typename ExecSpace::memory_space>* workspace) {
+  if (values.v == nullptr && values.count > 0) fail("coalition::solve: the values are a null pointer");
+  bool whole = values.agents >= 1 && values.agents <= max_agents && values.count == values.size();
+  if (whole) {
+    try {
+      require_memory(memory_kind<typename ExecSpace::memory_space>(), static_cast<std::int64_t>(values.size() * 8), "");
+    } catch (const Error&) {
+      whole = false;  // the solve's own check names what does not fit
+    }
+  }
+  if (whole) validate_values(values, "coalition::solve", options.precision == Precision::float32);
+  return solve_checked(space, values, options, workspace);
+}
+
 template <class Value>
 Options in_precision(Options options) {
   static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value, "double or float values");
@@ -88,7 +106,7 @@ Options in_precision(Options options) {
 /// array of 2^n values read in place (Values(n, pointer)), checked by validate_values.
 template <class ExecSpace, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
 Result solve(const ExecSpace& space, Values values, const Options& options = {}) {
-  return Impl::solve_checked(space, values, options, nullptr);
+  return Impl::solve_validated(space, values, options, nullptr);
 }
 
 /// solve(), with the value table and the buffers of a shared solve taken from `workspace` and
@@ -97,7 +115,7 @@ Result solve(const ExecSpace& space, Values values, const Options& options = {})
 template <class ExecSpace, class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
 Result solve(const ExecSpace& space, Values values, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
-  return Impl::solve_checked(space, values, options, &workspace);
+  return Impl::solve_validated(space, values, options, &workspace);
 }
 
 namespace Impl {
@@ -127,7 +145,11 @@ Result solve_view(const ExecSpace& space, const ValuesView& values, const Option
   if constexpr (in_place) {
     if (values.span_is_contiguous()) read = values.data();
   }
-  if (!read) {
+  if (!read) {  // copied to the host as doubles (and, from a device, its mirror first)
+    constexpr bool host_view =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ValuesView::memory_space>::accessible;
+    require_host_memory(static_cast<std::int64_t>(values.extent(0)) * (8 + (host_view ? 0 : sizeof(Given))),
+                        "coalition::solve: a host copy of the values of " + std::to_string(agents) + " agents");
     const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
     copied.resize(mirror.extent(0));
     for (std::size_t mask = 0; mask < copied.size(); ++mask) copied[mask] = mirror(mask);

@@ -33,6 +33,10 @@ void validate_values(const Game& game, const std::string& source, bool single_pr
 }
 
 void validate_values(Values values, const std::string& source, bool single_precision) {
+  if (values.agents < 1 || values.agents > max_agents)
+    fail(source, ": ", values.agents, " agents outside 1..", max_agents);
+  if (values.count != values.size()) fail(source, ": ", values.count, " values for ", values.agents, " agents");
+  if (values.v == nullptr) fail(source, ": the values are a null pointer");
   const double* v = values.v;
   const std::size_t size = values.size();
   if (v[0] != 0.0) fail_value(source, 0, v[0], single_precision);

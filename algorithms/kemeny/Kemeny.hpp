@@ -33,6 +33,7 @@ inline void require_shared_dp_memory(int n, const comm::Communicator& communicat
 template <class ExecSpace>
 Result solve_dp(const ExecSpace& space, const Counts& o, const Options& options = {}) {
   validate(options);
+  preferences::check_counts(o, "kemeny::solve_dp", true);
   Workspace<typename ExecSpace::memory_space> workspace;
   Result result = Impl::solve_dp(space, o, options, workspace);
   check_result(o, result);
@@ -46,7 +47,7 @@ template <class ExecSpace>
 Result solve(const ExecSpace& space, const Counts& o, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace) {
   validate(options);
-  if (o.alternatives < 1) fail("kemeny::solve: no alternatives (an election needs one)");
+  preferences::check_counts(o, "kemeny::solve", true);
   Result result = Impl::solve(space, o, options, workspace);
   check_result(o, result);
   return result;

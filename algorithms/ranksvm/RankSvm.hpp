@@ -26,6 +26,7 @@ namespace kollective::ranksvm {
 template <class ExecSpace>
 Result train(const ExecSpace& space, const RankData& data, const Options& options, const double* rows = nullptr) {
   validate(options);
+  check_data(data, rows);
   const double* x = rows ? rows : data.x.data();
   Result result = options.precision == Precision::float32
                       ? Impl::train_with<ExecSpace, float>(space, data, x, options)
@@ -41,6 +42,7 @@ template <class ExecSpace>
 Result train(const ExecSpace& space, const RankData& data, const Options& options,
              Workspace<typename ExecSpace::memory_space>& workspace, const double* rows = nullptr) {
   validate(options);
+  check_data(data, rows);
   const double* x = rows ? rows : data.x.data();
   Result result = options.precision == Precision::float32
                       ? Impl::train_with<ExecSpace, float>(space, data, x, options, &workspace)
@@ -81,7 +83,11 @@ Result train(const ExecSpace& space, const XView& x, const YView& y, const QidVi
   if constexpr (host_rows) {
     if (x.span_is_contiguous()) rows = x.data();
   }
-  if (!rows) {
+  if (!rows) {  // X copied to the host as row-major doubles (and, from a device, its mirror first)
+    constexpr bool host_view = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename XView::memory_space>::accessible;
+    require_host_memory(checked_mul(docs, features, "documents x features") * (8 + (host_view ? 0 : sizeof(XValue))),
+                        "ranksvm::train: a host copy of X (" + std::to_string(docs) + " documents x " +
+                            std::to_string(features) + " features)");
     const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
     copied.resize(static_cast<std::size_t>(docs) * features);
     for (std::int64_t d = 0; d < docs; ++d) {

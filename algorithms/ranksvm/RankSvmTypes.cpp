@@ -163,6 +163,28 @@ const ResultFields<Result>& result_fields() {
 
 std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
 
+void check_data(const RankData& data, const double* rows) {
+  const std::int64_t docs = data.docs;
+  if (docs < 1 || data.features < 1)
+    fail("ranksvm::train: ", docs, " documents of ", data.features, " features (at least one of each)");
+  if (static_cast<std::int64_t>(data.labels.size()) != docs)
+    fail("ranksvm::train: ", data.labels.size(), " labels for ", docs, " documents");
+  for (std::int64_t d = 0; d < docs; ++d) {
+    const double label = data.labels[d];
+    if (!(label >= 0 && label <= max_label) || label != std::floor(label))
+      fail("ranksvm::train: labels[", d, "] = ", label, " is not an integer grade 0..", max_label);
+  }
+  const auto& begin = data.query_begin;
+  if (begin.size() != data.query_ids.size() + 1 || begin.front() != 0 || begin.back() != docs)
+    fail("ranksvm::train: query_begin must hold the ", data.query_ids.size(), " queries' offsets and ", docs,
+         " (from 0 to the documents, queries + 1 entries); it holds ", begin.size(), " entries");
+  for (std::size_t q = 1; q < begin.size(); ++q) {
+    if (begin[q] < begin[q - 1]) fail("ranksvm::train: query_begin[", q, "] = ", begin[q], " is below the one before");
+  }
+  if (!rows && data.x.size() != static_cast<std::size_t>(docs) * data.features)
+    fail("ranksvm::train: x holds ", data.x.size(), " values for ", docs, " documents x ", data.features, " features");
+}
+
 void check_result(const RankData& data, const Result& result) {
   auto wrong = [](const auto&... what) { fail("internal error: the RankSVM result ", what...); };
   if (static_cast<int>(result.w.size()) != data.features)

@@ -81,6 +81,11 @@ struct Options {
 RankData group_by_query(const double* x, int features, const double* labels, const std::int64_t* qids,
                         std::int64_t docs, bool single_precision);
 
+/// Fails, naming what disagrees, unless `data` is whole: documents and features, a label per
+/// document (an integer grade 0..max_label), queries' offsets from 0 to docs in order, and X's
+/// docs x features values where train reads them from data.x (`rows` null).
+void check_data(const RankData& data, const double* rows);
+
 /// The most TRON iterations a training may take (Options::max_iterations).
 constexpr int max_tron_iterations = 1000000;
 

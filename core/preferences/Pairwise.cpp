@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "kollective/core/Memory.hpp"
 #include "kollective/core/Parse.hpp"
 #include "kollective/core/TextInput.hpp"
 
@@ -304,6 +305,15 @@ void write_pairwise_csv(const PairwiseCounts& counts, const std::string& path) {
     out << csv_record(fields);
   }
   if (!out.flush()) fail("error while writing '", path, "'");
+}
+
+void check_counts(const PairwiseCounts& counts, const char* caller, bool names_needed) {
+  const std::int64_t n = counts.alternatives;
+  if (n < 1) fail(caller, ": ", n, " alternatives (an election needs one)");
+  if (static_cast<std::int64_t>(counts.doubled.size()) != checked_mul(n, n, "pairwise matrix"))
+    fail(caller, ": ", counts.doubled.size(), " doubled counts for ", n, " alternatives (n * n = ", n * n, ")");
+  if (names_needed && static_cast<std::int64_t>(counts.names.size()) != n)
+    fail(caller, ": ", counts.names.size(), " names for ", n, " alternatives (one each)");
 }
 
 }  // namespace kollective::preferences

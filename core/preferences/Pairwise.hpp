@@ -63,14 +63,24 @@ struct PairwiseCounts {
   std::uint32_t at(int i, int j) const { return doubled[static_cast<size_t>(i) * alternatives + j]; }
 };
 
+/// Fails, beginning with `caller`, unless `counts` is whole: at least one alternative, n * n
+/// doubled counts and, where `names_needed`, n names.
+void check_counts(const PairwiseCounts& counts, const char* caller, bool names_needed);
+
 /// The caller's View of doubled counts (check_doubled_view_type) copied to host counts, the
 /// alternatives named 1..n; `caller` begins the messages.
 template <class ExecSpace, class DoubledView>
 PairwiseCounts counts_from_view(const DoubledView& doubled, const char* caller) {
   check_doubled_view_type<ExecSpace, DoubledView>();
   check_square(doubled, caller);
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), doubled);
   const int n = static_cast<int>(doubled.extent(0));
+  const std::int64_t cells = checked_mul(n, n, "pairwise matrix");  // the counts, and a device View's mirror
+  constexpr bool host_view =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename DoubledView::memory_space>::accessible;
+  require_host_memory(
+      checked_mul(cells, 4 + (host_view ? 0 : sizeof(typename DoubledView::value_type)), "pairwise matrix"),
+      std::string(caller) + ": the pairwise counts of " + std::to_string(n) + " alternatives");
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), doubled);
   PairwiseCounts counts;
   counts.alternatives = n;
   counts.names = numbered_names(n);
@@ -273,6 +283,7 @@ PairwiseCounts to_host(const PairwiseView<MemorySpace>& doubled, std::vector<std
 /// Copies host counts to a device matrix.
 template <class ExecSpace>
 PairwiseView<typename ExecSpace::memory_space> to_device(const ExecSpace& space, const PairwiseCounts& counts) {
+  check_counts(counts, "preferences::to_device", false);
   const int n = counts.alternatives;
   require_memory(memory_kind<typename ExecSpace::memory_space>(),
                  checked_mul(checked_mul(n, n, "pairwise matrix"), 4, "pairwise matrix"),

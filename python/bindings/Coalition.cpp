@@ -38,7 +38,8 @@ nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
   const auto options = options_from("coalition", coalition::option_fields(), given, coalition::check);
   const bool single = options.precision == Precision::float32;
   const coalition::Values game = game_values(values, single);
-  const auto [result, seconds] = solve_timed([&] { return coalition::solve(Space(), game, options); });
+  const auto [result, seconds] =
+      solve_timed([&] { return coalition::Impl::solve_checked(Space(), game, options, nullptr); });
   std::vector<std::string> names;
   for (int a = 1; a <= game.agents; ++a) names.push_back(std::to_string(a));
   nb::dict out = result_dict(coalition::result_fields(), coalition::Report{result, options, names});

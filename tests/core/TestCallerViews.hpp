@@ -2,6 +2,7 @@
 // memory) give what the same problems give through the library's host structs, bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -221,6 +222,55 @@ TEST(TEST_CATEGORY, caller_views_ranksvm) {
   EXPECT_EQ(log.front().rfind("tron iter   1", 0), 0u) << log.front();
   options.eps = 2;
   EXPECT_NE(error_of([&] { ranksvm::train(space, x, y, qid, options); }).find("eps must be in (0, 1)"),
+            std::string::npos);
+}
+
+TEST(TEST_CATEGORY, host_forms_are_checked) {
+  // The host structs a caller fills by hand: what disagrees is named, nothing is read past its end.
+  TEST_EXECSPACE space;
+  coalition::Game game = coalition::uniform_game(5, 1);
+  for (const std::uint64_t at : {std::uint64_t{7}, std::uint64_t{31}}) {  // 31: the grand coalition
+    game.values = coalition::uniform_game(5, 1).values;
+    game.values[at] = std::nan("");
+    for (const auto method :
+         {coalition::Method::dp, coalition::Method::idp, coalition::Method::ip, coalition::Method::automatic}) {
+      coalition::Options options;
+      options.method = method;
+      EXPECT_NE(error_of([&] {
+                  coalition::solve(space, game, options);
+                }).find("v(" + std::to_string(at) + ") = nan is not finite"),
+                std::string::npos)
+          << coalition::to_string(method);
+    }
+  }
+  game.values[7] = 1;
+  game.values[0] = 5;
+  EXPECT_NE(error_of([&] { coalition::solve(space, game); }).find("v(empty) must be 0, got 5"), std::string::npos);
+  EXPECT_NE(error_of([&] { coalition::solve(space, coalition::Values(5, nullptr)); }).find("null pointer"),
+            std::string::npos);
+  auto counts = preferences::pairwise_reference(random_weak_profile(5, 20, 2));
+  counts.names.clear();
+  EXPECT_NE(error_of([&] { kemeny::solve(space, counts); }).find("kemeny::solve: 0 names for 5 alternatives"),
+            std::string::npos);
+  counts.names = {"a", "b", "c", "d", "e"};
+  counts.doubled.resize(9);
+  EXPECT_NE(error_of([&] { kemeny::solve(space, counts); }).find("9 doubled counts for 5 alternatives"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { preferences::to_device(space, counts); }).find("9 doubled counts"), std::string::npos);
+  const ranksvm::RankData data = ranksvm::synthetic_letor("mq2007", 4, 40, 3, 1);
+  auto broken = data;
+  broken.query_begin.back() = 1000;
+  EXPECT_NE(error_of([&] { ranksvm::train(space, broken, {}); }).find("query_begin must hold"), std::string::npos);
+  broken = data;
+  broken.labels.pop_back();
+  EXPECT_NE(error_of([&] { ranksvm::train(space, broken, {}); }).find("39 labels for 40 documents"), std::string::npos);
+  broken = data;
+  broken.labels[3] = 40;
+  EXPECT_NE(error_of([&] { ranksvm::train(space, broken, {}); }).find("labels[3] = 40 is not an integer grade"),
+            std::string::npos);
+  broken = data;
+  broken.x.resize(10);
+  EXPECT_NE(error_of([&] { ranksvm::train(space, broken, {}); }).find("x holds 10 values for 40 documents"),
             std::string::npos);
 }
 
