@@ -161,7 +161,14 @@ const ResultFields<Result>& result_fields() {
   return fields;
 }
 
-std::optional<OptionProblem> check(const Options& options) { return check_fields(options, option_fields()); }
+std::optional<OptionProblem> check(const Options& options) {
+  if (auto problem = check_fields(options, option_fields())) return problem;
+  const std::int64_t span = options.split_span;
+  if (span != 0 && (span < 2 || (span & (span - 1)) != 0))
+    return OptionProblem{
+        "split_span", "must be 0 (the backend's default) or a power of two of at least 2, got " + std::to_string(span)};
+  return std::nullopt;
+}
 
 void check_data(const RankData& data, const double* rows) {
   const std::int64_t docs = data.docs;

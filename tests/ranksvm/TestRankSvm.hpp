@@ -91,6 +91,14 @@ TEST(TEST_CATEGORY, ranksvm_split_span_must_be_a_power_of_two) {
   const auto data = rs::synthetic_letor("mq2007", 5, 50, 3, 1);
   EXPECT_THROW(rs::evaluate(space, data, 1.0, {0, 0, 0}, {1, 1, 1}, 24), std::exception);
   EXPECT_THROW(rs::evaluate(space, data, 1.0, {0, 0, 0}, {1, 1, 1}, 1), std::exception);
+  rs::Options options;  // train's check names it before any work
+  for (const std::int64_t span : {std::int64_t{-2}, std::int64_t{3}}) {
+    options.split_span = span;
+    EXPECT_NE(error_of([&] { rs::train(space, data, options); })
+                  .find("split_span must be 0 (the backend's default) or a power of two of at least 2, got " +
+                        std::to_string(span)),
+              std::string::npos);
+  }
 }
 
 TEST(TEST_CATEGORY, ranksvm_gradient_and_hessian_match_finite_differences) {

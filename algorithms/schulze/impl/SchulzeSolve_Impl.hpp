@@ -358,7 +358,7 @@ Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& coun
   const bool fits16 = largest <= 0xffffu;
   if (options.width == StrengthWidth::bits16 && !fits16) {
     fail("Schulze: 16-bit strengths requested but the largest link strength is ", largest / 2.0,
-         " (at most 32767.5 fits)");
+         " voters (doubled count ", largest, "; a doubled count of at most 65535 fits)");
   }
   // Host backends emulate the packed 16-bit min/max lane by lane, slower than 32-bit words, so
   // `auto` takes 16 bits on devices only.
