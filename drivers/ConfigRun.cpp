@@ -562,7 +562,8 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
       check_output_folder(out_dir);
     }
     const std::string database = ResultsDatabase::path_in(out_dir);  // an earlier campaign's, readable
-    if (world().rank() == 0 && std::filesystem::exists(database))
+    std::error_code error;  // an empty file (a reader's connection made it) is a new database
+    if (world().rank() == 0 && std::filesystem::exists(database) && std::filesystem::file_size(database, error) > 0)
       ResultsDatabase(database, ResultsDatabase::Access::read);
     const std::string pending = out_dir + "/results.pending";  // where finished points' files wait
     if (std::filesystem::exists(pending) && !std::filesystem::is_directory(pending)) {

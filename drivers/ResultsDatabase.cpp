@@ -119,6 +119,10 @@ ResultsDatabase::ResultsDatabase(const std::string& path, Access access) : path_
       execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;");
       execute(std::string("BEGIN IMMEDIATE;") + schema + "COMMIT;");
     }
+    if (access == Access::read) {  // an SQLite file of other tables, or none
+      Statement table(db_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kollective'", path_);
+      if (!table.step()) fail("'", path, "' is not a Kollective results database");
+    }
     Statement version(db_, "SELECT value FROM kollective WHERE key = 'schema_version'", path_);
     if (!version.step()) {
       if (access == Access::read) fail("'", path, "' is not a Kollective results database");

@@ -47,8 +47,8 @@ def run(kollective, out, *extra, config=CONFIG):
 
 
 def stored_points(out, run_name="sweep"):
-    try:
-        with closing(sqlite3.connect(os.path.join(out, "results.sqlite"), timeout=10)) as db:
+    try:  # read-only: a plain connect would make an empty file before kollective makes the database
+        with closing(sqlite3.connect(f"file:{os.path.join(out, 'results.sqlite')}?mode=ro", uri=True, timeout=10)) as db:
             return db.execute("SELECT count(*) FROM points WHERE run = ?", (run_name,)).fetchone()[0]
     except sqlite3.Error:  # not made yet, or made but its tables not yet
         return 0
