@@ -105,17 +105,23 @@ std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what
 
 namespace {
 
-/// Fails unless `bytes` fit in `available` with 5% (at least 64 MiB) kept free for the runtime,
+/// Whether `bytes` fit in `available` with 5% (at least 64 MiB) kept free for the runtime,
 /// scratch and small buffers.
+bool fits(std::int64_t bytes, std::int64_t available) {
+  return bytes <= available - std::max<std::int64_t>(available / 20, 64ll << 20);
+}
+
+/// Fails unless `bytes` fit in `available` (fits).
 void require_fits(std::int64_t bytes, std::int64_t available, const std::string& what, const std::string& memory) {
-  const std::int64_t margin = std::max<std::int64_t>(available / 20, 64ll << 20);
-  if (bytes > available - margin) {
+  if (!fits(bytes, available)) {
     fail(what, " needs ", format_bytes(static_cast<double>(bytes)), " of ", memory, " but only ",
          format_bytes(static_cast<double>(available)), " is available");
   }
 }
 
 }  // namespace
+
+bool memory_fits(MemoryKind kind, std::int64_t bytes) { return fits(bytes, available_bytes(kind)); }
 
 void require_memory(MemoryKind kind, std::int64_t bytes, const std::string& what) {
   const std::string memory = kind == MemoryKind::host ? host_memory_name("host memory") : "GPU memory";

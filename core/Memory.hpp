@@ -40,6 +40,9 @@ std::string format_bytes(double bytes);
 /// Product a*b in 64 bits; fails with `what` if it overflows.
 std::int64_t checked_mul(std::int64_t a, std::int64_t b, const std::string& what);
 
+/// Whether `bytes` fit in what `kind` of memory has available, keeping a small safety margin
+/// (require_memory's test, without its error).
+bool memory_fits(MemoryKind kind, std::int64_t bytes);
 /// Throws a kollective::Error naming `what`, the bytes needed and the bytes free when `bytes`
 /// exceeds what `kind` of memory has available (keeping a small safety margin).
 void require_memory(MemoryKind kind, std::int64_t bytes, const std::string& what);

@@ -393,12 +393,9 @@ class RankSvmJob : public Job {
     // A file read with a feature count fails on a wider line itself; a generator's count is given.
     const CheckedSource train = check_source(settings_.train, features);
     const int train_features = train.features;
-    const int ranks = settings_.options.communicator.size();
-    if (settings_.model_in.empty() && train.queries > 0 && train.queries < ranks) {  // a training shared by all
-      fail("the training set ", settings_.train.describe(), " has ", train.queries,
-           train.queries == 1 ? " query" : " queries", ": a training shared by ", ranks,
-           " ranks needs at least one query per rank (use at most ", train.queries, " ranks, or distribute: points)");
-    }
+    const auto shared = ranksvm::shared_training_problem(train.queries, settings_.options.communicator.size());
+    if (settings_.model_in.empty() && train.queries > 0 && shared)  // `queries` 0: a file too large to read twice
+      fail("the training set ", settings_.train.describe(), ": ", *shared, "; or distribute: points");
     if (features > 0 && train_features != features) {
       fail("the model '", settings_.model_in, "' has ", features, " weights, the training set ",
            settings_.train.describe(), " ", train_features, " features");

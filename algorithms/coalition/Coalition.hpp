@@ -80,16 +80,9 @@ Result solve_resident(const ExecSpace& space, const Kokkos::View<const double*, 
 template <class ExecSpace>
 Result solve_validated(const ExecSpace& space, Values values, const Options& options,
                        Workspace<typename ExecSpace::memory_space>* workspace) {
-  if (values.v == nullptr && values.count > 0) fail("coalition::solve: the values are a null pointer");
-  bool whole = values.agents >= 1 && values.agents <= max_agents && values.count == values.size();
-  if (whole) {
-    try {
-      require_memory(memory_kind<typename ExecSpace::memory_space>(), static_cast<std::int64_t>(values.size() * 8), "");
-    } catch (const Error&) {
-      whole = false;  // the solve's own check names what does not fit
-    }
-  }
-  if (whole) validate_values(values, "coalition::solve", options.precision == Precision::float32);
+  const auto table_bytes = static_cast<std::int64_t>(values.size() * 8);  // 0 for agents beyond 63
+  if (memory_fits(memory_kind<typename ExecSpace::memory_space>(), table_bytes))
+    validate_values(values, "coalition::solve", options.precision == Precision::float32);
   return solve_checked(space, values, options, workspace);
 }
 

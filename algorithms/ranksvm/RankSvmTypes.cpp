@@ -170,6 +170,12 @@ std::optional<OptionProblem> check(const Options& options) {
   return std::nullopt;
 }
 
+std::optional<std::string> shared_training_problem(std::int64_t queries, int ranks) {
+  if (queries >= ranks) return std::nullopt;
+  return "RankSVM training shared by " + std::to_string(ranks) + " ranks needs at least one query per rank (" +
+         std::to_string(queries) + (queries == 1 ? " query" : " queries") + ")";
+}
+
 void check_data(const RankData& data, const double* rows) {
   const std::int64_t docs = data.docs;
   if (docs < 1 || data.features < 1)

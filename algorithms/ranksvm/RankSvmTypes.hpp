@@ -86,6 +86,10 @@ RankData group_by_query(const double* x, int features, const double* labels, con
 /// docs x features values where train reads them from data.x (`rows` null).
 void check_data(const RankData& data, const double* rows);
 
+/// Why `queries` queries cannot be trained on shared by `ranks` ranks (each holds whole queries,
+/// at least one), or none.
+std::optional<std::string> shared_training_problem(std::int64_t queries, int ranks);
+
 /// The most TRON iterations a training may take (Options::max_iterations).
 constexpr int max_tron_iterations = 1000000;
 

@@ -69,10 +69,7 @@ inline RankData rank_share(const RankData& data, int rank, int ranks) {
 /// Fails on every rank alike unless every rank gets a query.
 inline void require_query_per_rank(const RankData& data, const comm::Communicator& communicator) {
   communicator.on_every_rank([&] {
-    if (data.queries() < communicator.size()) {
-      fail("RankSVM training shared by ", communicator.size(), " ranks needs at least one query per rank (",
-           data.queries(), " queries)");
-    }
+    if (const auto problem = shared_training_problem(data.queries(), communicator.size())) fail(*problem);
     return 0;
   });
 }
