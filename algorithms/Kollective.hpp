@@ -9,6 +9,7 @@
 /// Everything else (impl/) is internal: it may change between minor versions.
 
 #include "kollective/core/Error.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/core/OptionFields.hpp"
 #include "kollective/core/ResultFields.hpp"
 #include "kollective/core/Workspace.hpp"

@@ -1,4 +1,5 @@
 #include "kollective/core/Progress.hpp"
+#include "kollective/core/Interrupt.hpp"
 
 #include <unistd.h>
 
@@ -64,6 +65,7 @@ Progress::~Progress() {
 }
 
 void Progress::update(std::int64_t done) {
+  Impl::interruption_point();
   if (!callback_ || finished_) return;
   const double now = timer_.seconds();
   if (now < report_interval_s || now - last_report_ < report_interval_s) return;

@@ -2,6 +2,7 @@
 
 #include "kollective/core/Csv.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -198,6 +199,7 @@ PairwiseCounts read_pairwise_csv(const std::string& path, Cells cells) {
   PairwiseCounts counts;
   const long header_line = record.line;
   const bool header = record.cells[0].empty() || !parse_decimal(record.cells[0]);
+  const bool corner_empty = record.cells[0].empty();
   if (header) {  // ",A,B,C" (corner cell empty) or "A,B,C"
     counts.names.assign(record.cells.begin() + (record.cells[0].empty() ? 1 : 0), record.cells.end());
     if (counts.names.empty()) fail_at(path, header_line, "the header names no alternatives");
@@ -212,14 +214,26 @@ PairwiseCounts read_pairwise_csv(const std::string& path, Cells cells) {
   const bool named = header && record.cells.size() == n + 1;
   std::vector<std::int64_t> weights;
   std::vector<std::int64_t>* signed_cells = cells == Cells::signed_weights ? &weights : nullptr;
+  // ",1,2,3" names alternatives 1, 2, 3 but is also the first row of a matrix of 4 without names
+  // whose diagonal cell is empty: it is read as names, and an error says how to mean the other.
+  const bool numbers_as_names =
+      corner_empty && std::all_of(counts.names.begin(), counts.names.end(),
+                                  [](const std::string& name) { return parse_decimal(name).has_value(); });
   std::size_t rows = 0;
-  do {
-    if (rows == n) {
-      fail_at(path, record.line, "more rows than the ", n, " alternatives ",
-              header ? "the header names" : "of the first row");
-    }
-    read_row(record, rows++, named, path, counts, signed_cells);
-  } while (csv.next(record));
+  try {
+    do {
+      if (rows == n) {
+        fail_at(path, record.line, "more rows than the ", n, " alternatives ",
+                header ? "the header names" : "of the first row");
+      }
+      read_row(record, rows++, named, path, counts, signed_cells);
+    } while (csv.next(record));
+  } catch (const Error& e) {
+    if (!numbers_as_names) throw;
+    throw Error(std::string(e.what()) + " (line " + std::to_string(header_line) +
+                ", whose first cell is empty, was read as a header of names: a matrix without names needs 0 "
+                "in its first cell)");
+  }
   if (rows < n) {
     fail_at(path, header ? header_line : 0, header ? "the header names " : "the first row has ", n,
             header ? " alternatives" : " cells", " but there are ", rows, " rows");

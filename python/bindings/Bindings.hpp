@@ -11,6 +11,8 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include "kollective/core/Interrupt.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -43,10 +45,16 @@ struct Timed {
   double seconds = 0;
 };
 
-/// Runs `solve` where Kokkos can run (require_kokkos), without the GIL, and times it.
+/// Raises Python's pending signal (KeyboardInterrupt on Ctrl-C) as a C++ exception that ends the
+/// solve; called at the solve's interruption points, without the GIL.
+void raise_pending_signal();
+
+/// Runs `solve` where Kokkos can run (require_kokkos), without the GIL, and times it; Ctrl-C
+/// ends it at its next interruption point (kollective/core/Interrupt.hpp).
 template <class Solve>
 auto solve_timed(Solve&& solve) {
   require_kokkos();
+  InterruptCheck on_signal(raise_pending_signal);
   nb::gil_scoped_release unlocked;
   Kokkos::Timer timer;
   Timed<decltype(solve())> timed{solve()};

@@ -35,6 +35,11 @@ void require_kokkos() {
   if (!Kokkos::is_initialized()) fail("kollective: Kokkos was finalized (the interpreter is exiting)");
 }
 
+void raise_pending_signal() {
+  nb::gil_scoped_acquire locked;
+  if (PyErr_CheckSignals() != 0) throw nb::python_error();  // the handler raised (KeyboardInterrupt)
+}
+
 }  // namespace kollective::python
 
 NB_MODULE(_kollective, m) {

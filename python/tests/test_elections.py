@@ -212,3 +212,24 @@ def test_a_square_array_must_say_what_it_holds():
     assert repr(kollective.Pairwise.from_counts(matrix)) == "Pairwise(3 alternatives: 1, 2, 3)"
     assert kollective.__version__.count(".") == 2
     assert repr(kollective.profile(np.array([[0, 1], [1, 0], [0, 1]]))).startswith("Profile(2 alternatives, 3 voters, ")
+
+
+def test_ctrl_c_ends_a_long_solve():
+    """SIGINT during a solve raises KeyboardInterrupt at its next interruption point, not after it;
+    the module solves again afterwards."""
+    import os
+    import signal
+    import threading
+    import time
+
+    rng = np.random.default_rng(1)
+    n = 44  # a random tournament the branch and cut takes minutes to prove
+    upper = np.triu(rng.integers(0, 101, (n, n)), 1)
+    counts = kollective.Pairwise.from_counts(upper + np.tril(100 - upper.T, -1))
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        kollective.kemeny(counts, time_limit=300)
+    assert time.monotonic() - started < 60
+    assert kollective.kemeny(kollective.Pairwise.from_counts(counts.doubled[:5, :5] / 2)).exact

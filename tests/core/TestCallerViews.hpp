@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
 #include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
 #include "kollective/algorithms/schulze/Schulze.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 
 namespace kollective::test {
@@ -364,6 +366,61 @@ TEST(TEST_CATEGORY, kernels_run_on_the_callers_space) {
     EXPECT_EQ(kernels_off(space, [&] { ranksvm::train(space, data, options); }), "")
         << "ranksvm" << (single ? " float" : "");
   }
+}
+
+/// Thrown by the interrupting check below.
+struct Interrupted {};
+
+TEST(TEST_CATEGORY, a_solve_ends_at_an_interruption_point) {
+  // Each solver calls the thread's InterruptCheck while it runs; an exception thrown from it ends
+  // the solve and reaches the caller, and the same solve afterwards gives the same answer.
+  TEST_EXECSPACE space;
+  // Schulze checks after every 16th block of 64 pivots: 17 blocks.
+  const auto doubled = preferences::to_device(space, random_tournament(17 * 64, 20, 5));
+  const auto tournament = random_tournament(16, 100, 3);
+  kemeny::Options dp;
+  dp.method = kemeny::Method::dp;
+  const coalition::Game game = coalition::uniform_game(12, 4);
+  coalition::Options ip;
+  ip.method = coalition::Method::ip;
+  const ranksvm::RankData data = ranksvm::synthetic_letor("mq2007", 12, 300, 6, 1);
+  const std::vector<std::pair<std::string, std::function<std::string()>>> solves = {
+      {"schulze", [&] { return testing::PrintToString(schulze::solve(space, doubled).winners); }},
+      {"kemeny auto", [&] { return testing::PrintToString(kemeny::solve(space, tournament).optima); }},
+      {"kemeny dp", [&] { return testing::PrintToString(kemeny::solve(space, tournament, dp).optima); }},
+      {"coalition dp", [&] { return testing::PrintToString(coalition::solve(space, game).structure); }},
+      {"coalition ip", [&] { return testing::PrintToString(coalition::solve(space, game, ip).structure); }},
+      {"ranksvm", [&] { return testing::PrintToString(ranksvm::train(space, data, ranksvm::Options{}).w); }},
+  };
+  for (const auto& [name, solve] : solves) {
+    int calls = 0;
+    std::string answer;
+    {
+      InterruptCheck counting([&] { ++calls; });
+      answer = solve();
+    }
+    EXPECT_GT(calls, 0) << name << " has no interruption point";
+    bool ended = false;
+    {
+      InterruptCheck interrupting([] { throw Interrupted{}; });
+      try {
+        solve();
+      } catch (const Interrupted&) {
+        ended = true;
+      }
+    }
+    EXPECT_TRUE(ended) << name << " was not interrupted";
+    EXPECT_EQ(solve(), answer) << name << " after an interrupted solve";
+  }
+  int outer = 0;
+  InterruptCheck counting([&] { ++outer; });
+  {
+    InterruptCheck none(nullptr);
+    schulze::solve(space, doubled);
+  }
+  EXPECT_EQ(outer, 0) << "an inner check replaces the outer one";
+  schulze::solve(space, doubled);
+  EXPECT_GT(outer, 0) << "the outer check comes back after the inner one";
 }
 
 }  // namespace kollective::test

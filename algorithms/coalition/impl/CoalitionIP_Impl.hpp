@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "kollective/algorithms/coalition/impl/CoalitionSubspaces.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/algorithms/coalition/CoalitionTypes.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionIPStart_Impl.hpp"
 #include "kollective/algorithms/coalition/impl/CoalitionUpload_Impl.hpp"
@@ -505,6 +506,7 @@ IpBest run_frames(const ExecSpace& space, IpSearch<Memory>& search, double incum
   best.value = incumbent;
   std::uint64_t& count = stack.count;
   while (!stack.empty()) {
+    kollective::Impl::interruption_point();
     bring_back(space, stack);
     const std::uint64_t take = std::min(per_launch, count);
     search.frames = Kokkos::subview(stack.frames, std::make_pair(count - take, count));

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Error.hpp"
@@ -371,6 +372,7 @@ Ranking iterated_local_search(const ExecSpace& space, const Counts& o, const Ran
   while (true) {
     Kokkos::deep_copy(space, state, arrays.state);
     space.fence();
+    kollective::Impl::interruption_point();
     if (launched > 0) pace = launched / Kokkos::max(1e-6, timer.seconds() - launched_at);
     const std::uint64_t before = best_distance;
     for (int c = 0; c < chains; ++c) {

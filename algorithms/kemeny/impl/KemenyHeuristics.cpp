@@ -1,4 +1,5 @@
 #include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
+#include "kollective/core/Interrupt.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -289,6 +290,7 @@ std::pair<Ranking, std::uint64_t> search_chain(const Margins& margins, const Ran
     if (limits.rounds > 0 && round >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
     if (limits.seconds > 0 && (round & 15) == 0 && timer.seconds() >= limits.seconds) break;
+    if ((round & 15) == 0) Impl::interruption_point();
     const Ranking before = chain.ranking();
     const std::uint64_t before_distance = chain.distance();
     chain.kick_and_descend(round_kicks(static_cast<int>(start.size())));

@@ -1,4 +1,5 @@
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
+#include "kollective/core/Interrupt.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -434,6 +435,7 @@ TriangleLp::Solution TriangleLp::solve(const std::vector<signed char>& fixed, in
     if (!first.empty()) s.add_rows(std::move(first));
   }
   for (int solves = 1;; ++solves) {
+    kollective::Impl::interruption_point();
     s.model.setMaximumWallSeconds(std::max(0.1, max_seconds - timer.seconds()));  // wall: CPU time counts every thread
     s.model.dual();
     ++s.rounds;

@@ -1,4 +1,5 @@
 #include "kollective/algorithms/kemeny/impl/KemenySearch.hpp"
+#include "kollective/core/Interrupt.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -218,6 +219,7 @@ SearchResult branch_and_cut(const Counts& o, const Separation& separate, const R
   std::vector<Node> stack = {{known, 0, -1, 0}};
   Pseudocosts costs(lp.columns());
   while (!stack.empty() && timer.seconds() < max_seconds) {
+    kollective::Impl::interruption_point();
     Node node = std::move(stack.back());
     stack.pop_back();
     if (node.bound >= result.distance) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "kollective/algorithms/ranksvm/RankSvmTypes.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/algorithms/ranksvm/impl/RankSvmDistributed_Impl.hpp"
 #include "kollective/algorithms/ranksvm/impl/RankSvm_Impl.hpp"
 #include "kollective/core/Error.hpp"
@@ -105,6 +106,7 @@ int trust_region_cg(Calls& objective, const ExecSpace& space, const HostExec& ho
   double rtr = KokkosBlas::dot(host, r, r);
   int steps = 0;
   while (std::sqrt(rtr) > cg_tolerance) {
+    kollective::Impl::interruption_point();
     ++steps;
     result.hv_total_s += time_fenced(space, [&] { objective.hv(d, hd); });
     double alpha = rtr / KokkosBlas::dot(host, d, hd);

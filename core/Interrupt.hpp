@@ -1,0 +1,37 @@
+#ifndef KOLLECTIVE_CORE_INTERRUPT_HPP
+#define KOLLECTIVE_CORE_INTERRUPT_HPP
+
+/// \file Interrupt.hpp
+/// Abandoning a long solve from the calling thread (Ctrl-C in Python, a caller's own deadline or
+/// cancel button): while an InterruptCheck lives, the solves that its thread calls call its
+/// function at their interruption points, and an exception the function throws ends the solve
+/// and reaches the caller. The points lie between kernels, never inside one: each step of a long
+/// phase that reports progress, each branch-and-bound node, LP round and local-search round of
+/// Kemeny, each search frame of coalition IP, each conjugate-gradient step of RankSVM's training.
+/// A solve ended this way leaves the caller's inputs as they were and returns nothing.
+
+#include <functional>
+
+namespace kollective {
+
+/// Installs `check` for this thread's solves until destroyed (the one before it comes back).
+class InterruptCheck {
+ public:
+  explicit InterruptCheck(std::function<void()> check);
+  ~InterruptCheck();
+  InterruptCheck(const InterruptCheck&) = delete;
+  InterruptCheck& operator=(const InterruptCheck&) = delete;
+
+ private:
+  std::function<void()> check_;
+  const std::function<void()>* previous_;
+};
+
+namespace Impl {
+/// Calls this thread's InterruptCheck, if any (from host code between kernels only).
+void interruption_point();
+}  // namespace Impl
+
+}  // namespace kollective
+
+#endif
