@@ -23,6 +23,12 @@ import sys
 from fractions import Fraction
 
 DP_LIMIT = 14  # the largest DP component this checker solves again (2^14 subsets, about a second)
+BLANKS = " \t\r\n"  # what the C++ readers trim
+DECIMAL = re.compile(r"[+-]?[0-9]+\Z")  # int() would also take '1_000' and non-ASCII digits
+ONLY_DECIMALS = re.compile(r"[\s0-9+-]*\Z")
+# A decimal as the C++ reader's grammar takes it (an exponent of 3 digits at most: larger ones
+# overflow a double there, and would make Fraction slow here).
+COUNT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?\Z")
 
 
 class Rejected(Exception):
@@ -40,6 +46,11 @@ class NotCertified(Exception):
 # ---- inputs: the doubled counts o[i][j] (a pair's margin for signed weights) and the shift
 
 
+def numbered(n):
+    """The names of alternatives a file does not name: 1..n."""
+    return [str(a + 1) for a in range(n)]
+
+
 def margins_of(weights, n, where):
     """Signed weights as margins (doubled) and the doubled sum of each pair's smaller weight."""
     o = [[0] * n for _ in range(n)]
@@ -55,46 +66,112 @@ def margins_of(weights, n, where):
     return o, shift
 
 
-def read_matrix_csv(path, signed):
+
+
+def csv_records(path):
+    """The CSV records of `path` as the C++ reader splits them (RFC 4180; blank lines and lines
+    starting with '#' between records skipped; unquoted cells trimmed), each with its line."""
     with open(path, newline="", encoding="utf-8-sig") as f:
-        rows = [row for row in csv.reader(f) if row and not row[0].startswith("#")]
-    if not rows:
-        raise Unreadable(f"{path}: no matrix rows")
-
-    def number(text):
-        try:
-            return Fraction(text.strip())
-        except (ValueError, ZeroDivisionError):
-            return None
-
-    header = rows[0][0].strip() == "" or number(rows[0][0]) is None
-    if header:
-        rows = rows[1:]
-    n = len(rows)
-    cells = []
-    for i, row in enumerate(rows):
-        values = [c.strip() for c in row]
-        if len(values) == n + 1:
-            values = values[1:]  # the name column
-        if len(values) != n:
-            raise Unreadable(f"{path}: row {i + 1} has {len(values)} cells for {n} alternatives")
-        parsed = []
-        for j, text in enumerate(values):
-            if i == j:
-                parsed.append(Fraction(0))
+        lines = [line.rstrip("\n").rstrip("\r") for line in f]
+    at = 0
+    while at < len(lines):
+        line, number = lines[at], at + 1
+        at += 1
+        if not line.strip(BLANKS) or line.startswith("#"):
+            continue
+        cells, cell, quoted, closed, i = [], "", False, False, 0
+        while True:
+            if i == len(line):
+                if not quoted:
+                    break
+                if at == len(lines):
+                    raise Unreadable(f"{path}:{number}: quoted cell not closed before the end of the file")
+                line, i, cell = lines[at], 0, cell + "\n"
+                at += 1
                 continue
-            value = number(text)
-            if value is None or (signed and value.denominator != 1) or (not signed and (value < 0 or (2 * value).denominator != 1)):
-                raise Unreadable(f"{path}: row {i + 1}, cell {j + 1}: '{text}' is not a {'weight' if signed else 'count'}")
-            parsed.append(value)
-        cells.append(parsed)
+            c = line[i]
+            i += 1
+            if quoted:
+                if c != '"':
+                    cell += c
+                elif i < len(line) and line[i] == '"':
+                    cell, i = cell + '"', i + 1
+                else:
+                    quoted, closed = False, True
+            elif c == ",":
+                cells.append(cell if closed else cell.strip(BLANKS))
+                cell, closed = "", False
+            elif closed:
+                if c not in " \t":
+                    raise Unreadable(f"{path}:{number}: text after the closing quote (cell {len(cells) + 1})")
+            elif c == '"':
+                if cell.strip(BLANKS):
+                    raise Unreadable(f"{path}:{number}: quote inside an unquoted cell (cell {len(cells) + 1})")
+                cell, quoted = "", True
+            else:
+                cell += c
+        cells.append(cell if closed else cell.strip(BLANKS))
+        yield number, cells
+
+
+def decimal(text):
+    """A decimal as the C++ reader takes one (digits, an optional fraction and exponent), exactly,
+    or None."""
+    return Fraction(text) if COUNT.match(text) else None
+
+
+def read_matrix_csv(path, signed):
+    """A pairwise CSV as the C++ reader takes it: an optional header row of names (its first cell
+    empty or not a number), a name column only with a header (each row's name that column's),
+    counts (whole or ending in .5, the diagonal 0 or empty) or integer weights (the diagonal
+    ignored). Returns the doubled counts, the shift, False and the names."""
+    records = iter(csv_records(path))
+    first = next(records, None)
+    if first is None:
+        raise Unreadable(f"{path}: no matrix rows")
+    header_line, cells = first
+    header = cells[0] == "" or decimal(cells[0]) is None
+    if header:
+        names = cells[1:] if cells[0] == "" else cells
+        if not names or any(name == "" for name in names) or len(set(names)) != len(names):
+            raise Unreadable(f"{path}:{header_line}: the header's names are not distinct and non-empty")
+        first = next(records, None)
+        if first is None:
+            raise Unreadable(f"{path}:{header_line}: header but no matrix rows")
+    else:
+        names = numbered(len(cells))
+    n = len(names)
+    named = header and len(first[1]) == n + 1
+    rows = []
+    for number, cells in [first, *records]:
+        if len(rows) == n:
+            raise Unreadable(f"{path}:{number}: more rows than the {n} alternatives")
+        i = len(rows)
+        if len(cells) != (n + 1 if named else n):
+            raise Unreadable(f"{path}:{number}: row has {len(cells)} cells, expected {n + 1 if named else n}")
+        if named and cells[0] != names[i]:
+            raise Unreadable(f"{path}:{number}: row name '{cells[0]}' does not match column name '{names[i]}'")
+        values = []
+        for j, text in enumerate(cells[1:] if named else cells):
+            if signed:
+                value = Fraction(0) if i == j else Fraction(text) if DECIMAL.match(text) and len(text) < 20 else None
+            else:
+                value = Fraction(0) if i == j and text == "" else decimal(text)
+            if signed and (value is None or not -(1 << 31) < value < (1 << 31)):
+                raise Unreadable(f"{path}:{number}: cell {j + 1} '{text}' is not an integer weight")
+            if not signed and (value is None or value < 0 or (2 * value).denominator != 1 or 2 * value > 4294967295):
+                raise Unreadable(f"{path}:{number}: cell {j + 1} '{text}' is not a count")
+            if not signed and i == j and value != 0:
+                raise Unreadable(f"{path}:{number}: diagonal cell must be 0 or empty, got '{text}'")
+            values.append(value)
+        rows.append(values)
+    if len(rows) < n:
+        raise Unreadable(f"{path}: {n} alternatives but {len(rows)} rows")
     if signed:
-        return margins_of([[int(v) for v in row] for row in cells], n, path) + (False,)
-    return [[int(2 * v) for v in row] for row in cells], 0, False
+        return margins_of([[int(v) for v in row] for row in rows], n, path) + (False, names)
+    return [[int(2 * v) for v in row] for row in rows], 0, False, names
 
 
-DECIMAL = re.compile(r"[+-]?[0-9]+\Z")  # int() would also take '1_000' and non-ASCII digits
-ONLY_DECIMALS = re.compile(r"[\s0-9+-]*\Z")
 
 
 def lolib_integer(token):
@@ -138,7 +215,7 @@ def read_lolib(path):
         text = f.read()
     plain = lolib_plain(text)
     if plain is not None:
-        return margins_of(plain[0], plain[1], path) + (False,)
+        return margins_of(plain[0], plain[1], path) + (False, numbered(plain[1]))
     lines = text.splitlines()
     n, values, name = None, [], None
     for number, line in enumerate(lines, 1):
@@ -162,64 +239,111 @@ def read_lolib(path):
     if n is None or len(values) < n * n:
         raise Unreadable(f"{path}: not n followed by n x n integers")
     weights = [values[i * n : (i + 1) * n] for i in range(n)]
-    return margins_of(weights, n, path) + (False,)
+    return margins_of(weights, n, path) + (False, numbered(n))
 
 
-def read_preflib(path, n):
-    """Counts from a PrefLib file (current format: `count: a,{b,c},d` lines, alternatives 1..n),
-    and whether every ballot ranks every alternative without ties."""
+def preflib_header(path, lines):
+    """n and the names from a PrefLib file's `# NUMBER ALTERNATIVES: n` and `# ALTERNATIVE NAME k:
+    name` lines (names not given are the numbers)."""
+    n, given = None, {}
+    for number, line in enumerate(lines, 1):
+        if not line.startswith("#") or ":" not in line:
+            continue
+        key, value = (part.strip(BLANKS) for part in line[1:].split(":", 1))
+        if key == "NUMBER ALTERNATIVES":
+            if n is not None or not DECIMAL.match(value) or not 1 <= int(value) <= 65536:
+                raise Unreadable(f"{path}:{number}: '# NUMBER ALTERNATIVES: {value}' is repeated or not in 1..65536")
+            n = int(value)
+        elif key.startswith("ALTERNATIVE NAME "):
+            given[key[len("ALTERNATIVE NAME "):]] = (value, number)
+    if n is None:
+        raise Unreadable(f"{path}: no '# NUMBER ALTERNATIVES: n' line (only PrefLib's current format is read)")
+    names = numbered(n)
+    for key, (value, number) in given.items():
+        if not DECIMAL.match(key) or not 1 <= int(key) <= n or value == "":
+            raise Unreadable(f"{path}:{number}: 'ALTERNATIVE NAME {key}' names no alternative of 1..{n}")
+        names[int(key) - 1] = value
+    if len(set(names)) != n:
+        raise Unreadable(f"{path}: two alternatives have the same name")
+    return n, names
+
+
+def alternative_of(text, path, number):
+    """A ballot's alternative number, 0-based."""
+    if not DECIMAL.match(text) or len(text) > 20:
+        raise Unreadable(f"{path}:{number}: '{text}' is not an alternative's number")
+    return int(text) - 1
+
+
+def read_preflib(path):
+    """Counts from a PrefLib file (current format: a header with `# NUMBER ALTERNATIVES: n`, then
+    `count: a,{b,c},d` lines, alternatives 1..n), whether every ballot ranks every alternative
+    without ties, and the names."""
+    with open(path, encoding="utf-8-sig") as f:
+        lines = [line.strip() for line in f]
+    n, names = preflib_header(path, lines)
     o = [[0] * n for _ in range(n)]
     strict_complete = True
-    with open(path, encoding="utf-8-sig") as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if line.startswith("# NUMBER ALTERNATIVES:") and int(line.split(":", 1)[1]) != n:
-                raise Unreadable(f"{path}:{number}: {line.split(':', 1)[1].strip()} alternatives, the certificate {n}")
-            if not line or line.startswith("#"):
-                continue
-            if ":" not in line:
-                raise Unreadable(f"{path}:{number}: not a 'count: ranking' line (only PrefLib's current format is read)")
-            count_text, order = line.split(":", 1)
-            count = int(count_text)
-            if count < 1:
-                raise Unreadable(f"{path}:{number}: count {count} is not positive")
-            groups, rest = [], order.replace(" ", "")
-            while rest:
-                if rest.startswith("{"):
-                    end = rest.index("}")
-                    groups.append([int(a) - 1 for a in rest[1:end].split(",") if a])
-                    rest = rest[end + 1 :].lstrip(",")
-                else:
-                    head, _, rest = rest.partition(",")
-                    groups.append([int(head) - 1])
-            position = [None] * n
-            for place, group in enumerate(groups):
-                for a in group:
-                    if not 0 <= a < n or position[a] is not None:
-                        raise Unreadable(f"{path}:{number}: alternative {a + 1} is not in 1..{n} or comes twice")
-                    position[a] = place
-            if any(len(g) > 1 for g in groups) or None in position:
-                strict_complete = False
-            for a in range(n):
-                for b in range(n):
-                    if a == b or position[a] is None:
-                        continue
-                    if position[b] is None or position[a] < position[b]:
-                        o[a][b] += 2 * count
-                    elif position[a] == position[b]:
-                        o[a][b] += count
-    return o, 0, strict_complete
+    for number, line in enumerate(lines, 1):
+        if not line or line.startswith("#"):
+            continue
+        if ":" not in line:
+            raise Unreadable(f"{path}:{number}: not a 'count: ranking' line (only PrefLib's current format is read)")
+        count_text, order = line.split(":", 1)
+        if not DECIMAL.match(count_text.strip()) or int(count_text) < 1:
+            raise Unreadable(f"{path}:{number}: count '{count_text.strip()}' is not a positive integer")
+        count = int(count_text)
+        groups, rest = [], order.replace(" ", "")
+        while rest:
+            if rest.startswith("{"):
+                end = rest.find("}")
+                if end < 0:
+                    raise Unreadable(f"{path}:{number}: a tie '{{' is not closed")
+                groups.append([alternative_of(a, path, number) for a in rest[1:end].split(",") if a])
+                rest = rest[end + 1 :].lstrip(",")
+            else:
+                head, _, rest = rest.partition(",")
+                groups.append([alternative_of(head, path, number)])
+        position = [None] * n
+        for place, group in enumerate(groups):
+            for a in group:
+                if not 0 <= a < n or position[a] is not None:
+                    raise Unreadable(f"{path}:{number}: alternative {a + 1} is not in 1..{n} or comes twice")
+                position[a] = place
+        if any(len(g) > 1 for g in groups) or None in position:
+            strict_complete = False
+        for a in range(n):
+            for b in range(n):
+                if a == b or position[a] is None:
+                    continue
+                if position[b] is None or position[a] < position[b]:
+                    o[a][b] += 2 * count
+                elif position[a] == position[b]:
+                    o[a][b] += count
+    return o, 0, strict_complete, names
+
+
+INPUT_FORMATS = {  # the certificate's input_format -> the reader of the input file
+    "preflib": read_preflib,
+    "matrix-counts": lambda path: read_matrix_csv(path, signed=False),
+    "matrix-signed": lambda path: read_matrix_csv(path, signed=True),
+    "lolib": read_lolib,
+}
 
 
 def read_input(path, certificate):
-    fmt, n = certificate["input_format"], certificate["alternatives"]
-    if fmt == "preflib":
-        return read_preflib(path, n)
-    if fmt in ("matrix-counts", "matrix-signed"):
-        return read_matrix_csv(path, fmt == "matrix-signed")
-    if fmt == "lolib":
-        return read_lolib(path)
-    raise Unreadable(f"unknown input_format '{fmt}'")
+    """The input as the certificate's input_format reads it: the doubled counts, the shift, whether
+    every ballot is strict and complete, and the names, which must be the certificate's."""
+    fmt = certificate["input_format"]
+    if fmt not in INPUT_FORMATS:
+        raise Unreadable(f"unknown input_format {fmt!r} (one of {', '.join(INPUT_FORMATS)})")
+    o, shift, strict_complete, names = INPUT_FORMATS[fmt](path)
+    if len(names) != certificate["alternatives"]:
+        raise Rejected(f"the input has {len(names)} alternatives, the certificate {certificate['alternatives']}")
+    for a, (read, stated) in enumerate(zip(names, certificate["names"])):
+        if read != stated:
+            raise Rejected(f"alternative {a + 1} is '{read}' in the input, '{stated}' in the certificate")
+    return o, shift, strict_complete
 
 
 # ---- the proof of one component
@@ -239,21 +363,27 @@ def ladder_row(row, m):
         raise Rejected(f"ladder row {row}: {k} cycles; a ladder has an odd number")
     arcs_of = []
     for cycle in cycles:
-        if not isinstance(cycle, list) or len(cycle) not in (3, 4) or len(set(cycle)) != len(cycle) \
-                or not all(type(a) is int and 0 <= a < m for a in cycle):
+        if not isinstance(cycle, list) or len(cycle) not in (3, 4) \
+                or not all(type(a) is int and 0 <= a < m for a in cycle) or len(set(cycle)) != len(cycle):
             raise Rejected(f"ladder row {row}: cycle {cycle} is not 3 or 4 distinct alternatives of 0..{m - 1}")
         arcs_of.append({(cycle[p], cycle[(p + 1) % len(cycle)]) for p in range(len(cycle))})
-    for p in range(k):
-        for q in range(p + 1, k):
-            shared = len(arcs_of[p] & arcs_of[q])
-            consecutive = k > 1 and (q == p + 1 or (p == 0 and q == k - 1))
-            if shared != (1 if consecutive else 0):
-                raise Rejected(f"ladder row {row}: cycles {p} and {q} share {shared} arcs, not {int(consecutive)}")
-    uses = {}
-    for arcs in arcs_of:
+    uses = {}  # arc -> the cycles it lies in
+    for p, arcs in enumerate(arcs_of):
         for arc in arcs:
-            uses[arc] = uses.get(arc, 0) + 1
-    if any(count > 2 for count in uses.values()):
+            uses.setdefault(arc, []).append(p)
+    if any(len(on) > 3 for on in uses.values()):  # bounds the pairs counted below
+        raise Rejected(f"ladder row {row}: an arc lies in three cycles")
+    shared = {}  # (p, q), p < q -> the arcs cycles p and q share
+    for on in uses.values():
+        for x in range(len(on)):
+            for y in range(x + 1, len(on)):
+                shared[(on[x], on[y])] = shared.get((on[x], on[y]), 0) + 1
+    neighbours = {(min(p, (p + 1) % k), max(p, (p + 1) % k)) for p in range(k)} if k > 1 else set()
+    for p, q in sorted(set(shared) | neighbours):
+        expected = 1 if (p, q) in neighbours else 0
+        if shared.get((p, q), 0) != expected:
+            raise Rejected(f"ladder row {row}: cycles {p} and {q} share {shared.get((p, q), 0)} arcs, not {expected}")
+    if any(len(on) > 2 for on in uses.values()):
         raise Rejected(f"ladder row {row}: an arc lies in three cycles")
     return sorted(uses), len(uses) - (k + 1) // 2, row[2]
 
@@ -309,8 +439,12 @@ class Component:
         if key in self.priced:
             return self.priced[key]
         value, reduced = self.constant * self.unit, [c * self.unit for c in self.cost]
+        if not isinstance(rows, list):
+            raise Rejected(f"rows {key} are {rows!r:.80}, not a list of rows")
         for row in rows:
-            if isinstance(row, list) and row and row[0] in FACET_ROWS:
+            if not isinstance(row, list):
+                raise Rejected(f"row {row!r:.80} is not a list")
+            if row and isinstance(row[0], str) and row[0] in FACET_ROWS:
                 arcs, rhs, weight = FACET_ROWS[row[0]](row, self.m)
                 for a, b in arcs:  # x(a, b) is x_ab for a < b, else 1 - x_ba: the constant moves right
                     reduced[self.index[(min(a, b), max(a, b))]] += weight if a < b else -weight
@@ -465,24 +599,38 @@ def check_fixed_pairs(component, entry, strict_complete):
 def check_tree(component, entry, fixed_at_root, where):
     """Every leaf of the search's tree bounds its rankings at the component's distance or above,
     and the leaves cover every ranking that keeps the root's fixed pairs."""
-    proof, target = entry["proof"], entry["distance_doubled"]
+    proof, target = entry.get("proof"), entry["distance_doubled"]
+    if not isinstance(proof, dict) or not isinstance(proof.get("rows"), list) or not isinstance(proof.get("nodes"), list):
+        raise Unreadable(f"{where}: its proof is not {{\"rows\": [...], \"nodes\": [...]}}")
     rows, nodes = proof["rows"], proof["nodes"]
+    for key, listed in enumerate(rows):  # every row set, those no node uses too, is well formed
+        try:
+            component.prices(key, listed)
+        except Rejected as e:
+            raise Rejected(f"{where}: {e}") from None
     seen = set()
     stack = [(0, dict(fixed_at_root))]
 
     def rows_of(index, name):
         if index == -1:
             return -1, []
-        if not (isinstance(index, int) and 0 <= index < len(rows)):
-            raise Rejected(f"{where}: node {name} names rows {index}, which are not in the proof")
+        if not (type(index) is int and 0 <= index < len(rows)):
+            raise Rejected(f"{where}: node {name} names rows {index!r}, which are not in the proof")
         return index, rows[index]
+
+    def pair_column(pair):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(type(a) is int for a in pair)):
+            return None
+        return component.index.get(tuple(pair))
 
     while stack:
         name, fixed = stack.pop()
-        if not (isinstance(name, int) and 0 <= name < len(nodes)) or name in seen:
-            raise Rejected(f"{where}: node {name} is missing or reached twice: the tree does not cover every ranking")
+        if not (type(name) is int and 0 <= name < len(nodes)) or name in seen:
+            raise Rejected(f"{where}: node {name!r} is missing or reached twice: the tree does not cover every ranking")
         seen.add(name)
         node = nodes[name]
+        if not isinstance(node, dict):
+            raise Rejected(f"{where}: node {name} is {node!r:.80}, not an object")
         key, node_rows = rows_of(node.get("rows", -1), name)
         kind = node.get("kind")
         if kind == "bound":
@@ -494,10 +642,14 @@ def check_tree(component, entry, fixed_at_root, where):
             if not component.cyclic(fixed):
                 raise Rejected(f"{where}: node {name}: its fixed pairs hold no cycle, so it may hold a ranking")
             continue
-        base = component.scaled_bound(key, node_rows, fixed) if node.get("fixed_at_lean") else 0
-        for pair, value in node.get("fixed_at_lean", []):
-            c = component.index.get(tuple(pair) if isinstance(pair, list) else None)
-            if c is None or c in fixed or value not in (0, 1):
+        lean = node.get("fixed_at_lean", [])
+        if not isinstance(lean, list) or not all(isinstance(item, list) and len(item) == 2 for item in lean):
+            raise Rejected(f"{where}: node {name}: fixed_at_lean is not a list of [pair, value]")
+        base = component.scaled_bound(key, node_rows, fixed) if lean else 0
+        for pair, value in lean:
+            c = pair_column(pair)
+            # An integer 0 or 1 only: a float would carry the bound's exact sums into rounding.
+            if c is None or c in fixed or type(value) is not int or value not in (0, 1):
                 raise Rejected(f"{where}: node {name}: pair {pair} cannot be fixed to {value} there")
             bound = component.whole(component.with_column(key, base, c, 1 - value))
             if bound < target:
@@ -511,9 +663,9 @@ def check_tree(component, entry, fixed_at_root, where):
             continue
         if kind != "branch":
             raise Rejected(f"{where}: node {name}: unknown kind '{kind}'")
-        c = component.index.get(tuple(node.get("pair", ())))
-        children = node.get("children", [])
-        if c is None or c in fixed or len(children) != 2:
+        c = pair_column(node.get("pair"))
+        children = node.get("children")
+        if c is None or c in fixed or not isinstance(children, list) or len(children) != 2:
             raise Rejected(f"{where}: node {name}: does not split a free pair into two children")
         for value in (0, 1):
             child = dict(fixed)
@@ -532,20 +684,37 @@ def integer(value, what, low=None, high=None):
     return value
 
 
-def check(input_path, certificate):
-    """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable."""
+def check_shape(certificate):
+    """The parts every certificate has, with their JSON types (Unreadable names what is wrong;
+    an integer that is not one is Rejected)."""
     if not isinstance(certificate, dict) or certificate.get("format") != "kollective-kemeny-certificate" \
-            or certificate.get("version") not in (1, 2, 3, 4, 5):
+            or type(certificate.get("version")) is not int or not 1 <= certificate["version"] <= 5:
         raise Unreadable("not a version 1 to 5 Kollective Kemeny certificate")
-    integer(certificate["price_bits"], "price_bits", 1, 64)
-    integer(certificate["alternatives"], "alternatives", 1, 65536)
-    integer(certificate["distance_doubled"], "distance_doubled")
+    for key, kind in (("input_format", str), ("names", list), ("ranking", list), ("components", list)):
+        if not isinstance(certificate.get(key), kind):
+            raise Unreadable(f"the certificate's '{key}' is missing or not a {'string' if kind is str else 'list'}")
+    integer(certificate.get("price_bits"), "price_bits", 1, 64)
+    integer(certificate.get("alternatives"), "alternatives", 1, 65536)
+    integer(certificate.get("distance_doubled"), "distance_doubled")
+    if not all(isinstance(name, str) for name in certificate["names"]):
+        raise Unreadable("the certificate's names are not all strings")
+    for p, a in enumerate(certificate["ranking"]):
+        integer(a, f"ranking[{p}]")
     for k, entry in enumerate(certificate["components"]):
-        integer(entry["distance_doubled"], f"component {k}'s distance_doubled")
+        if not isinstance(entry, dict) or not isinstance(entry.get("alternatives"), list) \
+                or not isinstance(entry.get("method"), str):
+            raise Unreadable(f"component {k} is not an object with 'alternatives' and 'method'")
+        integer(entry.get("distance_doubled"), f"component {k}'s distance_doubled")
+        for a in entry["alternatives"]:
+            integer(a, f"an alternative of component {k}")
+        if not isinstance(entry.get("fixed_pairs", []), list):
+            raise Unreadable(f"component {k}'s fixed_pairs is not a list")
+
+
+def check_certificate(input_path, certificate):
+    check_shape(certificate)
     o, shift, strict_complete = read_input(input_path, certificate)
     n = len(o)
-    if n != certificate["alternatives"]:
-        raise Rejected(f"the input has {n} alternatives, the certificate {certificate['alternatives']}")
     ranking = certificate["ranking"]
     if sorted(ranking) != list(range(n)):
         raise Rejected("the ranking is not an order of the alternatives")
@@ -561,11 +730,16 @@ def check(input_path, certificate):
             member[a] = k
     if len(member) != n:
         raise Rejected("the components do not hold every alternative")
+    place = {a: p for p, a in enumerate(ranking)}
     bound = sum(min(o[a][b], o[b][a]) for a in range(n) for b in range(a + 1, n) if member[a] != member[b])
     leaves, not_certified = 0, []
     for k, entry in enumerate(components):
         component = Component(o, entry["alternatives"], certificate["price_bits"])
         method, where = entry["method"], f"component {k} ({entry['method']}, {component.m} alternatives)"
+        inside = entry["alternatives"]
+        own = sum(o[b][a] for a in inside for b in inside if place[a] < place[b])  # the ranking's, inside
+        if own != entry["distance_doubled"]:
+            raise Rejected(f"{where}: the ranking's distance inside it is {own}, not {entry['distance_doubled']}")
         if method in ("trivial", "heuristic"):
             bound += component.simple_bound()
         elif method in ("dp", "enumeration"):
@@ -588,11 +762,50 @@ def check(input_path, certificate):
                            f"solves it again only up to {DP_LIMIT} alternatives")
     if distance > bound:
         raise Rejected(f"the components prove only {bound + shift} (doubled), below the ranking's {distance + shift}")
-    return f"certified: the ranking's distance {Fraction(distance + shift, 2)} is optimal ({len(components)} components, {leaves} proof nodes checked)"
+    return (f"certified: the ranking's distance {Fraction(distance + shift, 2)} is optimal for {input_path} read as "
+            f"{certificate['input_format']} ({n} alternatives, {len(components)} components, {leaves} proof nodes "
+            f"checked)")
+
+
+def check(input_path, certificate):
+    """Returns a summary of what was certified; raises Rejected, NotCertified or Unreadable, and
+    nothing else for any certificate."""
+    try:
+        return check_certificate(input_path, certificate)
+    except (Rejected, Unreadable, NotCertified):
+        raise
+    except RecursionError:
+        raise Unreadable("the certificate is nested too deeply") from None
+    except (OSError, UnicodeError) as e:
+        raise Unreadable(f"{input_path}: {e}") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+        raise Unreadable(f"the certificate does not have the format's structure ({type(e).__name__}: {e})") from None
+
+
+def unique_keys(pairs):
+    """A JSON object whose keys are distinct (a reader could otherwise see a value the checker
+    does not check)."""
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise Unreadable(f"the certificate repeats the key '{next(k for k in keys if keys.count(k) > 1)}' in an object")
+    return dict(pairs)
 
 
 def reject_constant(name):
     raise Unreadable(f"the certificate holds {name}, which is not a number JSON allows")
+
+
+def load(path):
+    """The certificate file as JSON, refused with a message where it is not plain JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f, parse_constant=reject_constant, object_pairs_hook=unique_keys)
+    except json.JSONDecodeError as e:
+        raise Unreadable(f"{path}: not JSON ({e})") from None
+    except RecursionError:
+        raise Unreadable(f"{path}: nested too deeply") from None
+    except (OSError, UnicodeError, ValueError) as e:  # ValueError: an integer of over 4300 digits
+        raise Unreadable(f"{path}: {e}") from None
 
 
 def main(argv):
@@ -600,9 +813,7 @@ def main(argv):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     try:
-        with open(argv[2], encoding="utf-8") as f:
-            certificate = json.load(f, parse_constant=reject_constant)
-        print(check(argv[1], certificate))
+        print(check(argv[1], load(argv[2])))
         return 0
     except Rejected as e:
         print(f"certificate rejected: {e}", file=sys.stderr)
@@ -610,7 +821,10 @@ def main(argv):
     except NotCertified as e:
         print(f"not certified: {e}", file=sys.stderr)
         return 3
-    except Exception as e:  # noqa: BLE001  (malformed input or certificate: nothing is certified)
+    except Unreadable as e:
+        print(f"cannot check: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001  (anything else unforeseen: nothing is certified)
         print(f"cannot check: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
 

@@ -234,3 +234,66 @@ def test_an_arc_in_three_cycles_is_rejected():
     # Three triangles through the one arc 0 -> 1: each pair shares exactly it, but one dropped arc breaks all three.
     with pytest.raises(certificate.Rejected, match="three cycles"):
         certificate.ladder_row(["ladder", [[0, 1, 2], [0, 1, 3], [0, 1, 4]], 1], 6)
+
+
+# What an audit of the checker forged or broke (session 45): each must be refused, by name.
+
+
+def test_a_fixed_value_must_be_an_integer(election):
+    # A float 1.0 carried the bound's exact sums into floating point, where a forged row of weight
+    # near 2^62 rounded a bound up past the optimum.
+    path, cert = election
+    cert["components"][0]["proof"]["nodes"] = [
+        {"kind": "branch", "rows": -1, "pair": [1, 2], "children": [1, 2], "fixed_at_lean": [[[0, 1], 1.0]]},
+        {"kind": "bound", "rows": -1}, {"kind": "bound", "rows": -1}]
+    with pytest.raises(certificate.Rejected, match="cannot be fixed to 1.0"):
+        certificate.check(path, cert)
+
+
+def test_names_and_sizes_come_from_the_input(election, tmp_path):
+    path, cert = election
+    reversed_names = copy.deepcopy(cert)
+    reversed_names["names"] = ["c", "b", "a"]
+    with pytest.raises(certificate.Rejected, match="alternative 1 is 'a' in the input, 'c' in the certificate"):
+        certificate.check(path, reversed_names)
+    ballots = tmp_path / "ballots.soc"
+    ballots.write_text("# NUMBER ALTERNATIVES: 3\n2: 1,2,3\n1: 3,2,1\n")
+    as_preflib = copy.deepcopy(cert)
+    as_preflib.update(input_format="preflib", alternatives=4, names=["1", "2", "3", "ghost"])
+    with pytest.raises(certificate.Rejected, match="the input has 3 alternatives, the certificate 4"):
+        certificate.check(str(ballots), as_preflib)
+    headerless = tmp_path / "headerless.soc"
+    headerless.write_text("2: 1,2,3\n1: 3,2,1\n")
+    with pytest.raises(certificate.Unreadable, match="NUMBER ALTERNATIVES"):
+        certificate.check(str(headerless), as_preflib)
+    # PrefLib ballots are no matrix: their header lines are comments there, and a ballot is no row.
+    with pytest.raises(certificate.Unreadable, match="is not a count"):
+        certificate.check(str(ballots), cert)
+    assert "read as matrix-counts (3 alternatives" in certificate.check(path, cert)
+
+
+def test_every_stated_component_distance_is_checked(election):
+    path, cert = election
+    split = copy.deepcopy(cert)
+    split["components"] = [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in range(3)]
+    split["components"][2]["distance_doubled"] = 123456
+    with pytest.raises(certificate.Rejected, match="the ranking's distance inside it is 0, not 123456"):
+        certificate.check(path, split)
+
+
+def test_malformed_parts_are_refused_even_where_no_node_reads_them(election, tmp_path):
+    path, cert = election
+    unused = copy.deepcopy(cert)
+    unused["components"][0]["proof"]["rows"] = [[["ladder", [[[0], 1, 2]], 1]]]
+    with pytest.raises(certificate.Rejected, match="is not 3 or 4 distinct"):
+        certificate.check(path, unused)
+    for broken, words in (({"version": 1.0}, "not a version 1 to 5"), ({"ranking": None}, "'ranking' is missing"),
+                          ({"components": [{"alternatives": [0, 1, 2], "method": "lp", "distance_doubled": 12}]},
+                           "its proof is not")):
+        with pytest.raises(certificate.Unreadable, match=words):
+            certificate.check(path, {**cert, **broken})
+    repeated = tmp_path / "repeated.json"
+    repeated.write_text('{"format": "kollective-kemeny-certificate", "version": 1, "version": 2}')
+    with pytest.raises(certificate.Unreadable, match="repeats the key 'version'"):
+        certificate.load(str(repeated))
+    assert certificate.main(["certificate.py", path, str(repeated)]) == 2
