@@ -8,7 +8,8 @@
 /// and reaches the caller. The points lie between kernels, never inside one: each step of a long
 /// phase that reports progress, each branch-and-bound node, LP round and local-search round of
 /// Kemeny, each search frame of coalition IP, each conjugate-gradient step of RankSVM's training.
-/// A solve ended this way leaves the caller's inputs as they were and returns nothing.
+/// A solve ended this way returns nothing; the caller's inputs are as they were, but for one
+/// that a solve updates in place (schulze::strongest_paths' matrix, left partly updated).
 
 #include <functional>
 
@@ -30,6 +31,11 @@ class InterruptCheck {
 namespace Impl {
 /// Calls this thread's InterruptCheck, if any (from host code between kernels only).
 void interruption_point();
+/// For a host parallel region, where an exception must not leave a thread: calls the check on
+/// the thread that installed it (no other thread has one), keeps what it throws, and says
+/// whether it threw; after the region, rethrow_interruption() throws what was kept.
+bool interruption_requested();
+void rethrow_interruption();
 }  // namespace Impl
 
 }  // namespace kollective

@@ -7,7 +7,6 @@
 
 #include <cstdio>
 #include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <iostream>
@@ -151,22 +150,8 @@ int compare_command(const std::vector<std::string>& args) {
   return driver::compare_results(folders[0], folders[1], options);
 }
 
-/// This process's rank as its MPI launcher (Open MPI, PMIx, MPICH's Hydra, Slurm's srun) names it
-/// in the environment, 0 where none does: the commands answered before MPI starts use it to
-/// answer once under mpirun.
-int launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    const char* value = std::getenv(name);
-    if (value == nullptr) continue;
-    const std::optional<std::int64_t> rank = parse_int64(value);
-    if (rank) return static_cast<int>(*rank);
-  }
-  return 0;
-}
-
-/// `--version`, `--help`, `help [TOPIC]` and `compare` answered before Kokkos starts (Kokkos
-/// would print its own help for --help first), by the launcher's rank 0 only (the other ranks
-/// exit 0 in silence); nullopt for every other command line.
+/// `--version`, `--help` and `help [TOPIC]` answered before Kokkos starts (Kokkos would print its
+/// own help for --help first); nullopt for every other command line.
 std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
   std::vector<std::string> words;  // the command and its arguments, options left out
   bool help = false, version = false;
@@ -175,9 +160,6 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
     if (arg == "--help" || arg == "-h") help = true;
     if (arg.empty() || arg[0] != '-') words.push_back(arg);
   }
-  const bool answered_here =
-      version || help || (!words.empty() && words[0] == "help") || (!args.empty() && args[0] == "compare");
-  if (answered_here && launcher_rank() != 0) return 0;
   if (version) {
     std::cout << driver::version_line() << "\n";
     return 0;

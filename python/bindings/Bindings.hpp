@@ -14,6 +14,7 @@
 #include "kollective/core/Interrupt.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -45,16 +46,17 @@ struct Timed {
   double seconds = 0;
 };
 
-/// Raises Python's pending signal (KeyboardInterrupt on Ctrl-C) as a C++ exception that ends the
-/// solve; called at the solve's interruption points, without the GIL.
-void raise_pending_signal();
+/// On Python's main thread (where its signal handlers run), a check for the solve's interruption
+/// points that raises a pending signal (KeyboardInterrupt on Ctrl-C) as a C++ exception ending
+/// the solve, looking at most every 50 ms (it takes the GIL); elsewhere none. Needs the GIL.
+std::function<void()> signal_check();
 
 /// Runs `solve` where Kokkos can run (require_kokkos), without the GIL, and times it; Ctrl-C
 /// ends it at its next interruption point (kollective/core/Interrupt.hpp).
 template <class Solve>
 auto solve_timed(Solve&& solve) {
   require_kokkos();
-  InterruptCheck on_signal(raise_pending_signal);
+  const InterruptCheck on_signal(signal_check());
   nb::gil_scoped_release unlocked;
   Kokkos::Timer timer;
   Timed<decltype(solve())> timed{solve()};

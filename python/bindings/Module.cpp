@@ -5,6 +5,10 @@
 #include <nanobind/stl/string.h>
 #include <pthread.h>
 
+#include <chrono>
+#include <functional>
+#include <memory>
+
 #include "kollective/core/Error.hpp"
 #include "kollective/core/RuntimeInfo.hpp"
 #include "kollective/python/bindings/Bindings.hpp"
@@ -35,9 +39,17 @@ void require_kokkos() {
   if (!Kokkos::is_initialized()) fail("kollective: Kokkos was finalized (the interpreter is exiting)");
 }
 
-void raise_pending_signal() {
-  nb::gil_scoped_acquire locked;
-  if (PyErr_CheckSignals() != 0) throw nb::python_error();  // the handler raised (KeyboardInterrupt)
+std::function<void()> signal_check() {
+  const nb::module_ threading = nb::module_::import_("threading");
+  if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return {};
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  return [last] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - *last < std::chrono::milliseconds(50)) return;
+    *last = now;
+    nb::gil_scoped_acquire locked;
+    if (PyErr_CheckSignals() != 0) throw nb::python_error();  // the handler raised (KeyboardInterrupt)
+  };
 }
 
 }  // namespace kollective::python

@@ -68,11 +68,17 @@ def margins_of(weights, n, where):
 
 
 
+def text_lines(path):
+    """The lines of a text file as the C++ readers take them: split at '\n' only, each without
+    one trailing '\r', the file without its BOM (a lone '\r' ends no line there)."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        return [line[:-1] if line.endswith("\r") else line for line in f.read().split("\n")]
+
+
 def csv_records(path):
     """The CSV records of `path` as the C++ reader splits them (RFC 4180; blank lines and lines
     starting with '#' between records skipped; unquoted cells trimmed), each with its line."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        lines = [line.rstrip("\n").rstrip("\r") for line in f]
+    lines = text_lines(path)
     at = 0
     while at < len(lines):
         line, number = lines[at], at + 1
@@ -211,12 +217,11 @@ def read_lolib(path):
     """LOLIB's format as the C++ reader takes it: an optional name line (line 1, when its first
     token is not an integer), n, then n x n integers; after the full matrix only the name line may
     come again. The diagonal is ignored."""
-    with open(path, encoding="utf-8-sig") as f:
-        text = f.read()
+    lines = text_lines(path)
+    text = "\n".join(lines)
     plain = lolib_plain(text)
     if plain is not None:
         return margins_of(plain[0], plain[1], path) + (False, numbered(plain[1]))
-    lines = text.splitlines()
     n, values, name = None, [], None
     for number, line in enumerate(lines, 1):
         if n is not None and len(values) == n * n and name is not None and line.strip() == name:
@@ -243,11 +248,13 @@ def read_lolib(path):
 
 
 def preflib_header(path, lines):
-    """n and the names from a PrefLib file's `# NUMBER ALTERNATIVES: n` and `# ALTERNATIVE NAME k:
-    name` lines (names not given are the numbers)."""
+    """n and the names from a PrefLib file's header (its leading '#' lines): `# NUMBER
+    ALTERNATIVES: n` and `# ALTERNATIVE NAME k: name` (names not given are the numbers)."""
     n, given = None, {}
-    for number, line in enumerate(lines, 1):
-        if not line.startswith("#") or ":" not in line:
+    for number, line in lines:
+        if not line.startswith("#"):
+            break
+        if ":" not in line:
             continue
         key, value = (part.strip(BLANKS) for part in line[1:].split(":", 1))
         if key == "NUMBER ALTERNATIVES":
@@ -275,25 +282,34 @@ def alternative_of(text, path, number):
     return int(text) - 1
 
 
-def read_preflib(path):
+def read_preflib(path, alternatives):
     """Counts from a PrefLib file (current format: a header with `# NUMBER ALTERNATIVES: n`, then
     `count: a,{b,c},d` lines, alternatives 1..n), whether every ballot ranks every alternative
-    without ties, and the names."""
-    with open(path, encoding="utf-8-sig") as f:
-        lines = [line.strip() for line in f]
+    without ties, and the names. `alternatives`: the certificate's n, compared before the counts
+    take n x n memory."""
+    lines = [(number, line.strip(BLANKS)) for number, line in enumerate(text_lines(path), 1)]
+    lines = [(number, line) for number, line in lines if line]
+    if not lines or not lines[0][1].startswith("#"):
+        raise Unreadable(f"{path}: no header of '#' lines (only PrefLib's current format is read)")
     n, names = preflib_header(path, lines)
+    if n != alternatives:
+        raise Rejected(f"the input has {n} alternatives, the certificate {alternatives}")
     o = [[0] * n for _ in range(n)]
     strict_complete = True
-    for number, line in enumerate(lines, 1):
-        if not line or line.startswith("#"):
+    ballots = False
+    for number, line in lines:
+        if line.startswith("#"):
+            if ballots:
+                raise Unreadable(f"{path}:{number}: header line after the data")
             continue
+        ballots = True
         if ":" not in line:
             raise Unreadable(f"{path}:{number}: not a 'count: ranking' line (only PrefLib's current format is read)")
         count_text, order = line.split(":", 1)
         if not DECIMAL.match(count_text.strip()) or int(count_text) < 1:
             raise Unreadable(f"{path}:{number}: count '{count_text.strip()}' is not a positive integer")
         count = int(count_text)
-        groups, rest = [], order.replace(" ", "")
+        groups, rest = [], order.replace(" ", "").replace("\t", "")
         while rest:
             if rest.startswith("{"):
                 end = rest.find("}")
@@ -325,9 +341,9 @@ def read_preflib(path):
 
 INPUT_FORMATS = {  # the certificate's input_format -> the reader of the input file
     "preflib": read_preflib,
-    "matrix-counts": lambda path: read_matrix_csv(path, signed=False),
-    "matrix-signed": lambda path: read_matrix_csv(path, signed=True),
-    "lolib": read_lolib,
+    "matrix-counts": lambda path, _: read_matrix_csv(path, signed=False),
+    "matrix-signed": lambda path, _: read_matrix_csv(path, signed=True),
+    "lolib": lambda path, _: read_lolib(path),
 }
 
 
@@ -337,9 +353,11 @@ def read_input(path, certificate):
     fmt = certificate["input_format"]
     if fmt not in INPUT_FORMATS:
         raise Unreadable(f"unknown input_format {fmt!r} (one of {', '.join(INPUT_FORMATS)})")
-    o, shift, strict_complete, names = INPUT_FORMATS[fmt](path)
+    o, shift, strict_complete, names = INPUT_FORMATS[fmt](path, certificate["alternatives"])
     if len(names) != certificate["alternatives"]:
         raise Rejected(f"the input has {len(names)} alternatives, the certificate {certificate['alternatives']}")
+    if len(certificate["names"]) != len(names):
+        raise Rejected(f"the certificate names {len(certificate['names'])} alternatives, the input has {len(names)}")
     for a, (read, stated) in enumerate(zip(names, certificate["names"])):
         if read != stated:
             raise Rejected(f"alternative {a + 1} is '{read}' in the input, '{stated}' in the certificate")

@@ -264,7 +264,7 @@ def test_names_and_sizes_come_from_the_input(election, tmp_path):
         certificate.check(str(ballots), as_preflib)
     headerless = tmp_path / "headerless.soc"
     headerless.write_text("2: 1,2,3\n1: 3,2,1\n")
-    with pytest.raises(certificate.Unreadable, match="NUMBER ALTERNATIVES"):
+    with pytest.raises(certificate.Unreadable, match="only PrefLib's current format"):
         certificate.check(str(headerless), as_preflib)
     # PrefLib ballots are no matrix: their header lines are comments there, and a ballot is no row.
     with pytest.raises(certificate.Unreadable, match="is not a count"):
@@ -297,3 +297,25 @@ def test_malformed_parts_are_refused_even_where_no_node_reads_them(election, tmp
     with pytest.raises(certificate.Unreadable, match="repeats the key 'version'"):
         certificate.load(str(repeated))
     assert certificate.main(["certificate.py", path, str(repeated)]) == 2
+
+
+def test_lines_end_where_kollective_ends_them(tmp_path):
+    # A lone CR ends no line for Kollective's readers: "# TITLE: t\r9: 3,2,1" is one header line,
+    # not a header and 9 hidden ballots that certify the reverse order.
+    ballots = tmp_path / "hidden.soc"
+    ballots.write_bytes(b"# NUMBER ALTERNATIVES: 3\n# TITLE: t\r9: 3,2,1\n3: 1,2,3\n")
+    forged = {
+        "format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
+        "alternatives": 3, "names": ["1", "2", "3"], "distance_doubled": 18, "ranking": [2, 1, 0],
+        "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (2, 1, 0)]}
+    with pytest.raises(certificate.Rejected, match="the components prove only 0"):  # 3 voters for 1, 2, 3
+        certificate.check(str(ballots), forged)
+    late = tmp_path / "late.soc"
+    late.write_text("# NUMBER ALTERNATIVES: 3\n3: 1,2,3\n# TITLE: late\n")
+    with pytest.raises(certificate.Unreadable, match="header line after the data"):
+        certificate.check(str(late), forged)
+    tabbed = tmp_path / "tabbed.soc"
+    tabbed.write_text("# NUMBER ALTERNATIVES: 3\n3: 1,\t2,3\n")
+    honest = {**forged, "distance_doubled": 0, "ranking": [0, 1, 2],
+              "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (0, 1, 2)]}
+    assert certificate.check(str(tabbed), honest).startswith("certified")

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "kollective/algorithms/coalition/Coalition.hpp"
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
 #include "kollective/algorithms/kemeny/Kemeny.hpp"
+#include "kollective/algorithms/kemeny/impl/KemenyHeuristics.hpp"
 #include "kollective/algorithms/ranksvm/RankSvm.hpp"
 #include "kollective/algorithms/ranksvm/RankSvmGenerators.hpp"
 #include "kollective/algorithms/ranksvm/RankSvmReference.hpp"
@@ -380,6 +382,10 @@ TEST(TEST_CATEGORY, a_solve_ends_at_an_interruption_point) {
   const auto tournament = random_tournament(16, 100, 3);
   kemeny::Options dp;
   dp.method = kemeny::Method::dp;
+  kemeny::Ranking start(16);
+  std::iota(start.begin(), start.end(), 0);
+  kemeny::SearchLimits rounds;
+  rounds.rounds = 100;
   const coalition::Game game = coalition::uniform_game(12, 4);
   coalition::Options ip;
   ip.method = coalition::Method::ip;
@@ -388,6 +394,9 @@ TEST(TEST_CATEGORY, a_solve_ends_at_an_interruption_point) {
       {"schulze", [&] { return testing::PrintToString(schulze::solve(space, doubled).winners); }},
       {"kemeny auto", [&] { return testing::PrintToString(kemeny::solve(space, tournament).optima); }},
       {"kemeny dp", [&] { return testing::PrintToString(kemeny::solve(space, tournament, dp).optima); }},
+      // The host's chains run in a parallel region, which an exception must not leave.
+      {"kemeny local search",
+       [&] { return testing::PrintToString(kemeny::iterated_local_search(tournament, start, rounds, 1)); }},
       {"coalition dp", [&] { return testing::PrintToString(coalition::solve(space, game).structure); }},
       {"coalition ip", [&] { return testing::PrintToString(coalition::solve(space, game, ip).structure); }},
       {"ranksvm", [&] { return testing::PrintToString(ranksvm::train(space, data, ranksvm::Options{}).w); }},

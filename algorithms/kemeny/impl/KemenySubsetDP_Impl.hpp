@@ -232,7 +232,12 @@ SubsetTables<Distance, typename ExecSpace::memory_space> run_dp(const ExecSpace&
       if (l.buffers == 1) exchange_space.fence();  // read by the next step
       exchange_seconds += waited.seconds();
     }
-    progress.update(step + 1);
+    try {
+      progress.update(step + 1);  // an interruption point
+    } catch (...) {
+      exchange_space.fence();  // the trade in flight writes the caller's workspace
+      throw;
+    }
   }
   exchange_space.fence();
   progress.finish();

@@ -9,6 +9,7 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -30,8 +31,8 @@
 #include "kollective/algorithms/kemeny/impl/KemenySubsetDP_Impl.hpp"
 #include "kollective/core/Timer.hpp"
 #include "kollective/core/kokkos_ext/Compat.hpp"
-#include "kollective/core/kokkos_ext/Compat.hpp"
 #include "kollective/core/Error.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/core/Memory.hpp"
 #include "kollective/core/Progress.hpp"
 #include "kollective/core/subsets/Subsets.hpp"
@@ -245,8 +246,12 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
     searched.optima = {iterated_local_search(o, start, limits, options.seed)};
   } else {
     std::exception_ptr lp_failed;
+    std::atomic<bool> abandoned{false};  // the search failed or was interrupted: the LP ends at its next round
     std::thread lp_thread([&, lp_space = Kokkos::Experimental::partition_space(space, 1)[0]] {
       try {
+        const InterruptCheck on_abandon([&] {
+          if (abandoned) fail("Kemeny: the LP bound abandoned");
+        });
         lp = anytime_bound(lp_space, o, options, seconds * 3 / 4);
       } catch (...) {
         lp_failed = std::current_exception();
@@ -257,6 +262,7 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
     try {
       searched.optima = {iterated_local_search(space, o, start, limits, options.seed)};
     } catch (...) {
+      abandoned = true;
       lp_thread.join();
       throw;
     }
