@@ -264,7 +264,7 @@ def preflib_header(path, lines):
         elif key.startswith("ALTERNATIVE NAME "):
             given[key[len("ALTERNATIVE NAME "):]] = (value, number)
     if n is None:
-        raise Unreadable(f"{path}: no '# NUMBER ALTERNATIVES: n' line (only PrefLib's current format is read)")
+        raise Unreadable(f"{path}: its header has no '# NUMBER ALTERNATIVES: n' line")
     names = numbered(n)
     for key, (value, number) in given.items():
         if not DECIMAL.match(key) or not 1 <= int(key) <= n or value == "":
@@ -282,60 +282,89 @@ def alternative_of(text, path, number):
     return int(text) - 1
 
 
+def preflib_legacy_header(path, lines):
+    """n, the names and the number of header lines of PrefLib's format before 2022: n, then n
+    lines `i,Name`, then `voters,sum of counts,unique orders`."""
+    number, first = lines[0]
+    if not first.isdigit() or not first.isascii() or not 1 <= int(first) <= 65536:
+        raise Unreadable(f"{path}:{number}: expected '# KEY: value' header lines or the number of alternatives")
+    n = int(first)
+    if len(lines) < n + 2:
+        raise Unreadable(f"{path}: the file ends inside the header ({n} name lines and a totals line expected)")
+    names = []
+    for i, (number, line) in enumerate(lines[1 : n + 1], 1):
+        index, comma, name = line.partition(",")
+        if not comma or index.strip(BLANKS) != str(i):
+            raise Unreadable(f"{path}:{number}: expected '{i},Name'")
+        if not name.strip(BLANKS):
+            raise Unreadable(f"{path}:{number}: alternative {i} has an empty name")
+        names.append(name.strip(BLANKS))
+    if len(set(names)) != n:
+        raise Unreadable(f"{path}: two alternatives have the same name")
+    return n, names, n + 2
+
+
+def add_ballot(o, n, line, separator, path, number):
+    """Adds the ballot `count<separator>order` to the doubled counts o; whether it ranks every
+    alternative without ties."""
+    count_text, found, order = line.partition(separator)
+    if not found:
+        raise Unreadable(f"{path}:{number}: expected 'count{separator} order'")
+    if not DECIMAL.match(count_text.strip(BLANKS)) or int(count_text) < 1:
+        raise Unreadable(f"{path}:{number}: count '{count_text.strip(BLANKS)}' is not a positive integer")
+    count = int(count_text)
+    groups, rest = [], order.replace(" ", "").replace("\t", "")
+    while rest:
+        if rest.startswith("{"):
+            end = rest.find("}")
+            if end < 0:
+                raise Unreadable(f"{path}:{number}: a tie '{{' is not closed")
+            groups.append([alternative_of(a, path, number) for a in rest[1:end].split(",") if a])
+            rest = rest[end + 1 :].lstrip(",")
+        else:
+            head, _, rest = rest.partition(",")
+            groups.append([alternative_of(head, path, number)])
+    position = [None] * n
+    for place, group in enumerate(groups):
+        for a in group:
+            if not 0 <= a < n or position[a] is not None:
+                raise Unreadable(f"{path}:{number}: alternative {a + 1} is not in 1..{n} or comes twice")
+            position[a] = place
+    for a in range(n):
+        for b in range(n):
+            if a == b or position[a] is None:
+                continue
+            if position[b] is None or position[a] < position[b]:
+                o[a][b] += 2 * count
+            elif position[a] == position[b]:
+                o[a][b] += count
+    return all(len(g) == 1 for g in groups) and None not in position
+
+
 def read_preflib(path, alternatives):
-    """Counts from a PrefLib file (current format: a header with `# NUMBER ALTERNATIVES: n`, then
-    `count: a,{b,c},d` lines, alternatives 1..n), whether every ballot ranks every alternative
-    without ties, and the names. `alternatives`: the certificate's n, compared before the counts
-    take n x n memory."""
+    """Counts from a PrefLib file, whether every ballot ranks every alternative without ties, and
+    the names. The current format: a header of '#' lines with `# NUMBER ALTERNATIVES: n`, then
+    `count: a,{b,c},d` lines (alternatives 1..n); the format before 2022: n, n lines `i,Name`, a
+    totals line, then `count,a,{b,c},d` lines. `alternatives`: the certificate's n, compared
+    before the counts take n x n memory."""
     lines = [(number, line.strip(BLANKS)) for number, line in enumerate(text_lines(path), 1)]
     lines = [(number, line) for number, line in lines if line]
-    if not lines or not lines[0][1].startswith("#"):
-        raise Unreadable(f"{path}: no header of '#' lines (only PrefLib's current format is read)")
-    n, names = preflib_header(path, lines)
+    if not lines:
+        raise Unreadable(f"{path}: empty file")
+    current = lines[0][1].startswith("#")
+    if current:
+        n, names = preflib_header(path, lines)
+        data = next((k for k, (_, line) in enumerate(lines) if not line.startswith("#")), len(lines))
+    else:
+        n, names, data = preflib_legacy_header(path, lines)
     if n != alternatives:
         raise Rejected(f"the input has {n} alternatives, the certificate {alternatives}")
     o = [[0] * n for _ in range(n)]
     strict_complete = True
-    ballots = False
-    for number, line in lines:
+    for number, line in lines[data:]:
         if line.startswith("#"):
-            if ballots:
-                raise Unreadable(f"{path}:{number}: header line after the data")
-            continue
-        ballots = True
-        if ":" not in line:
-            raise Unreadable(f"{path}:{number}: not a 'count: ranking' line (only PrefLib's current format is read)")
-        count_text, order = line.split(":", 1)
-        if not DECIMAL.match(count_text.strip()) or int(count_text) < 1:
-            raise Unreadable(f"{path}:{number}: count '{count_text.strip()}' is not a positive integer")
-        count = int(count_text)
-        groups, rest = [], order.replace(" ", "").replace("\t", "")
-        while rest:
-            if rest.startswith("{"):
-                end = rest.find("}")
-                if end < 0:
-                    raise Unreadable(f"{path}:{number}: a tie '{{' is not closed")
-                groups.append([alternative_of(a, path, number) for a in rest[1:end].split(",") if a])
-                rest = rest[end + 1 :].lstrip(",")
-            else:
-                head, _, rest = rest.partition(",")
-                groups.append([alternative_of(head, path, number)])
-        position = [None] * n
-        for place, group in enumerate(groups):
-            for a in group:
-                if not 0 <= a < n or position[a] is not None:
-                    raise Unreadable(f"{path}:{number}: alternative {a + 1} is not in 1..{n} or comes twice")
-                position[a] = place
-        if any(len(g) > 1 for g in groups) or None in position:
-            strict_complete = False
-        for a in range(n):
-            for b in range(n):
-                if a == b or position[a] is None:
-                    continue
-                if position[b] is None or position[a] < position[b]:
-                    o[a][b] += 2 * count
-                elif position[a] == position[b]:
-                    o[a][b] += count
+            raise Unreadable(f"{path}:{number}: header line after the data")
+        strict_complete &= add_ballot(o, n, line, ":" if current else ",", path, number)
     return o, 0, strict_complete, names
 
 

@@ -264,7 +264,7 @@ def test_names_and_sizes_come_from_the_input(election, tmp_path):
         certificate.check(str(ballots), as_preflib)
     headerless = tmp_path / "headerless.soc"
     headerless.write_text("2: 1,2,3\n1: 3,2,1\n")
-    with pytest.raises(certificate.Unreadable, match="only PrefLib's current format"):
+    with pytest.raises(certificate.Unreadable, match="expected '# KEY: value' header lines or the number"):
         certificate.check(str(headerless), as_preflib)
     # PrefLib ballots are no matrix: their header lines are comments there, and a ballot is no row.
     with pytest.raises(certificate.Unreadable, match="is not a count"):
@@ -319,3 +319,15 @@ def test_lines_end_where_kollective_ends_them(tmp_path):
     honest = {**forged, "distance_doubled": 0, "ranking": [0, 1, 2],
               "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (0, 1, 2)]}
     assert certificate.check(str(tabbed), honest).startswith("certified")
+
+
+def test_preflib_files_of_the_format_before_2022_are_read(tmp_path):
+    legacy = tmp_path / "legacy.soc"  # two voters a > b > c, one c > b > a
+    legacy.write_text("3\n1,a\n2,b\n3,c\n3,3,2\n2,1,2,3\n1,3,2,1\n")
+    cert = {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
+            "alternatives": 3, "names": ["a", "b", "c"], "distance_doubled": 6, "ranking": [0, 1, 2],
+            "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in range(3)]}
+    assert certificate.check(str(legacy), cert).startswith("certified")
+    legacy.write_text("3\n1,a\n3,b\n3,c\n3,3,2\n2,1,2,3\n")
+    with pytest.raises(certificate.Unreadable, match="expected '2,Name'"):
+        certificate.check(str(legacy), cert)
