@@ -1,8 +1,11 @@
-"""`python -m kollective plot RESULTS_DIR [RESULTS_DIR ...] [--out DIR] [--format png,svg] [--tag TAG]`.
+"""`python -m kollective plot RESULTS_DIR [RESULTS_DIR ...] [--out DIR] [--format png,svg] [--tag TAG]`
+`python -m kollective check-certificate INPUT CERTIFICATE`
 
-Draws the figures of the recorded result tables (see kollective.plot) and prints each file
+plot draws the figures of the recorded result tables (see kollective.plot) and prints each file
 written. Exit status 0 on success, 2 on a usage error, a missing folder or a folder without a
-plottable table. Matplotlib is imported only when a command runs, so importing this module needs
+plottable table. check-certificate checks a Kemeny certificate against its input with the
+standalone checker (kollective.certificate; docs/certificates.md): exit status 0 certified, 1
+rejected, 2 unreadable, 3 not certified. Matplotlib is imported only when a command runs, so importing this module needs
 no more than the package itself does.
 """
 
@@ -23,6 +26,13 @@ def _parser():
     plot.add_argument("--format", default="png", metavar="FORMATS",
                       help="comma-separated: png, svg, pdf (default: png)")
     plot.add_argument("--tag", default="", help="insert into file names: <algorithm>_<tag>_<time|throughput>")
+    check = commands.add_parser(
+        "check-certificate", help="check a Kemeny certificate against its input (integers only)",
+        description="Checks that a Kemeny certificate proves its ranking optimal for the input, with the "
+                    "standalone checker (docs/certificates.md). Exit status: 0 certified, 1 rejected, "
+                    "2 unreadable, 3 not certified.")
+    check.add_argument("input", metavar="INPUT", help="the run's input (PrefLib, pairwise CSV or LOLIB)")
+    check.add_argument("certificate", metavar="CERTIFICATE", help="the run's <name>_certificate.json")
     return parser
 
 
@@ -44,6 +54,10 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     if args.command == "plot":
         return _plot(args)
+    if args.command == "check-certificate":
+        from kollective import certificate
+
+        return certificate.main(["check-certificate", args.input, args.certificate])
     return 2
 
 

@@ -331,3 +331,18 @@ def test_preflib_files_of_the_format_before_2022_are_read(tmp_path):
     legacy.write_text("3\n1,a\n3,b\n3,c\n3,3,2\n2,1,2,3\n")
     with pytest.raises(certificate.Unreadable, match="expected '2,Name'"):
         certificate.check(str(legacy), cert)
+
+
+def test_python_m_kollective_checks_a_certificate(election, tmp_path, capsys):
+    import json
+
+    from kollective.__main__ import main
+
+    path, cert = election
+    written = tmp_path / "certificate.json"
+    written.write_text(json.dumps(cert))
+    assert main(["check-certificate", path, str(written)]) == 0
+    assert capsys.readouterr().out.startswith("certified")
+    cert["ranking"] = [1, 0, 2]
+    written.write_text(json.dumps(cert))
+    assert main(["check-certificate", path, str(written)]) == 1
