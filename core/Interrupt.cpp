@@ -7,7 +7,6 @@ namespace kollective {
 
 namespace {
 thread_local const std::function<void()>* installed = nullptr;
-thread_local std::exception_ptr kept;  // thrown by the check inside a parallel region
 }  // namespace
 
 InterruptCheck::InterruptCheck(std::function<void()> check) : check_(std::move(check)), previous_(installed) {
@@ -20,22 +19,22 @@ void Impl::interruption_point() {
   if (installed) (*installed)();
 }
 
-bool Impl::interruption_requested() {
-  if (!installed || kept) return kept != nullptr;
+bool Impl::RegionInterruption::poll() {
+  if (stopped_.load(std::memory_order_relaxed) || !installed) return stopped_.load(std::memory_order_relaxed);
   try {
     (*installed)();
     return false;
   } catch (...) {
-    kept = std::current_exception();
+    kept_ = std::current_exception();
+    stopped_ = true;
     return true;
   }
 }
 
-void Impl::rethrow_interruption() {
-  if (!kept) return;
-  std::exception_ptr thrown = kept;
-  kept = nullptr;
-  std::rethrow_exception(thrown);
+bool Impl::RegionInterruption::checked_here() { return installed != nullptr; }
+
+void Impl::RegionInterruption::rethrow() {
+  if (kept_) std::rethrow_exception(kept_);
 }
 
 }  // namespace kollective

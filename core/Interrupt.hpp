@@ -11,6 +11,8 @@
 /// A solve ended this way returns nothing; the caller's inputs are as they were, but for one
 /// that a solve updates in place (schulze::strongest_paths' matrix, left partly updated).
 
+#include <atomic>
+#include <exception>
 #include <functional>
 
 namespace kollective {
@@ -31,11 +33,23 @@ class InterruptCheck {
 namespace Impl {
 /// Calls this thread's InterruptCheck, if any (from host code between kernels only).
 void interruption_point();
-/// For a host parallel region, where an exception must not leave a thread: calls the check on
-/// the thread that installed it (no other thread has one), keeps what it throws, and says
-/// whether it threw; after the region, rethrow_interruption() throws what was kept.
-bool interruption_requested();
-void rethrow_interruption();
+
+/// An interruption point inside a host parallel region, where an exception must not leave a
+/// thread: poll() calls the check on the thread that has one (the caller's; the region's other
+/// threads have none), keeps what it throws, and from then on says stopped on every thread; after
+/// the region, rethrow() throws what was kept.
+class RegionInterruption {
+ public:
+  /// Whether the region should stop (this call, or an earlier one on any thread, saw the check throw).
+  bool poll();
+  /// Whether this thread has a check to poll.
+  static bool checked_here();
+  void rethrow();
+
+ private:
+  std::atomic<bool> stopped_{false};
+  std::exception_ptr kept_;  // written by the one thread that has a check
+};
 }  // namespace Impl
 
 }  // namespace kollective

@@ -1,9 +1,8 @@
 #include "kollective/drivers/Compare.hpp"
 
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -128,28 +127,29 @@ std::string noise_text(const Ratio& ratio) {
   return within ? (*within ? "within noise" : "beyond noise") : "one repetition";
 }
 
-/// Where the CSV is written before it is renamed to `path`: whole or not at all, also when the
-/// ranks of an mpirun each write it.
-std::string partial_csv(const std::string& path) { return path + ".part" + std::to_string(getpid()); }
-
+/// The CSV, written at once after the table: a compare that fails leaves no file, and the ranks of
+/// an mpirun that each write it write the same bytes.
 void write_csv(const std::string& path, const std::vector<Matched>& points) {
-  const std::string partial = partial_csv(path);
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out << csv_record({"run", "parameters", "answers", "column", "a", "b", "ratio", "noise"});
-    for (const Matched& point : points) {
-      const std::string answers = point.differing.empty() ? "agree" : "differ";
-      for (const Ratio& ratio : point.ratios) {
-        out << csv_record({point.run, point.label, answers, ratio.column, exact_text(ratio.a), exact_text(ratio.b),
-                           ratio_text(ratio.a, ratio.b, true), noise_text(ratio)});
-      }
-    }
-    if (out.flush()) out.close();
-    if (!out || std::rename(partial.c_str(), path.c_str()) != 0) {
-      std::remove(partial.c_str());
-      fail("compare: cannot write '", path, "'");
+  std::string text = csv_record({"run", "parameters", "answers", "column", "a", "b", "ratio", "noise"});
+  for (const Matched& point : points) {
+    const std::string answers = point.differing.empty() ? "agree" : "differ";
+    for (const Ratio& ratio : point.ratios) {
+      text += csv_record({point.run, point.label, answers, ratio.column, exact_text(ratio.a), exact_text(ratio.b),
+                          ratio_text(ratio.a, ratio.b, true), noise_text(ratio)});
     }
   }
+  std::ofstream out(path, std::ios::binary);
+  if (!(out << text) || !out.flush()) fail("compare: cannot write '", path, "': ", std::strerror(errno));
+}
+
+/// Fails before the table where `path` cannot take the CSV; creates nothing and changes no file.
+void check_writable(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) fail("compare: --csv '", path, "' is a folder");
+  const bool existed = std::filesystem::exists(path, error);
+  if (!std::ofstream(path, std::ios::binary | std::ios::app))  // app: no truncation
+    fail("compare: cannot write '", path, "': ", std::strerror(errno));
+  if (!existed) std::filesystem::remove(path, error);
 }
 
 /// What identifies a point within its run, as its first row's context columns give it under
@@ -172,12 +172,7 @@ std::string identity_of(const StoredPoint& point, const std::map<std::string, Fi
 int compare_results(const std::string& a_given, const std::string& b_given, const CompareOptions& options) {
   const ResultsDatabase a(database_path(a_given), ResultsDatabase::Access::read);
   const ResultsDatabase b(database_path(b_given), ResultsDatabase::Access::read);
-  if (!options.csv.empty()) {  // before the table: a folder that cannot take the file
-    const std::string probe = partial_csv(options.csv);
-    const bool writable = static_cast<bool>(std::ofstream(probe, std::ios::binary));
-    std::remove(probe.c_str());
-    if (!writable) fail("compare: cannot write '", options.csv, "'");
-  }
+  if (!options.csv.empty()) check_writable(options.csv);
   const auto kinds = column_kinds();
   std::map<std::pair<std::string, std::string>, std::deque<StoredPoint>> theirs;  // by run and identity
   std::size_t only_b = 0;

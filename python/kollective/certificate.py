@@ -71,8 +71,16 @@ def margins_of(weights, n, where):
 def text_lines(path):
     """The lines of a text file as the C++ readers take them: split at '\n' only, each without
     one trailing '\r', the file without its BOM (a lone '\r' ends no line there)."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
+    with open(path, newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
         return [line[:-1] if line.endswith("\r") else line for line in f.read().split("\n")]
+
+
+def utf8_names(names, path):
+    """Names as Kollective takes them: UTF-8 text (text_lines keeps other bytes as surrogates)."""
+    for a, name in enumerate(names, 1):
+        if any("\udc80" <= c <= "\udcff" for c in name):
+            raise Unreadable(f"{path}: the name of alternative {a} is not UTF-8 text")
+    return names
 
 
 def csv_records(path):
@@ -141,6 +149,7 @@ def read_matrix_csv(path, signed):
         names = cells[1:] if cells[0] == "" else cells
         if not names or any(name == "" for name in names) or len(set(names)) != len(names):
             raise Unreadable(f"{path}:{header_line}: the header's names are not distinct and non-empty")
+        utf8_names(names, path)
         first = next(records, None)
         if first is None:
             raise Unreadable(f"{path}:{header_line}: header but no matrix rows")
@@ -247,48 +256,65 @@ def read_lolib(path):
     return margins_of(weights, n, path) + (False, numbered(n))
 
 
+MAX_PREFLIB_ALTERNATIVES = 1 << 20  # the C++ reader's bounds
+MAX_VOTERS = (1 << 31) - 1
+PREFLIB_TYPES = ("soc", "soi", "toc", "toi")
+
+
+def whole_number(text, low, high, path, number, what):
+    """`text`, blanks trimmed, as a whole number of ASCII digits in [low, high]."""
+    text = text.strip(BLANKS)
+    if not (text.isascii() and text.isdigit() and len(text) <= 20) or not low <= int(text) <= high:
+        raise Unreadable(f"{path}:{number}: {what} '{text}' is not a whole number in {low}..{high}")
+    return int(text)
+
+
 def preflib_header(path, lines):
-    """n and the names from a PrefLib file's header (its leading '#' lines): `# NUMBER
-    ALTERNATIVES: n` and `# ALTERNATIVE NAME k: name` (names not given are the numbers)."""
-    n, given = None, {}
+    """n, the names and the declared totals and type from a PrefLib file's header (its leading
+    '#' lines), as the C++ reader takes them: `# KEY: value` lines, the keys it uses at most once,
+    names not given are the numbers."""
+    n, given, declared = None, [], {}
     for number, line in lines:
         if not line.startswith("#"):
             break
         if ":" not in line:
-            continue
+            continue  # a free comment
         key, value = (part.strip(BLANKS) for part in line[1:].split(":", 1))
+        if key.startswith("ALTERNATIVE NAME "):
+            given.append((key[len("ALTERNATIVE NAME "):].strip(BLANKS), value, number))
+            continue
+        if key not in ("NUMBER ALTERNATIVES", "NUMBER VOTERS", "NUMBER UNIQUE ORDERS", "DATA TYPE", "TITLE"):
+            continue
+        if key in declared:
+            raise Unreadable(f"{path}:{number}: repeated header '{key}'")
+        declared[key] = value
         if key == "NUMBER ALTERNATIVES":
-            if n is not None or not DECIMAL.match(value) or not 1 <= int(value) <= 65536:
-                raise Unreadable(f"{path}:{number}: '# NUMBER ALTERNATIVES: {value}' is repeated or not in 1..65536")
-            n = int(value)
-        elif key.startswith("ALTERNATIVE NAME "):
-            given[key[len("ALTERNATIVE NAME "):]] = (value, number)
+            n = whole_number(value, 1, MAX_PREFLIB_ALTERNATIVES, path, number, key)
+        elif key in ("NUMBER VOTERS", "NUMBER UNIQUE ORDERS"):
+            declared[key] = whole_number(value, 0, MAX_VOTERS, path, number, key)
+        elif key == "DATA TYPE" and value not in PREFLIB_TYPES:
+            raise Unreadable(f"{path}:{number}: DATA TYPE '{value}' is not an ordinal type")
     if n is None:
         raise Unreadable(f"{path}: its header has no '# NUMBER ALTERNATIVES: n' line")
-    names = numbered(n)
-    for key, (value, number) in given.items():
-        if not DECIMAL.match(key) or not 1 <= int(key) <= n or value == "":
-            raise Unreadable(f"{path}:{number}: 'ALTERNATIVE NAME {key}' names no alternative of 1..{n}")
-        names[int(key) - 1] = value
+    names, named = numbered(n), {}
+    for key, value, number in given:
+        a = whole_number(key, 1, n, path, number, "alternative number")
+        if a in named or value == "":
+            raise Unreadable(f"{path}:{number}: alternative {a} is named twice or has an empty name")
+        named[a] = value
+        names[a - 1] = value
     if len(set(names)) != n:
         raise Unreadable(f"{path}: two alternatives have the same name")
-    return n, names
-
-
-def alternative_of(text, path, number):
-    """A ballot's alternative number, 0-based."""
-    if not DECIMAL.match(text) or len(text) > 20:
-        raise Unreadable(f"{path}:{number}: '{text}' is not an alternative's number")
-    return int(text) - 1
+    return n, utf8_names(names, path), declared
 
 
 def preflib_legacy_header(path, lines):
-    """n, the names and the number of header lines of PrefLib's format before 2022: n, then n
-    lines `i,Name`, then `voters,sum of counts,unique orders`."""
+    """n, the names, the totals line's three numbers and the number of header lines of PrefLib's
+    format before 2022: n, then n lines `i,Name`, then `voters,sum of counts,unique orders`."""
     number, first = lines[0]
-    if not first.isdigit() or not first.isascii() or not 1 <= int(first) <= 65536:
+    if not (first.isascii() and first.isdigit()):
         raise Unreadable(f"{path}:{number}: expected '# KEY: value' header lines or the number of alternatives")
-    n = int(first)
+    n = whole_number(first, 1, MAX_PREFLIB_ALTERNATIVES, path, number, "number of alternatives")
     if len(lines) < n + 2:
         raise Unreadable(f"{path}: the file ends inside the header ({n} name lines and a totals line expected)")
     names = []
@@ -301,34 +327,82 @@ def preflib_legacy_header(path, lines):
         names.append(name.strip(BLANKS))
     if len(set(names)) != n:
         raise Unreadable(f"{path}: two alternatives have the same name")
-    return n, names, n + 2
+    number, totals = lines[n + 1]
+    fields = totals.split(",")
+    if len(fields) != 3:
+        raise Unreadable(f"{path}:{number}: expected 'voters,sum of counts,unique orders'")
+    totals = [whole_number(field, 0, MAX_VOTERS, path, number, "a total") for field in fields]
+    return n, utf8_names(names, path), totals, n + 2
 
 
-def add_ballot(o, n, line, separator, path, number):
-    """Adds the ballot `count<separator>order` to the doubled counts o; whether it ranks every
-    alternative without ties."""
-    count_text, found, order = line.partition(separator)
-    if not found:
-        raise Unreadable(f"{path}:{number}: expected 'count{separator} order'")
-    if not DECIMAL.match(count_text.strip(BLANKS)) or int(count_text) < 1:
-        raise Unreadable(f"{path}:{number}: count '{count_text.strip(BLANKS)}' is not a positive integer")
-    count = int(count_text)
-    groups, rest = [], order.replace(" ", "").replace("\t", "")
-    while rest:
-        if rest.startswith("{"):
-            end = rest.find("}")
-            if end < 0:
-                raise Unreadable(f"{path}:{number}: a tie '{{' is not closed")
-            groups.append([alternative_of(a, path, number) for a in rest[1:end].split(",") if a])
-            rest = rest[end + 1 :].lstrip(",")
+def parse_order(text, n, path, number):
+    """A ballot's order as the C++ reader parses it: alternatives 1..n (ASCII digits), '{a,b}' a
+    tie, ',' between groups, blanks (spaces and tabs) around each; 0-based groups."""
+    groups, seen, i = [], set(), 0
+
+    def fault(what):
+        return Unreadable(f"{path}:{number}: {what}")
+
+    def skip():
+        nonlocal i
+        while i < len(text) and text[i] in " \t":
+            i += 1
+
+    def alternative():
+        nonlocal i
+        skip()
+        start = i
+        while i < len(text) and "0" <= text[i] <= "9":
+            i += 1
+        if start == i:
+            raise fault(f"unexpected {text[i]!r} in order" if i < len(text) else "order ends where an alternative was expected")
+        if i - start > 20 or not 1 <= int(text[start:i]) <= n:
+            raise fault(f"unknown alternative {text[start:i]} (alternatives are 1..{n})")
+        a = int(text[start:i])
+        if a in seen:
+            raise fault(f"alternative {a} appears twice in one order")
+        seen.add(a)
+        skip()
+        return a - 1
+
+    skip()
+    if i == len(text):
+        raise fault("empty order")
+    while True:
+        skip()
+        if i < len(text) and text[i] == "{":
+            i += 1
+            skip()
+            if i < len(text) and text[i] == "}":
+                raise fault("empty tie group '{}'")
+            group = []
+            while True:
+                group.append(alternative())
+                if i < len(text) and text[i] in ",}":
+                    i += 1
+                    if text[i - 1] == "}":
+                        break
+                    continue
+                raise fault("unbalanced braces: '{' without matching '}'")
+            groups.append(group)
+        elif i < len(text) and text[i] == "}":
+            raise fault("unbalanced braces: '}' without matching '{'")
         else:
-            head, _, rest = rest.partition(",")
-            groups.append([alternative_of(head, path, number)])
+            groups.append([alternative()])
+        skip()
+        if i == len(text):
+            return groups
+        if text[i] != ",":
+            raise fault(f"expected ',' but found {text[i]!r}")
+        i += 1
+
+
+def add_ballot(o, n, groups, count):
+    """Adds `count` voters of the order `groups` to the doubled counts o (a tie counts 1/2 each
+    way, an unranked alternative comes after every ranked one)."""
     position = [None] * n
     for place, group in enumerate(groups):
         for a in group:
-            if not 0 <= a < n or position[a] is not None:
-                raise Unreadable(f"{path}:{number}: alternative {a + 1} is not in 1..{n} or comes twice")
             position[a] = place
     for a in range(n):
         for b in range(n):
@@ -338,34 +412,66 @@ def add_ballot(o, n, line, separator, path, number):
                 o[a][b] += 2 * count
             elif position[a] == position[b]:
                 o[a][b] += count
-    return all(len(g) == 1 for g in groups) and None not in position
+
+
+def data_type(ties, incomplete):
+    return ("toi" if incomplete else "toc") if ties else ("soi" if incomplete else "soc")
+
+
+def admits(declared, actual):
+    """Whether data of type `actual` may be in a file declared `declared` (PrefLib's types)."""
+    return {"toi": True, "toc": actual in ("soc", "toc"), "soi": actual in ("soc", "soi"),
+            "soc": actual == "soc"}.get(declared, True)
 
 
 def read_preflib(path, alternatives):
-    """Counts from a PrefLib file, whether every ballot ranks every alternative without ties, and
-    the names. The current format: a header of '#' lines with `# NUMBER ALTERNATIVES: n`, then
-    `count: a,{b,c},d` lines (alternatives 1..n); the format before 2022: n, n lines `i,Name`, a
-    totals line, then `count,a,{b,c},d` lines. `alternatives`: the certificate's n, compared
-    before the counts take n x n memory."""
+    """Counts from a PrefLib file as Kollective reads it, whether every ballot ranks every
+    alternative without ties, and the names. The current format: a header of '#' lines with
+    `# NUMBER ALTERNATIVES: n`, then `count: order` lines; the format before 2022: n, n lines
+    `i,Name`, a totals line, then `count,order` lines. Declared totals and types (the header's,
+    the file extension's) must hold. `alternatives`: the certificate's n, compared before the
+    counts take n x n memory."""
     lines = [(number, line.strip(BLANKS)) for number, line in enumerate(text_lines(path), 1)]
     lines = [(number, line) for number, line in lines if line]
     if not lines:
         raise Unreadable(f"{path}: empty file")
     current = lines[0][1].startswith("#")
     if current:
-        n, names = preflib_header(path, lines)
+        n, names, declared = preflib_header(path, lines)
         data = next((k for k, (_, line) in enumerate(lines) if not line.startswith("#")), len(lines))
     else:
-        n, names, data = preflib_legacy_header(path, lines)
+        n, names, totals, data = preflib_legacy_header(path, lines)
+        declared = {"NUMBER VOTERS": totals[0], "sum of counts": totals[1], "NUMBER UNIQUE ORDERS": totals[2]}
     if n != alternatives:
         raise Rejected(f"the input has {n} alternatives, the certificate {alternatives}")
+    if data == len(lines):
+        raise Unreadable(f"{path}: no orders after the header")
     o = [[0] * n for _ in range(n)]
-    strict_complete = True
+    separator, total, ties, incomplete = ":" if current else ",", 0, False, False
     for number, line in lines[data:]:
-        if line.startswith("#"):
+        if current and line.startswith("#"):
             raise Unreadable(f"{path}:{number}: header line after the data")
-        strict_complete &= add_ballot(o, n, line, ":" if current else ",", path, number)
-    return o, 0, strict_complete, names
+        count_text, found, order = line.partition(separator)
+        if not found:
+            raise Unreadable(f"{path}:{number}: expected 'count{separator}order'")
+        count = whole_number(count_text, 1, MAX_VOTERS, path, number, "count")
+        total += count
+        if total > MAX_VOTERS:
+            raise Unreadable(f"{path}:{number}: the counts add up to more than {MAX_VOTERS} voters")
+        groups = parse_order(order, n, path, number)
+        ties = ties or any(len(group) > 1 for group in groups)
+        incomplete = incomplete or sum(map(len, groups)) < n
+        add_ballot(o, n, groups, count)
+    orders = len(lines) - data
+    for key, actual in (("NUMBER VOTERS", total), ("sum of counts", total), ("NUMBER UNIQUE ORDERS", orders)):
+        if key in declared and declared[key] != actual:
+            raise Unreadable(f"{path}: the header's {key} is {declared[key]}, but the orders give {actual}")
+    actual = data_type(ties, incomplete)
+    extension = path.rsplit(".", 1)[-1] if "." in path else ""
+    for stated in (declared.get("DATA TYPE", ""), extension if extension in PREFLIB_TYPES else ""):
+        if stated and not admits(stated, actual):
+            raise Unreadable(f"{path}: it says '{stated}' but the data is {actual}")
+    return o, 0, not ties and not incomplete, names
 
 
 INPUT_FORMATS = {  # the certificate's input_format -> the reader of the input file

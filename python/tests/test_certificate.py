@@ -346,3 +346,30 @@ def test_python_m_kollective_checks_a_certificate(election, tmp_path, capsys):
     cert["ranking"] = [1, 0, 2]
     written.write_text(json.dumps(cert))
     assert main(["check-certificate", path, str(written)]) == 1
+
+
+@pytest.mark.parametrize("text, words", [
+    ("# NUMBER ALTERNATIVES: 3\n2: 1 2,3\n", "expected ','"),  # "1 2" is no alternative 12
+    ("# NUMBER ALTERNATIVES: 3\n2: {1,2}3\n", "expected ','"),
+    ("# NUMBER ALTERNATIVES: 3\n# NUMBER VOTERS: 5\n2: 1,2,3\n", "NUMBER VOTERS is 5, but the orders give 2"),
+    ("3\n1,a\n2,b\n3,c\ngarbage\n2,1,2,3\n", "expected 'voters,sum of counts,unique orders'"),
+    ("# NUMBER ALTERNATIVES: 3\n# DATA TYPE: soc\n2: {1,2},3\n", "it says 'soc' but the data is toc"),
+    ("# NUMBER ALTERNATIVES: 3\n", "no orders after the header"),
+])
+def test_preflib_files_kollective_refuses_are_refused(tmp_path, text, words):
+    path = tmp_path / "ballots.toi"
+    path.write_text(text)
+    cert = {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
+            "alternatives": 3, "names": ["a", "b", "c"] if text[0] == "3" else ["1", "2", "3"], "distance_doubled": 0,
+            "ranking": [0, 1, 2], "components": []}
+    with pytest.raises(certificate.Unreadable, match=words):
+        certificate.check(str(path), cert)
+
+
+def test_preflib_reading_matches_kollective_on_blanks_and_bytes(tmp_path):
+    path = tmp_path / "ballots.soc"
+    path.write_bytes(b"# TITLE: caf\xe9\n# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME  1: x\n3: 1 ,\t2\n")
+    cert = {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
+            "alternatives": 2, "names": ["x", "2"], "distance_doubled": 0, "ranking": [0, 1],
+            "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (0, 1)]}
+    assert certificate.check(str(path), cert).startswith("certified")

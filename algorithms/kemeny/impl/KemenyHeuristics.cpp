@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <numeric>
+#include <thread>
 
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/Random.hpp"
@@ -278,10 +280,10 @@ class Chain {
 };
 
 /// One chain's search from `start`: the best ranking it found and its distance.
-/// `stop`: shared by the chains, set when the caller's thread is interrupted (interruption_requested).
+/// `interruption`: shared by the chains, polled every 16 rounds.
 std::pair<Ranking, std::uint64_t> search_chain(const Margins& margins, const Ranking& start, std::uint64_t distance,
                                                const SearchLimits& limits, std::uint64_t seed,
-                                               std::atomic<bool>& stop) {
+                                               kollective::Impl::RegionInterruption& interruption) {
   const WallTimer timer;
   Chain chain(margins, start, distance, seed);
   chain.descend_all();
@@ -293,10 +295,7 @@ std::pair<Ranking, std::uint64_t> search_chain(const Margins& margins, const Ran
     if (limits.rounds > 0 && round >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
     if (limits.seconds > 0 && (round & 15) == 0 && timer.seconds() >= limits.seconds) break;
-    if ((round & 15) == 0 && (stop.load(std::memory_order_relaxed) || kollective::Impl::interruption_requested())) {
-      stop = true;
-      break;
-    }
+    if ((round & 15) == 0 && interruption.poll()) break;
     const Ranking before = chain.ranking();
     const std::uint64_t before_distance = chain.distance();
     chain.kick_and_descend(round_kicks(static_cast<int>(start.size())));
@@ -323,12 +322,20 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
   using Host = Kokkos::DefaultHostExecutionSpace;
   const int chains = Host().concurrency();
   std::vector<std::pair<Ranking, std::uint64_t>> found(chains);
-  std::atomic<bool> stop{false};
+  kollective::Impl::RegionInterruption interruption;
+  std::atomic<int> searching{0};
   Kokkos::parallel_for(
-      "Kollective::Kemeny::iterated_local_search", Kokkos::RangePolicy<Host>(0, chains),
-      [&](int chain) { found[chain] = search_chain(margins, start, distance_of_start, limits, seed + chain, stop); });
+      "Kollective::Kemeny::iterated_local_search", Kokkos::RangePolicy<Host>(0, chains), [&](int chain) {
+        ++searching;
+        found[chain] = search_chain(margins, start, distance_of_start, limits, seed + chain, interruption);
+        --searching;
+        // The thread with the check goes on polling while other chains search: an interrupt must
+        // not wait for the slowest chain.
+        while (interruption.checked_here() && searching.load() > 0 && !interruption.poll())
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      });
   Kokkos::fence("Kollective::Kemeny::iterated_local_search");
-  kollective::Impl::rethrow_interruption();
+  interruption.rethrow();
   const auto best =
       std::min_element(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
   return local_search(o, best->first);
