@@ -96,9 +96,53 @@ long second_document_line(const std::string& text) {
   return parser.HandleNextDocument(starts) ? std::max(starts.line, 1L) : 0;
 }
 
+/// A code point as UTF-8.
+void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+/// A config saved as UTF-16 with its byte order mark (as some editors save "Unicode" text, and as
+/// YAML allows) in UTF-8; any other text as it is.
+std::string utf8_from_utf16(std::string text, const std::string& origin) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  if (text.size() < 2 || !((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF))) return text;
+  const bool little = byte(0) == 0xFF;
+  if (text.size() % 2 != 0) fail_at(origin, 0, "UTF-16 text of an odd number of bytes");
+  const auto unit = [&](std::size_t i) -> char32_t {
+    return little ? byte(i) | byte(i + 1) << 8 : byte(i) << 8 | byte(i + 1);
+  };
+  std::string out;
+  for (std::size_t i = 2; i < text.size(); i += 2) {
+    char32_t c = unit(i);
+    if (c >= 0xD800 && c < 0xDC00 && i + 3 < text.size() && unit(i + 2) >= 0xDC00 && unit(i + 2) < 0xE000) {
+      c = 0x10000 + ((c - 0xD800) << 10) + (unit(i + 2) - 0xDC00);
+      i += 2;
+    } else if (c >= 0xD800 && c < 0xE000) {
+      fail_at(origin, 1 + std::count(out.begin(), out.end(), '\n'), "UTF-16 text with a lone surrogate");
+    }
+    append_utf8(out, c);
+  }
+  return out;
+}
+
 }  // namespace
 
 ConfigNode ConfigNode::load_string(std::string text, const std::string& origin) {
+  text = utf8_from_utf16(std::move(text), origin);
   strip_bom(text);                                                          // spreadsheets and some editors write one
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {  // yaml-cpp misreports it
     fail_at(origin, 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'),

@@ -93,6 +93,13 @@ ElectionInput parse_election_input(const ConfigNode& input, const RunContext& co
   result.alternatives = static_cast<int>(
       checked_size(generator, "alternatives", generator.required("alternatives").as_int(), result.model));
   result.voters = checked_size(generator, "voters", generator.get_int("voters", 100), result.model);
+  if (result.model == "kemeny_benchmark" && result.alternatives < 3)  // the generator's own limits
+    generator.required("alternatives")
+        .error(
+            "kemeny_benchmark needs at least 3 alternatives (it draws profiles "
+            "without a Condorcet winner)");
+  if (result.model == "kemeny_benchmark" && result.voters < 2)
+    generator.required("voters").error("kemeny_benchmark needs at least 2 voters (one ballot has a Condorcet winner)");
   result.phi = generator.get_double("phi", 0.5);
   if (generator.has("phi") && (result.phi < 0 || result.phi > 1))
     generator.required("phi").error("phi must be in [0, 1]");

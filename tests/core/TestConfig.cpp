@@ -95,3 +95,22 @@ TEST(config, many_keys_are_checked_in_n_log_n) {
   const auto config = ConfigNode::load_string(text, "wide.yaml");  // seconds with a quadratic check
   EXPECT_EQ(config.get_int("k199999", 0), 1);
 }
+
+TEST(config, utf16_with_its_byte_order_mark_reads_as_utf8) {
+  // "name: é𝄞\n" in UTF-16, both byte orders (𝄞: a surrogate pair), as some editors save "Unicode" text.
+  const std::u16string text = u"name: \u00e9\U0001D11E\nn: 3\n";
+  for (const bool little : {true, false}) {
+    std::string bytes = little ? "\xFF\xFE" : "\xFE\xFF";
+    for (const char16_t unit : text) {
+      const char low = static_cast<char>(unit & 0xFF), high = static_cast<char>(unit >> 8);
+      bytes += little ? std::string{low, high} : std::string{high, low};
+    }
+    const auto config = ConfigNode::load_string(bytes, "u.yaml");
+    EXPECT_EQ(config.required("name").as_string(), "\u00e9\U0001D11E");
+    EXPECT_EQ(config.required("n").as_int(), 3);
+  }
+  EXPECT_NE(error_of([] {
+              ConfigNode::load_string(std::string("\xFF\xFEn\0:\0 \0\x00\xD8", 10), "u.yaml");
+            }).find("u.yaml:1: UTF-16 text with a lone surrogate"),
+            std::string::npos);
+}

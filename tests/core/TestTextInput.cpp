@@ -27,3 +27,17 @@ TEST(text_input, only_regular_files_are_inputs) {
   std::filesystem::remove(fifo);
   EXPECT_EQ(message, "LETOR file 'text_input_test.fifo' is not a regular file (a pipe); save the data to a file");
 }
+
+namespace kollective::test {
+
+TEST(text_input, messages_quote_an_inputs_bytes_printably) {
+  // A file's bytes in a message must not move a terminal's cursor (ESC [2K erases the line) or
+  // garble it; UTF-8 names, line breaks and tabs stay as they are.
+  const std::string message =
+      error_of([] { fail_at("f.txt", 3, "label '", std::string("\x1b[2K\xff\r\x7f"), "' for 'caf\xc3\xa9'\tx\ny"); });
+  EXPECT_EQ(message, "f.txt:3: label '\\x1b[2K\\xff\\x0d\\x7f' for 'caf\xc3\xa9'\tx\ny");
+  EXPECT_EQ(Impl::printable("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xf0\x9d\x84\x9e"),
+            "\\xed\\xa0\\x80 \\xc0\\xaf \\xf4\\x90\\x80\\x80 \xf0\x9d\x84\x9e");
+}
+
+}  // namespace kollective::test

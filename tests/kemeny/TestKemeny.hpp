@@ -148,6 +148,19 @@ TEST(TEST_CATEGORY, kemeny_dp_and_auto_match_brute_force) {
 
 TEST(TEST_CATEGORY, kemeny_decomposition) { check_decomposition<TEST_EXECSPACE>(); }
 
+TEST(TEST_CATEGORY, kemeny_verify_keeps_auto_settings_to_auto) {
+  // verify's second solve (the enumeration, 10-12 alternatives) refused auto's branch-and-cut
+  // settings that the first one took.
+  TEST_EXECSPACE space;
+  const auto o = preferences::pairwise_reference(random_weak_profile(10, 40, 5));
+  kemeny::Options options;
+  options.ladders = true;
+  options.reduce = false;
+  options.root_triangles = 2;
+  const kemeny::Result result = kemeny::solve(space, o, options);
+  EXPECT_EQ(kemeny::verify(space, o, options, result), "enumeration");
+}
+
 TEST(TEST_CATEGORY, kemeny_dp_lists_the_first_optima_of_its_walk) {
   // The DP lists optima as a walk from the bottom of the ranking up, candidates ascending: in
   // ascending order of the reversed rankings. A limit keeps the first ones of that order.
