@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "kollective/algorithms/coalition/Coalition.hpp"
 #include "kollective/algorithms/coalition/CoalitionGenerators.hpp"
@@ -36,6 +37,7 @@ struct CoalitionRun {
   std::string format;              ///< text (Rahwan) | binary | bids
   std::string model;               ///< one of coalition::value_models()
   std::vector<std::string> names;  ///< agent names (default: 1..n)
+  std::optional<ConfigNode> names_key;  ///< where the config gives them, for errors
   std::vector<std::int64_t> agents;
   std::uint64_t seed = 1234;
   coalition::Options options;
@@ -76,6 +78,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     settings.seed = static_cast<std::uint64_t>(generator.get_int_in("seed", 1234, 0, 0xffffffffll));
   }
   if (input.has("names")) {
+    settings.names_key = input.required("names");
     for (const auto& name : input.required("names").elements()) {
       const std::string text = name.as_string();
       if (text.empty()) name.error("an agent name must not be empty");
@@ -125,8 +128,9 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
 /// The agents' names a config gives, checked against the game's size (its file's, or its generator's).
 void check_names(const CoalitionRun& settings, int agents) {
   if (settings.names.empty() || static_cast<int>(settings.names.size()) == agents) return;
-  fail("input names: ", settings.names.size(), " names for the ", agents, " agents of ",
-       settings.file.empty() ? "the " + settings.model + " generator" : "'" + settings.file + "'");
+  settings.names_key->error("gives " + std::to_string(settings.names.size()) + " names for the " +
+                            std::to_string(agents) + " agents of " +
+                            (settings.file.empty() ? "the " + settings.model + " generator" : "'" + settings.file + "'"));
 }
 
 coalition::Game make_game(const CoalitionRun& settings, int agents) {
