@@ -32,11 +32,11 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 
 struct CoalitionRun {
-  std::string file;                ///< a value file, or empty for a generator
-  std::string written;             ///< the file as the config gives it (the table's input)
-  std::string format;              ///< text (Rahwan) | binary | bids
-  std::string model;               ///< one of coalition::value_models()
-  std::vector<std::string> names;  ///< agent names (default: 1..n)
+  std::string file;                     ///< a value file, or empty for a generator
+  std::string written;                  ///< the file as the config gives it (the table's input)
+  std::string format;                   ///< text (Rahwan) | binary | bids
+  std::string model;                    ///< one of coalition::value_models()
+  std::vector<std::string> names;       ///< agent names (default: 1..n)
   std::optional<ConfigNode> names_key;  ///< where the config gives them, for errors
   std::vector<std::int64_t> agents;
   std::uint64_t seed = 1234;
@@ -128,9 +128,9 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
 /// The agents' names a config gives, checked against the game's size (its file's, or its generator's).
 void check_names(const CoalitionRun& settings, int agents) {
   if (settings.names.empty() || static_cast<int>(settings.names.size()) == agents) return;
-  settings.names_key->error("gives " + std::to_string(settings.names.size()) + " names for the " +
-                            std::to_string(agents) + " agents of " +
-                            (settings.file.empty() ? "the " + settings.model + " generator" : "'" + settings.file + "'"));
+  settings.names_key->error(
+      "gives " + std::to_string(settings.names.size()) + " names for the " + std::to_string(agents) + " agents of " +
+      (settings.file.empty() ? "the " + settings.model + " generator" : "'" + settings.file + "'"));
 }
 
 coalition::Game make_game(const CoalitionRun& settings, int agents) {

@@ -209,6 +209,11 @@ class SchulzeJob : public ElectionJob {
     const Measurement& measurement = settings_.measurement;
     // Alone, the whole matrix; shared, this rank's rows (and the whole matrix only where a check
     // or the pairwise file needs it).
+    const auto check_time = [&](double alternatives) {
+      check_work(measurement, Work::schulze_path_updates, std::pow(alternatives, 3) / ranks(),
+                 "the strongest paths of " + std::to_string(static_cast<std::int64_t>(alternatives)) + " alternatives");
+    };
+    if (input.kind == ElectionInput::Kind::generator) check_time(input.alternatives);  // before making it
     DeviceElection election = load(space, input, settings_.measurement.shared);
     const auto alternatives = static_cast<int>(election.alternatives);
     const bool matrices = settings_.write_paths || settings_.write_beats || settings_.write_pairwise;
@@ -222,9 +227,7 @@ class SchulzeJob : public ElectionJob {
     options.keep_paths = check || settings_.write_paths || settings_.write_beats;
     options.communicator = shared_by(measurement);
 
-    const double updates = std::pow(static_cast<double>(alternatives), 3);
-    check_work(measurement, Work::schulze_path_updates, updates / ranks(),
-               "the strongest paths of " + std::to_string(alternatives) + " alternatives");
+    check_time(alternatives);
     Timing solve_times;
     std::vector<double> path_times;
     Workspace<Space::memory_space> workspace;  // the path rows, reused by the repetitions of a solve alone
