@@ -119,8 +119,12 @@ void append_utf8(std::string& out, char32_t c) {
 /// YAML allows) in UTF-8; any other text as it is.
 std::string utf8_from_utf16(std::string text, const std::string& origin) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  if (text.size() >= 4 && byte(0) == 0 && byte(1) == 0 && byte(2) == 0xFE && byte(3) == 0xFF)
+    fail_at(origin, 0, "UTF-32 text; save the config as UTF-8 (or UTF-16)");
   if (text.size() < 2 || !((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF))) return text;
   const bool little = byte(0) == 0xFF;
+  if (little && text.size() >= 4 && byte(2) == 0 && byte(3) == 0)
+    fail_at(origin, 0, "UTF-32 text; save the config as UTF-8 (or UTF-16)");
   if (text.size() % 2 != 0) fail_at(origin, 0, "UTF-16 text of an odd number of bytes");
   const auto unit = [&](std::size_t i) -> char32_t {
     return little ? byte(i) | byte(i + 1) << 8 : byte(i) << 8 | byte(i + 1);

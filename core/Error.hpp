@@ -55,17 +55,23 @@ inline std::size_t utf8_character(const std::string& text, std::size_t at) {
   return length;
 }
 
-/// A message safe to print: control characters other than line breaks and tabs, and bytes that
-/// are not UTF-8, as \xNN (an input's bytes quoted in a message must not move a terminal's cursor).
+/// A message safe to print: control characters (C0 but line breaks and tabs, DEL, C1) and bytes
+/// that are not UTF-8, as \xNN (an input's bytes quoted in a message must not move a terminal's
+/// cursor).
 inline std::string printable(const std::string& text) {
   static const char hex[] = "0123456789abcdef";
   std::string out;
   for (std::size_t at = 0; at < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[at]);
     const std::size_t length = utf8_character(text, at);
-    if (length == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-      ++at;
+    // C1 controls (U+0080-U+009F, 0xC2 0x80-0x9F) act on terminals too (U+009B opens a sequence).
+    const bool c1 = c == 0xC2 && length == 2 && static_cast<unsigned char>(text[at + 1]) < 0xA0;
+    if (length == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c1) {
+      for (std::size_t i = 0; i < (c1 ? 2 : 1); ++i) {
+        const unsigned char b = static_cast<unsigned char>(text[at + i]);
+        out += std::string("\\x") + hex[b >> 4] + hex[b & 15];
+      }
+      at += c1 ? 2 : 1;
     } else {
       out.append(text, at, length);
       at += length;

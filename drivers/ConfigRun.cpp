@@ -311,10 +311,11 @@ class ConfigRunner {
           record(i, run.points.back(), world().rank());
         }
       } catch (const SharedError& e) {  // every rank failed alike: no rank waits
-        if (world().rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
+        if (world().rank() == 0) std::cerr << "kollective: error: " << Impl::printable(e.what()) << "\n";
         fail_run(run);
       } catch (const std::exception& e) {
-        const std::string message = (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + std::string(e.what());
+        const std::string message =
+            (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + Impl::printable(e.what());
         if (shared && world().size() > 1) {  // the other ranks may wait in this point's collectives
           run.files.reset();
           run.discard.reset();
@@ -424,7 +425,8 @@ class ConfigRunner {
         });
       } catch (const Error& e) {
         std::cerr << "kollective: error: "
-                  << (world().size() > 1 ? "rank " + std::to_string(world().rank()) + ": " : "") << e.what() << "\n";
+                  << (world().size() > 1 ? "rank " + std::to_string(world().rank()) + ": " : "")
+                  << Impl::printable(e.what()) << "\n";
         status_.back() = RankRun::failed;  // on this rank: its summary says so
       }
     }

@@ -167,8 +167,8 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
   if (!help && !args.empty() && args[0] == "compare") {
     try {
       return compare_command(args);
-    } catch (const Error& e) {  // nothing compared: 2, apart from answers that differ (1)
-      std::cerr << "kollective: error: " << e.what() << "\n";
+    } catch (const std::exception& e) {  // nothing compared: 2, apart from answers that differ (1)
+      std::cerr << "kollective: error: " << Impl::printable(e.what()) << "\n";
       return 2;
     }
   }
@@ -192,8 +192,8 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
 int report_error(const std::exception& e, const char* kind, int status) {
   const bool shared = dynamic_cast<const SharedError*>(&e) != nullptr;
   if (!shared && driver::world().size() > 1)
-    driver::abort_all(std::string("kollective: ") + kind + ": " + e.what(), status);
-  if (driver::world().rank() == 0) std::cerr << "kollective: " << kind << ": " << e.what() << "\n";
+    driver::abort_all(std::string("kollective: ") + kind + ": " + Impl::printable(e.what()), status);
+  if (driver::world().rank() == 0) std::cerr << "kollective: " << kind << ": " << Impl::printable(e.what()) << "\n";
   return status;
 }
 

@@ -113,4 +113,10 @@ TEST(config, utf16_with_its_byte_order_mark_reads_as_utf8) {
               ConfigNode::load_string(std::string("\xFF\xFEn\0:\0 \0\x00\xD8", 10), "u.yaml");
             }).find("u.yaml:1: UTF-16 text with a lone surrogate"),
             std::string::npos);
+  for (const std::string bom : {std::string("\xFF\xFE\0\0", 4), std::string("\0\0\xFE\xFF", 4)}) {
+    EXPECT_NE(error_of([&] {
+                ConfigNode::load_string(bom + std::string("a\0\0\0", 4), "u.yaml");
+              }).find("u.yaml: UTF-32 text; save the config as UTF-8"),
+              std::string::npos);
+  }
 }

@@ -38,6 +38,10 @@ TEST(text_input, messages_quote_an_inputs_bytes_printably) {
   EXPECT_EQ(message, "f.txt:3: label '\\x1b[2K\\xff\\x0d\\x7f' for 'caf\xc3\xa9'\tx\ny");
   EXPECT_EQ(Impl::printable("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xf0\x9d\x84\x9e"),
             "\\xed\\xa0\\x80 \\xc0\\xaf \\xf4\\x90\\x80\\x80 \xf0\x9d\x84\x9e");
+  EXPECT_EQ(Impl::printable("\xc2\x9b"
+                            "2K \xc2\xa0"),
+            "\\xc2\\x9b"
+            "2K \xc2\xa0");  // C1's CSI; a no-break space stays
 }
 
 }  // namespace kollective::test
