@@ -565,10 +565,14 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
     }
     const std::string database = ResultsDatabase::path_in(out_dir);  // an earlier campaign's, readable
     std::error_code error;  // an empty file (a reader's connection made it) is a new database
-    if (world().rank() == 0 && std::filesystem::exists(database) && std::filesystem::file_size(database, error) > 0)
+    if (world().rank() == 0 && std::filesystem::exists(database, error) &&
+        std::filesystem::file_size(database, error) > 0)
       ResultsDatabase(database, ResultsDatabase::Access::read);
     const std::string pending = out_dir + "/results.pending";  // where finished points' files wait
-    if (std::filesystem::exists(pending) && !std::filesystem::is_directory(pending)) {
+    const auto pending_status = std::filesystem::status(pending, error);
+    if (error && error != std::errc::no_such_file_or_directory)
+      fail("cannot look at '", pending, "': ", error.message());
+    if (std::filesystem::exists(pending_status) && !std::filesystem::is_directory(pending_status)) {
       fail("'", pending, "' is not a folder: kollective keeps the files of unfinished runs there; move it away");
     }
     return runs;
@@ -602,7 +606,8 @@ SessionContext session_context(const std::string& config_path, const std::string
 }  // namespace
 
 int run_config(const std::string& config_path, std::string out_dir, const RunFlags& flags) {
-  if (flags.resume && !out_dir.empty() && !std::filesystem::exists(out_dir)) {  // before the folder is made
+  std::error_code error;
+  if (flags.resume && !out_dir.empty() && !std::filesystem::exists(out_dir, error)) {  // before the folder is made
     fail("nothing to resume in ", out_dir, "/: it does not exist; run without --resume");
   }
   CheckedConfig checked = check_config_file(config_path, out_dir, flags, true);
@@ -612,10 +617,10 @@ int run_config(const std::string& config_path, std::string out_dir, const RunFla
   });
   catch_stop_signals(world().rank() == 0);
   if (world().rank() == 0) {
-    if (checked.config.has("title")) std::cout << checked.config.required("title").as_string() << "\n";
+    if (checked.config.has("title")) std::cout << Impl::printable(checked.config.required("title").as_string()) << "\n";
     std::cout << "backend " << runtime_info().backend << " on " << runtime_info().device;
     if (world().size() > 1) std::cout << ", " << world().size() << " ranks";
-    std::cout << ", output in " << checked.out_dir << "\n\n" << std::flush;
+    std::cout << ", output in " << Impl::printable(checked.out_dir) << "\n\n" << std::flush;
   }
   return ConfigRunner(std::move(checked.plan), config_path, checked.out_dir, checked.config_dir, checked.flags,
                       session_context(config_path, checked.config_hash))
