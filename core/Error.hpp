@@ -5,7 +5,6 @@
 /// Errors about user input and resources. They are thrown, never abort the process: the driver
 /// prints the message and exits non-zero without presenting partial output as a result.
 
-#include <cstddef>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -34,51 +33,10 @@ struct OptionProblem {
 };
 
 namespace Impl {
-/// The length of the UTF-8 character at text[at], or 0 where the bytes there are not one.
-inline std::size_t utf8_character(const std::string& text, std::size_t at) {
-  const auto byte = [&](std::size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u; };
-  const unsigned lead = byte(at);
-  if (lead < 0x80) return 1;
-  const std::size_t length = lead >= 0xC2 && lead <= 0xDF   ? 2
-                             : lead >= 0xE0 && lead <= 0xEF ? 3
-                             : lead >= 0xF0 && lead <= 0xF4 ? 4
-                                                            : 0;
-  if (length == 0) return 0;
-  // The second byte's range excludes overlong forms, surrogates and code points above U+10FFFF.
-  const unsigned second = byte(at + 1);
-  const unsigned low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
-  const unsigned high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
-  if (second < low || second > high) return 0;
-  for (std::size_t i = 2; i < length; ++i) {
-    if (byte(at + i) < 0x80 || byte(at + i) > 0xBF) return 0;
-  }
-  return length;
-}
-
 /// A message safe to print: control characters (C0 but line breaks and tabs, DEL, C1) and bytes
 /// that are not UTF-8, as \xNN (an input's bytes quoted in a message must not move a terminal's
-/// cursor).
-inline std::string printable(const std::string& text) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t at = 0; at < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[at]);
-    const std::size_t length = utf8_character(text, at);
-    // C1 controls (U+0080-U+009F, 0xC2 0x80-0x9F) act on terminals too (U+009B opens a sequence).
-    const bool c1 = c == 0xC2 && length == 2 && static_cast<unsigned char>(text[at + 1]) < 0xA0;
-    if (length == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c1) {
-      for (std::size_t i = 0; i < (c1 ? 2 : 1); ++i) {
-        const unsigned char b = static_cast<unsigned char>(text[at + i]);
-        out += std::string("\\x") + hex[b >> 4] + hex[b & 15];
-      }
-      at += c1 ? 2 : 1;
-    } else {
-      out.append(text, at, length);
-      at += length;
-    }
-  }
-  return out;
-}
+/// cursor). Defined beside utf8_length (TextInput.cpp).
+std::string printable(const std::string& text);
 }  // namespace Impl
 
 /// Builds a message from streamable parts: fail("n = ", n, " is too large"); an input's bytes

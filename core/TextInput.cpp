@@ -35,19 +35,42 @@ std::ifstream open_input(const std::string& path, const std::string& what) {
 }
 
 std::size_t utf8_length(const std::string& text, std::size_t at) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(at);
-  const std::size_t length = lead < 0x80           ? 1
-                             : (lead >> 5) == 0x6  ? 2
-                             : (lead >> 4) == 0xe  ? 3
-                             : (lead >> 3) == 0x1e ? 4
-                                                   : 0;
-  if (length == 0 || at + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(at + k) & 0xc0) != 0x80) return 0;
+  const auto byte = [&](std::size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u; };
+  const unsigned lead = byte(at);
+  if (lead < 0x80) return 1;
+  const std::size_t length = lead >= 0xC2 && lead <= 0xDF   ? 2
+                             : lead >= 0xE0 && lead <= 0xEF ? 3
+                             : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                            : 0;
+  if (length == 0) return 0;
+  // The second byte's range excludes overlong forms, surrogates and code points above U+10FFFF.
+  const unsigned second = byte(at + 1);
+  const unsigned low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+  const unsigned high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+  if (second < low || second > high) return 0;
+  for (std::size_t i = 2; i < length; ++i) {
+    if (byte(at + i) < 0x80 || byte(at + i) > 0xBF) return 0;
   }
-  if (length == 2 && lead < 0xc2) return 0;  // overlong
   return length;
+}
+
+std::string Impl::printable(const std::string& text) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[at]);
+    const std::size_t length = utf8_length(text, at);
+    // C1 controls (U+0080-U+009F, 0xC2 0x80-0x9F) act on terminals too (U+009B opens a sequence).
+    const bool c1 = c == 0xC2 && length == 2 && static_cast<unsigned char>(text[at + 1]) < 0xA0;
+    const std::size_t escaped = length == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F ? 1 : c1 ? 2 : 0;
+    for (std::size_t i = 0; i < escaped; ++i) {
+      const unsigned char b = static_cast<unsigned char>(text[at + i]);
+      out += std::string("\\x") + hex[b >> 4] + hex[b & 15];
+    }
+    if (escaped == 0) out.append(text, at, length);
+    at += escaped ? escaped : length;
+  }
+  return out;
 }
 
 bool is_utf8(const std::string& text) {

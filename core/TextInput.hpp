@@ -50,7 +50,8 @@ class LineReader {
   bool at_file_start_ = true;                         ///< the next line starts at byte 0 (it may carry a BOM)
 };
 
-/// Length of the valid UTF-8 sequence starting at text[at], or 0 if it is not one.
+/// Length of the valid UTF-8 sequence starting at text[at], or 0 if it is not one (overlong
+/// forms, surrogates and code points above U+10FFFF are not).
 std::size_t utf8_length(const std::string& text, std::size_t at);
 /// Whether `text` is valid UTF-8 (names must be: results write them as JSON and CSV text).
 bool is_utf8(const std::string& text);

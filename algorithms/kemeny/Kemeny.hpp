@@ -86,14 +86,8 @@ std::string verify(const ExecSpace& space, const Counts& o, const Options& optio
     BruteForceResult brute = brute_force(o);
     other = {"brute force", brute.distance, brute.optima.size(), std::move(brute.optima)};
   } else if (result.method == "enumeration" || o.alternatives <= enumeration_verify_max) {
-    Options second = options;
+    Options second = without_auto_settings(options);  // the second method refuses them
     second.method = result.method == "enumeration" ? Method::dp : Method::enumeration;
-    const Options defaults;  // auto's own settings, which the second method refuses
-    second.dp_limit = defaults.dp_limit;
-    second.reduce = defaults.reduce;
-    second.ladders = defaults.ladders;
-    second.fences = defaults.fences;
-    second.root_triangles = defaults.root_triangles;
     Result found = solve(space, o, second);
     std::sort(found.optima.begin(), found.optima.end());
     other = {to_string(second.method), found.distance, found.count, std::move(found.optima)};

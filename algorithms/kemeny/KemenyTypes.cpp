@@ -99,6 +99,16 @@ std::optional<OptionProblem> check(const Options& options) {
   return std::nullopt;
 }
 
+Options without_auto_settings(Options options) {
+  const Options defaults;  // the settings check() names above
+  options.dp_limit = defaults.dp_limit;
+  options.reduce = defaults.reduce;
+  options.ladders = defaults.ladders;
+  options.fences = defaults.fences;
+  options.root_triangles = defaults.root_triangles;
+  return options;
+}
+
 void check_result(const Counts& o, const Result& result) {
   const int n = o.alternatives;
   if (result.lower_bound > result.distance || (result.exact && result.lower_bound != result.distance)) {

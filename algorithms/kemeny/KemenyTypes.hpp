@@ -129,6 +129,9 @@ const OptionFields<Options>& option_fields();
 /// range. check: the first problem, if any; validate: fails with it.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
+/// `options` with auto's branch-and-cut settings (dp_limit, reduce, ladders, fences,
+/// root_triangles; check() refuses them changed beside another method) at their defaults.
+Options without_auto_settings(Options options);
 /// Fails unless a solve's result is consistent with its counts: every listed ranking orders all n
 /// alternatives and scores the distance, the bound is at most the distance (equal when exact).
 /// solve() checks each result with it; an internal error when not.

@@ -22,6 +22,15 @@ def three_way_certificate(version, distance_doubled, rows, node_rows):
     }
 
 
+def preflib_certificate(names, ranking, distance_doubled):
+    """A certificate of `ranking` over a PrefLib input whose Condorcet components are single
+    alternatives (each trivially optimal), as Kollective writes one for such an election."""
+    return {
+        "format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
+        "alternatives": len(names), "names": names, "distance_doubled": distance_doubled, "ranking": ranking,
+        "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in ranking]}
+
+
 @pytest.fixture
 def election(tmp_path):
     # 0 beats 1 by 5 to 3, 1 beats 2 by 6 to 2, 0 beats 2 by 7 to 1: the order 0 > 1 > 2, distance 6.
@@ -304,10 +313,7 @@ def test_lines_end_where_kollective_ends_them(tmp_path):
     # not a header and 9 hidden ballots that certify the reverse order.
     ballots = tmp_path / "hidden.soc"
     ballots.write_bytes(b"# NUMBER ALTERNATIVES: 3\n# TITLE: t\r9: 3,2,1\n3: 1,2,3\n")
-    forged = {
-        "format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
-        "alternatives": 3, "names": ["1", "2", "3"], "distance_doubled": 18, "ranking": [2, 1, 0],
-        "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (2, 1, 0)]}
+    forged = preflib_certificate(["1", "2", "3"], [2, 1, 0], 18)
     with pytest.raises(certificate.Rejected, match="the components prove only 0"):  # 3 voters for 1, 2, 3
         certificate.check(str(ballots), forged)
     late = tmp_path / "late.soc"
@@ -316,17 +322,13 @@ def test_lines_end_where_kollective_ends_them(tmp_path):
         certificate.check(str(late), forged)
     tabbed = tmp_path / "tabbed.soc"
     tabbed.write_text("# NUMBER ALTERNATIVES: 3\n3: 1,\t2,3\n")
-    honest = {**forged, "distance_doubled": 0, "ranking": [0, 1, 2],
-              "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (0, 1, 2)]}
-    assert certificate.check(str(tabbed), honest).startswith("certified")
+    assert certificate.check(str(tabbed), preflib_certificate(["1", "2", "3"], [0, 1, 2], 0)).startswith("certified")
 
 
 def test_preflib_files_of_the_format_before_2022_are_read(tmp_path):
     legacy = tmp_path / "legacy.soc"  # two voters a > b > c, one c > b > a
     legacy.write_text("3\n1,a\n2,b\n3,c\n3,3,2\n2,1,2,3\n1,3,2,1\n")
-    cert = {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
-            "alternatives": 3, "names": ["a", "b", "c"], "distance_doubled": 6, "ranking": [0, 1, 2],
-            "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in range(3)]}
+    cert = preflib_certificate(["a", "b", "c"], [0, 1, 2], 6)
     assert certificate.check(str(legacy), cert).startswith("certified")
     legacy.write_text("3\n1,a\n3,b\n3,c\n3,3,2\n2,1,2,3\n")
     with pytest.raises(certificate.Unreadable, match="expected '2,Name'"):
@@ -359,17 +361,11 @@ def test_python_m_kollective_checks_a_certificate(election, tmp_path, capsys):
 def test_preflib_files_kollective_refuses_are_refused(tmp_path, text, words):
     path = tmp_path / "ballots.toi"
     path.write_text(text)
-    cert = {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
-            "alternatives": 3, "names": ["a", "b", "c"] if text[0] == "3" else ["1", "2", "3"], "distance_doubled": 0,
-            "ranking": [0, 1, 2], "components": []}
     with pytest.raises(certificate.Unreadable, match=words):
-        certificate.check(str(path), cert)
+        certificate.read_preflib(str(path), 3)
 
 
 def test_preflib_reading_matches_kollective_on_blanks_and_bytes(tmp_path):
     path = tmp_path / "ballots.soc"
     path.write_bytes(b"# TITLE: caf\xe9\n# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME  1: x\n3: 1 ,\t2\n")
-    cert = {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": "preflib",
-            "alternatives": 2, "names": ["x", "2"], "distance_doubled": 0, "ranking": [0, 1],
-            "components": [{"alternatives": [a], "method": "trivial", "distance_doubled": 0} for a in (0, 1)]}
-    assert certificate.check(str(path), cert).startswith("certified")
+    assert certificate.check(str(path), preflib_certificate(["x", "2"], [0, 1], 0)).startswith("certified")
