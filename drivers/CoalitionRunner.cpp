@@ -109,6 +109,7 @@ CoalitionRun parse(const ConfigNode& run, const RunContext& context) {
     options.expect_keys(keys_under("coalition", "options"), former_keys_under("coalition", "options"));
     read_fields(options, coalition::option_fields(), settings.options);
     refuse(options, coalition::option_fields(), coalition::check(settings.options));
+    warn_ignored(options, coalition::option_fields(), coalition::ignored_settings(settings.options));
   }
   settings.options.reporter = reporter(!quiet());
   for (const std::int64_t n : settings.agents) {  // a file's agents are known when it is read

@@ -33,6 +33,21 @@ ConfigNode option_node(const ConfigNode& map, const OptionRule& rule, const std:
   return node;
 }
 
+void warn_option(const ConfigNode& map, const std::vector<OptionRule>& rules, const OptionProblem& problem) {
+  for (const OptionRule& rule : rules) {
+    if (rule.name != problem.option) continue;
+    std::vector<std::string> keys = rule.former_names;
+    keys.insert(keys.begin(), rule.name);
+    for (const std::string& key : keys) {
+      if (!map.has(key)) continue;
+      const ConfigNode node = map.required(key);
+      warn(node.file() + ":" + std::to_string(node.line()) + ": '" + key + "' " + problem.problem);
+      return;
+    }
+  }
+  warn(map.file() + ":" + std::to_string(map.line()) + ": " + problem.option + " " + problem.problem);
+}
+
 void fail_option(const ConfigNode& map, const std::vector<OptionRule>& rules, const OptionProblem& problem) {
   for (const OptionRule& rule : rules) {
     if (rule.name != problem.option) continue;

@@ -22,6 +22,9 @@ OptionValue read_value(const ConfigNode& node, const OptionRule& rule);
 /// name, and fails when the map gives both names.
 ConfigNode option_node(const ConfigNode& map, const OptionRule& rule, const std::string& key);
 
+/// Warns of `problem` at the key it names (by its name or a former one), else at the map.
+void warn_option(const ConfigNode& map, const std::vector<OptionRule>& rules, const OptionProblem& problem);
+
 /// Fails at the key that `problem` names (by its name or a former one), else at the map.
 [[noreturn]] void fail_option(const ConfigNode& map, const std::vector<OptionRule>& rules,
                               const OptionProblem& problem);
@@ -52,6 +55,14 @@ std::vector<std::string> former_names(const OptionFields<Options>& fields) {
 template <class Options>
 void refuse(const ConfigNode& map, const OptionFields<Options>& fields, const std::optional<OptionProblem>& problem) {
   if (problem) fail_option(map, std::vector<OptionRule>(fields.begin(), fields.end()), *problem);
+}
+
+/// Warns at each key `ignored` names (settings an algorithm reads as having no effect).
+template <class Options>
+void warn_ignored(const ConfigNode& map, const OptionFields<Options>& fields,
+                  const std::vector<OptionProblem>& ignored) {
+  for (const OptionProblem& problem : ignored)
+    warn_option(map, std::vector<OptionRule>(fields.begin(), fields.end()), problem);
 }
 
 }  // namespace kollective::driver

@@ -120,6 +120,10 @@ const ResultFields<Report>& result_fields();
 /// one rank.
 std::optional<OptionProblem> check(const Options& options);
 void validate(const Options& options);
+/// Settings changed from their defaults that options.method never reads (precision with ip;
+/// ip_share, ip_min_s, ip_round_share but with auto), each with why: the driver and Python warn of
+/// them, and a later release refuses them in check() (CHANGELOG.md). The solve ignores them.
+std::vector<OptionProblem> ignored_settings(const Options& options);
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).
 constexpr int max_agents = 40;

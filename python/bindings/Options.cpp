@@ -70,6 +70,13 @@ void warn_former(const std::string& former, const OptionRule& rule) {
   if (PyErr_WarnEx(PyExc_FutureWarning, text.c_str(), 2) < 0) throw nb::python_error();
 }
 
+void warn_ignored(const std::string& algorithm, const std::vector<OptionProblem>& ignored) {
+  for (const OptionProblem& setting : ignored) {
+    const std::string text = algorithm + ": " + setting.option + " " + setting.problem;
+    if (PyErr_WarnEx(PyExc_FutureWarning, text.c_str(), 2) < 0) throw nb::python_error();
+  }
+}
+
 void fail_unknown(const std::string& algorithm, const std::string& key, const std::vector<std::string>& names) {
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;

@@ -26,6 +26,8 @@ OptionValue python_value(const nb::handle& value, const OptionRule& rule);
 
 /// A FutureWarning that `former` is now `rule.name`.
 void warn_former(const std::string& former, const OptionRule& rule);
+/// A FutureWarning for each setting `ignored` names ("coalition: ip_share has no effect ...").
+void warn_ignored(const std::string& algorithm, const std::vector<OptionProblem>& ignored);
 
 /// Fails for a keyword that no field of `names` answers to, with a suggestion.
 [[noreturn]] void fail_unknown(const std::string& algorithm, const std::string& key,

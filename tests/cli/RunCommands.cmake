@@ -43,4 +43,9 @@ foreach(file schulze_sweep_n5_v7_ranking.csv schulze_sweep_n6_v7_ranking.csv kem
              kemeny_sweep_n6_v7_rankings.csv)
   expect("a sweep point's file is not named alike: ${file} missing" EXISTS ${WORK}/sweep/${file})
 endforeach()
-message("commands: --version, help, check, sweep file names passed")
+# Settings the chosen method never reads are accepted for a release, with a warning at their line.
+file(WRITE ${WORK}/ignored.yaml "runs:\n  - name: ignored\n    algorithm: coalition\n    input: {generator: {model: uniform, agents: 4, seed: 1}}\n    options:\n      method: idp\n      ip_share: 0.5\n")
+kollective(check ${WORK}/ignored.yaml --out ${WORK}/ignored)
+expect("an ignored setting: status ${status}, stderr '${stderr}'"
+       status EQUAL 0 AND stderr MATCHES "warning: [^\n]*ignored.yaml:7: 'ip_share' has no effect with method idp")
+message("commands: --version, help, check, sweep file names, ignored settings passed")

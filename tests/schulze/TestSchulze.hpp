@@ -100,8 +100,9 @@ TEST(TEST_CATEGORY, schulze_refuses_16_bits_when_strengths_do_not_fit) {
   const std::string message = error_of([&] {
     solve_on_device<TEST_EXECSPACE>(counts, schulze::LinkRule::winning_votes, schulze::StrengthWidth::bits16);
   });
-  EXPECT_NE(message.find("16-bit strengths requested but the largest link strength is 100000"), std::string::npos)
+  EXPECT_NE(message.find("strength_bits 16 requested but the largest link strength is 100000"), std::string::npos)
       << message;
+  EXPECT_NE(message.find("use strength_bits 32 or auto"), std::string::npos) << message;
 }
 
 }  // namespace kollective::test

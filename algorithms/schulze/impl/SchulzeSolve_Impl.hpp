@@ -357,8 +357,8 @@ Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& coun
   const std::uint32_t largest = max_link_strength(space, layout, counts, options.rule);  // the same on every rank
   const bool fits16 = largest <= 0xffffu;
   if (options.width == StrengthWidth::bits16 && !fits16) {
-    fail("Schulze: 16-bit strengths requested but the largest link strength is ", largest / 2.0,
-         " voters (doubled count ", largest, "; a doubled count of at most 65535 fits)");
+    fail("Schulze: strength_bits 16 requested but the largest link strength is ", largest / 2.0,
+         " voters (doubled count ", largest, "; a doubled count of at most 65535 fits): use strength_bits 32 or auto");
   }
   // Host backends emulate the packed 16-bit min/max lane by lane, slower than 32-bit words, so
   // `auto` takes 16 bits on devices only.
