@@ -44,7 +44,7 @@ struct CoalitionRun {
   Measurement measurement;  ///< verify auto: brute force for n <= 12
   bool write_values = false;
   bool write_binary = false;
-  bool single_precision() const { return options.precision == Precision::float32; }
+  bool single_precision() const { return coalition::solve_precision(options) == Precision::float32; }
 };
 
 /// The format of a value file: given, or by extension (.txt text, .kcsg binary, .bids bids).
@@ -230,7 +230,7 @@ const ResultFields<CoalitionPoint>& coalition_fields() {
           field<P>("block_bytes_per_s", F::timing, "B/s",
                    "the blocked DP's block reads a second (the packets its splits use)",
                    [seconds](const P& p) {
-                     const Precision precision = p.report.options.precision;
+                     const Precision precision = p.report.result.precision;
                      return coalition::block_read_bytes(p.agents, p.report.options.method,
                                                         precision == Precision::float32 ? 4 : 8) /
                             seconds(p);

@@ -30,9 +30,10 @@ namespace Impl {
 template <class ExecSpace>
 Result solve_checked(const ExecSpace& space, Values values, const Options& options,
                      Workspace<typename ExecSpace::memory_space>* workspace) {
-  Result result = options.precision == Precision::float32 ? solve<float>(space, values, options, workspace)
-                                                          : solve<double>(space, values, options, workspace);
-  result.precision = options.precision;
+  const Precision precision = solve_precision(options);
+  Result result = precision == Precision::float32 ? solve<float>(space, values, options, workspace)
+                                                  : solve<double>(space, values, options, workspace);
+  result.precision = precision;
   check_result(values, result);
   return result;
 }
@@ -62,12 +63,13 @@ template <class ExecSpace>
 Result solve_resident(const ExecSpace& space, const Kokkos::View<const double*, typename ExecSpace::memory_space>& v,
                       const Options& options, Workspace<typename ExecSpace::memory_space>* workspace) {
   const int agents = agents_of(v.extent(0), "coalition::solve");
-  validate_on(space, v, "coalition::solve", options.precision == Precision::float32);
+  const Precision precision = solve_precision(options);
+  validate_on(space, v, "coalition::solve", precision == Precision::float32);
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   const Values values(agents, on_host ? v.data() : nullptr);  // null: the device's alone
-  Result result = options.precision == Precision::float32 ? solve<float>(space, values, options, workspace, v)
-                                                          : solve<double>(space, values, options, workspace, v);
-  result.precision = options.precision;
+  Result result = precision == Precision::float32 ? solve<float>(space, values, options, workspace, v)
+                                                  : solve<double>(space, values, options, workspace, v);
+  result.precision = precision;
   check_partition(agents, result.structure);
   double structure = 0;
   for (const std::uint64_t coalition : result.structure) structure += entry(v, coalition);
@@ -82,7 +84,7 @@ Result solve_validated(const ExecSpace& space, Values values, const Options& opt
                        Workspace<typename ExecSpace::memory_space>* workspace) {
   const auto table_bytes = static_cast<std::int64_t>(values.size() * 8);  // 0 for agents beyond 63
   if (memory_fits(memory_kind<typename ExecSpace::memory_space>(), table_bytes))
-    validate_values(values, "coalition::solve", options.precision == Precision::float32);
+    validate_values(values, "coalition::solve", solve_precision(options) == Precision::float32);
   return solve_checked(space, values, options, workspace);
 }
 
@@ -149,7 +151,7 @@ Result solve_view(const ExecSpace& space, const ValuesView& values, const Option
     read = copied.data();
   }
   const Values game(agents, read);
-  validate_values(game, "coalition::solve", options.precision == Precision::float32);
+  validate_values(game, "coalition::solve", solve_precision(options) == Precision::float32);
   return solve_checked(space, game, options, workspace);
 }
 }  // namespace Impl

@@ -124,6 +124,11 @@ void validate(const Options& options);
 /// ip_share, ip_min_s, ip_round_share but with auto), each with why: the driver and Python warn of
 /// them, and a later release refuses them in check() (CHANGELOG.md). The solve ignores them.
 std::vector<OptionProblem> ignored_settings(const Options& options);
+/// What the solve computes in: options.precision for dp, idp and auto; double for ip, which
+/// ignores precision. The values are checked against its range (value_limit).
+inline Precision solve_precision(const Options& options) {
+  return options.method == Method::ip ? Precision::float64 : options.precision;
+}
 
 /// Largest n the solver indexes (masks are 64-bit; memory decides well below).
 constexpr int max_agents = 40;

@@ -37,7 +37,7 @@ coalition::Values game_values(const HostArray<double, 1>& values, bool single_pr
 nb::dict solve(const HostArray<double, 1>& values, const nb::dict& given) {
   const auto options = options_from("coalition", coalition::option_fields(), given, coalition::check);
   warn_ignored("coalition", coalition::ignored_settings(options));
-  const bool single = options.precision == Precision::float32;
+  const bool single = coalition::solve_precision(options) == Precision::float32;
   const coalition::Values game = game_values(values, single);
   const auto [result, seconds] =
       solve_timed([&] { return coalition::Impl::solve_checked(Space(), game, options, nullptr); });

@@ -37,6 +37,7 @@ def test_optimum_matches_brute_force(seed, method, precision):
     if method == "ip" and precision == "float":  # IP computes in double: the setting is ignored, with a warning
         with pytest.warns(FutureWarning, match="precision has no effect with method ip"):
             result = kollective.coalition(values, method=method, precision=precision)
+        assert result.precision == "double"
     else:
         result = kollective.coalition(values, method=method, precision=precision)
     tolerance = 1e-12 if precision == "double" else 1e-5
