@@ -338,8 +338,9 @@ TEST(TEST_CATEGORY, coalition_idp_shows_auto_finished_best_partitions_after_each
 
 /// IDP's table as the blocked engine (Coalition_Impl.hpp) computes it, written out serially: block
 /// 0 by the plain DP; then layer by layer each block's high splits {Ah, Bh} (Ah holding Ch's lowest
-/// agent) in the size groups idp_groups names, and its local splits in increasing Cl, every sum in
-/// the engine's order, so the engine's table equals it bit for bit.
+/// agent) that IDP evaluates, by its rule written out here (parts of a and b agents of a coalition
+/// of c = a + b: c = n or max(a, b) <= n - c), not read from the engine, and its local splits in
+/// increasing Cl, every sum in the engine's order, so the engine's table equals it bit for bit.
 inline std::vector<double> serial_blocked_idp(const coalition::Values& values) {
   using coalition::Impl::low_agents;
   const int n = values.agents, high_agents = n - low_agents;
@@ -357,12 +358,12 @@ inline std::vector<double> serial_blocked_idp(const coalition::Values& values) {
       const std::uint64_t lowest = ch & (~ch + 1), others = ch ^ lowest;
       for (std::uint64_t sub = 0; sub < others; sub = (sub - others) & others) {  // every proper subset
         const std::uint64_t ah = lowest | sub, bh = ch ^ ah;
-        const std::uint64_t groups = coalition::Impl::idp_groups(n, Kokkos::popcount(ah), Kokkos::popcount(bh));
         for (std::uint64_t cl = 0; cl <= low_block; ++cl) {
           for (std::uint64_t al = 0; al <= cl; ++al) {
             if ((al & ~cl) != 0) continue;
             const std::uint64_t bl = cl ^ al;
-            if ((groups >> coalition::Impl::group(Kokkos::popcount(al), Kokkos::popcount(bl)) & 1) == 0) continue;
+            const int a = Kokkos::popcount(ah) + Kokkos::popcount(al), b = Kokkos::popcount(bh) + Kokkos::popcount(bl);
+            if (a + b != n && std::max(a, b) > n - (a + b)) continue;
             block[cl] = std::max(block[cl], f[(ah << low_agents) | al] + f[(bh << low_agents) | bl]);
           }
         }

@@ -95,6 +95,20 @@ TEST(TEST_CATEGORY, schulze_matches_reference_on_32bit_tournaments) {
 
 TEST(TEST_CATEGORY, schulze_bundled_examples) { check_bundled_examples<TEST_EXECSPACE>(); }
 
+TEST(TEST_CATEGORY, schulze_16_bits_hold_a_doubled_strength_of_exactly_65535) {
+  // The largest doubled count 16 bits hold is a strength like any other (no sentinel), one more is refused.
+  const preferences::PairwiseCounts counts{3, {"a", "b", "c"}, {0, 65535, 7, 1, 0, 65534, 9, 2, 0}};
+  for (const auto rule : {schulze::LinkRule::winning_votes, schulze::LinkRule::margin}) {
+    const auto result = solve_on_device<TEST_EXECSPACE>(counts, rule, schulze::StrengthWidth::bits16);
+    EXPECT_EQ(result.strength_bits, 16);
+    expect_same(result, schulze::solve_reference(counts, rule), "65535, " + std::string(schulze::to_string(rule)));
+  }
+  const preferences::PairwiseCounts over{2, {"a", "b"}, {0, 65536, 0, 0}};
+  const std::string message = error_of(
+      [&] { solve_on_device<TEST_EXECSPACE>(over, schulze::LinkRule::winning_votes, schulze::StrengthWidth::bits16); });
+  EXPECT_NE(message.find("doubled count 65536"), std::string::npos) << message;
+}
+
 TEST(TEST_CATEGORY, schulze_refuses_16_bits_when_strengths_do_not_fit) {
   preferences::PairwiseCounts counts{2, {"a", "b"}, {0, 200000, 2, 0}};
   const std::string message = error_of([&] {

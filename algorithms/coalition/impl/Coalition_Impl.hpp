@@ -554,7 +554,10 @@ Result solve(const ExecSpace& space, Values values, const Options& options,
       continue;
     }
     const std::uint64_t part = find_maximising_split(space, table, set);
-    if (part == 0) fail("coalition structure recovery failed for coalition ", set, " (internal error)");
+    // A proper part whose two f values add up to f(set): else recovery would loop or be wrong.
+    const bool proper = part != 0 && part != set && (part & ~set) == 0;
+    if (!proper || entry(f, part) + entry(f, set ^ part) != entry(f, set))
+      fail("internal error: coalition structure recovery found no split of coalition ", set);
     pending.push_back(part);
     pending.push_back(set ^ part);
   }
