@@ -369,3 +369,42 @@ def test_preflib_reading_matches_kollective_on_blanks_and_bytes(tmp_path):
     path = tmp_path / "ballots.soc"
     path.write_bytes(b"# TITLE: caf\xe9\n# NUMBER ALTERNATIVES: 2\n# ALTERNATIVE NAME  1: x\n3: 1 ,\t2\n")
     assert certificate.check(str(path), preflib_certificate(["x", "2"], [0, 1], 0)).startswith("certified")
+
+
+def lp_component(alternatives, distance_doubled, fixed_pairs):
+    """An LP component whose root is bounded by no rows, with `fixed_pairs` to be re-derived."""
+    return {"alternatives": alternatives, "method": "lp", "distance_doubled": distance_doubled,
+            "fixed_pairs": fixed_pairs, "proof": {"rows": [], "nodes": [{"kind": "bound", "rows": -1}]}}
+
+
+def certificate_of(input_format, ranking, distance_doubled, components):
+    return {"format": "kollective-kemeny-certificate", "version": 5, "price_bits": 32, "input_format": input_format,
+            "alternatives": 3, "names": ["a", "b", "c"], "distance_doubled": distance_doubled, "ranking": ranking,
+            "components": components}
+
+
+def test_a_majority_pair_needs_strict_complete_ballots(election):
+    path, _ = election  # a pairwise matrix: a beats c 7 to 1, but no ballots are known
+    cert = certificate_of("matrix-counts", [0, 1, 2], 12, [lp_component([0, 1, 2], 12, [[0, 2, "majority"]])])
+    with pytest.raises(certificate.Rejected, match="needs ballots that rank every alternative"):
+        certificate.check(path, cert)
+
+
+def test_a_majority_pair_needs_an_alternative_decided_by_three_quarters_against_all(tmp_path):
+    # a beats b 3 to 1, but a and c, and b and c, split 2 to 2: neither a nor b is decided against all.
+    path = tmp_path / "dirty.soc"
+    path.write_text("# NUMBER ALTERNATIVES: 3\n# NUMBER VOTERS: 4\n# ALTERNATIVE NAME 1: a\n# ALTERNATIVE NAME 2: b\n"
+                    "# ALTERNATIVE NAME 3: c\n1: 1,2,3\n1: 1,3,2\n1: 3,1,2\n1: 2,3,1\n")
+    cert = certificate_of("preflib", [0, 2, 1], 10, [lp_component([0, 1, 2], 10, [[0, 1, "majority"]])])
+    with pytest.raises(certificate.Rejected, match="the 3/4-majority rule does not hold"):
+        certificate.check(str(path), cert)
+
+
+def test_the_exchange_rule_is_strict(tmp_path):
+    # Clones a and b tie 4 to 4 and beat c alike: margin 0, gain 0, so b may come first in an optimum.
+    path = tmp_path / "clones.csv"
+    path.write_text(",a,b,c\na,0,4,6\nb,4,0,6\nc,2,2,0\n")
+    cert = certificate_of("matrix-counts", [0, 1, 2], 16, [
+        lp_component([0, 1], 8, [[0, 1, "exchange"]]), {"alternatives": [2], "method": "trivial", "distance_doubled": 0}])
+    with pytest.raises(certificate.Rejected, match="the exchange rule does not hold"):
+        certificate.check(str(path), cert)

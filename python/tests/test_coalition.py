@@ -87,6 +87,7 @@ def test_ip_time_limit_returns_a_bounded_structure():
     assert not stopped.exact  # the first launch leaves branches on this game
     assert stopped.optimum <= optimum + 1e-9 and stopped.upper_bound >= optimum - 1e-9
     assert sum(values[m] for m in stopped.masks) == pytest.approx(stopped.optimum, rel=1e-12)
+    assert stopped.gap == stopped.upper_bound - stopped.optimum and stopped.gap > 0 and exact.gap == 0
     with pytest.raises(kollective.Error, match="time_limit"):
         kollective.coalition(values, method="idp", time_limit=1.0)
 

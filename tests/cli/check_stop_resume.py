@@ -219,6 +219,20 @@ def main(kollective, work, mpiexec=None):
     with open(os.path.join(stopped, "sweep.csv"), newline="") as handle:
         methods = [row["method"] for row in csv.DictReader(handle)]
     expect(methods == ["dp"] * 8, f"--force-resume mixes no stored point into the changed run: {methods}")
+    unseeded = os.path.join(work, "unseeded.yaml")  # a key given when the points were solved, absent now
+    with open(CONFIG) as source, open(unseeded, "w") as target:
+        target.write(source.read().replace("{model: uniform, agents: 12, seed: 1}", "{model: uniform, agents: 12}"))
+    refused = run(kollective, killed, "--resume", config=unseeded)
+    expect(refused.returncode != 0 and "'input.generator.seed' is absent here, '1'" in refused.stderr,
+           f"a key left out since the points were solved is refused by name: {refused.stderr}")
+    elsewhere = os.path.join(work, "elsewhere")  # points another revision solved
+    shutil.copytree(killed, elsewhere)
+    with closing(sqlite3.connect(os.path.join(elsewhere, "results.sqlite"))) as db, db:
+        db.execute("UPDATE sessions SET revision = 'other'")
+    refused = run(kollective, elsewhere, "--resume")
+    expect(refused.returncode != 0 and "its points were solved by revision other" in refused.stderr,
+           f"points of another revision are not resumed: {refused.stderr}")
+    expect(run(kollective, elsewhere, "--force-resume").returncode == 0, "--force-resume goes on across revisions")
     table = os.path.join(work, "compare.csv")
     compared = subprocess.run([kollective, "compare", full, killed, "--csv", table], capture_output=True, text=True)
     expect(compared.returncode == 0 and "10 points matched; only in A: 0; only in B: 0" in compared.stdout

@@ -50,6 +50,8 @@ TEST(csv, fields_follow_rfc_4180) {
   EXPECT_EQ(csv_record({"1", "Alpha, Inc.", "B \"quoted\"", "two\nlines", ""}),
             "1,\"Alpha, Inc.\",\"B \"\"quoted\"\"\",\"two\nlines\",\r\n");
   EXPECT_EQ(csv_record({"plain"}), "plain\r\n");
+  // A lone CR ends a record for RFC 4180 readers (Python's csv): a name holding one is quoted.
+  EXPECT_EQ(csv_record({"a\rb"}), "\"a\rb\"\r\n");
 }
 
 TEST(csv, doubles_read_back_exactly_and_stay_floats) {
@@ -61,6 +63,10 @@ TEST(csv, doubles_read_back_exactly_and_stay_floats) {
   EXPECT_EQ(exact_text(8.5), "8.5");
   EXPECT_THROW(exact_text(std::numeric_limits<double>::infinity()), Error);
   EXPECT_EQ(doubled_votes_text(17), "8.5");
+  EXPECT_EQ(doubled_votes_text(-1), "-0.5");  // signed weights: distances below 0
+  EXPECT_EQ(doubled_votes_text(-3), "-1.5");
+  EXPECT_EQ(doubled_votes_text(-4), "-2");
+  EXPECT_EQ(doubled_votes_text(std::numeric_limits<long long>::min()), "-4611686018427387904");
 }
 
 TEST(tables, cells_are_typed_and_lists_are_arrays) {
