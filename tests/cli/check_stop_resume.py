@@ -1,12 +1,12 @@
 """A campaign stopped from outside keeps every finished point (issue #52): kollective run on
-stop_resume/sweep.yaml, sent SIGTERM once the sweep has three points in the results database,
-exits 143 with those points in its tables and the command that goes on; --resume finishes it
+stop_resume/sweep.yaml, sent SIGTERM once the sweep has three points in the results database
+(twice, 0.1 s apart, as a scheduler and mpirun both signal: one stop), exits 143 with those points in its tables and the command that goes on; --resume finishes it
 with the answers of an uninterrupted run. SIGKILL at another instant leaves a database that
 passes PRAGMA integrity_check, and --resume finishes that too; `kollective compare` matches its
 points with the uninterrupted run's (and a run of the sweep in another order) and --fail-above
 fails on a slower one. A resume is refused where the
-config changed an answer-changing key (naming the run and the key), or where the folder holds
-no database; --force-resume goes on, solving such a run again. compare's gate fails where B lacks
+config changed an answer-changing key or left one out (naming the run and the key), where another
+revision solved the points, or where the folder holds no database; --force-resume goes on, solving such a run again. compare's gate fails where B lacks
 points of A, and a missing folder is a usage error (2). This repository's recorded OpenMP and CUDA databases
 (perf/results/backends/h200) still read back and compare.
 
@@ -54,14 +54,18 @@ def stored_points(out, run_name="sweep"):
         return 0
 
 
-def stop_when(kollective, out, points, sig):
-    """Starts a run and sends `sig` once the sweep has `points` stored (0: after `points` s)."""
+def stop_when(kollective, out, points, sig, again_after=None):
+    """Starts a run and sends `sig` once the sweep has `points` stored (0: after `points` s), and
+    again `again_after` seconds later where given (a scheduler's signal, then mpirun's own)."""
     process = subprocess.Popen([kollective, "run", CONFIG, "--out", out, "--quiet"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=dict(os.environ, OMP_PROC_BIND="false"))
     deadline = time.time() + 120
     while process.poll() is None and time.time() < deadline and stored_points(out) < points:
         time.sleep(0.05)
     process.send_signal(sig)
+    if again_after is not None:
+        time.sleep(again_after)
+        process.send_signal(sig)
     stdout, stderr = process.communicate(timeout=300)
     return process.returncode, stderr
 
@@ -161,7 +165,7 @@ def main(kollective, work, mpiexec=None):
     expect(run(kollective, full).returncode == 0, "the uninterrupted run")
     expected = {name: answers(full, name) for name in ("quick", "sweep", "after")}
 
-    status, stderr = stop_when(kollective, stopped, 3, signal.SIGTERM)
+    status, stderr = stop_when(kollective, stopped, 3, signal.SIGTERM, again_after=0.1)  # within 3 s: one stop
     expect(status == 143, f"SIGTERM exits 143, not {status}: {stderr}")
     expect(f"kollective run {CONFIG} --out {stopped} --resume" in stderr, f"the stop names the resume command: {stderr}")
     kept = answers(stopped, "sweep") if os.path.exists(os.path.join(stopped, "sweep.csv")) else []

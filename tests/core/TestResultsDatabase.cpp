@@ -132,3 +132,31 @@ TEST(results_database, compare_finds_a_differing_answer) {
   EXPECT_NE(printed.find("2 points matched; only in A: 0; only in B: 1"), std::string::npos) << printed;
   EXPECT_NE(errors.find("answers differ: optimum"), std::string::npos) << errors;
 }
+
+// --fail-above judges B against A: B four times slower fails a gate of 2, B four times faster
+// passes it, and the CSV's ratio is B / A.
+TEST(results_database, compare_gates_on_b_over_a) {
+  auto database_with = [](const std::string& name, double seconds) {
+    const std::string path = fresh_path(name);
+    ResultsDatabase database(path);
+    const std::int64_t session = database.begin_session(SessionContext{"c.yaml", "0"});
+    StoredPoint point = point_of("sweep", 0, seconds);
+    point.session = session;
+    database.add_point(point);
+    return path;
+  };
+  const std::string fast = database_with("gate_fast.sqlite", 1.0), slow = database_with("gate_slow.sqlite", 4.0);
+  const std::string table = testing::TempDir() + "gate.csv";
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(kollective::driver::compare_results(fast, slow, {table, 2.0}), 1);
+  const std::string errors = testing::internal::GetCapturedStderr();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(kollective::driver::compare_results(slow, fast, {"", 2.0}), 0);
+  testing::internal::GetCapturedStdout();
+  testing::internal::GetCapturedStderr();
+  EXPECT_NE(errors.find("slower"), std::string::npos) << errors;
+  std::ifstream csv(table);
+  const std::string text((std::istreambuf_iterator<char>(csv)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("solve_s,1.0,4.0,4"), std::string::npos) << text;
+}
