@@ -176,19 +176,20 @@ void validate(const Options& options) {
 
 std::vector<OptionProblem> ignored_settings(const Options& options) {
   const Options defaults;
-  const bool automatic = options.method == Method::automatic;
   const std::string method = name_of(method_names, options.method);
-  const std::string unread = "has no effect with method " + method + " (";
-  const std::string refused_later = "); a later release refuses it";
+  const std::string refused_later = "; a later release refuses it";
   std::vector<OptionProblem> ignored;
+  const std::string in_double = "has no effect with method ip (it sets dp's and idp's tables; IP computes in double)";
   if (options.method == Method::ip && options.precision != defaults.precision)
-    ignored.push_back({"precision", unread + "it sets dp's and idp's tables; IP computes in double" + refused_later});
+    ignored.push_back({"precision", in_double + refused_later});
+  const bool automatic = options.method == Method::automatic;
+  const std::string why = (automatic ? "has no effect with auto on several ranks (there auto is IDP alone)"
+                                     : "has no effect with method " + method + " (it applies to method auto only)") +
+                          refused_later;
   const std::pair<const char*, bool> auto_settings[] = {
       {"ip_share", options.ip_share != defaults.ip_share},
       {"ip_min_s", options.ip_min_s != defaults.ip_min_s},
       {"ip_round_share", options.ip_round_share != defaults.ip_round_share}};
-  const std::string why = !automatic ? unread + "it applies to method auto only" + refused_later
-                                     : "has no effect with auto on several ranks (there auto is IDP alone)";
   for (const auto& [name, differs] : auto_settings) {
     if (differs && (!automatic || options.communicator.size() > 1)) ignored.push_back({name, why});
   }
