@@ -1,6 +1,6 @@
 """A campaign stopped from outside keeps every finished point (issue #52): kollective run on
 stop_resume/sweep.yaml, sent SIGTERM once the sweep has three points in the results database
-(twice, 0.1 s apart, as a scheduler and mpirun both signal: one stop), exits 143 with those points in its tables and the command that goes on; --resume finishes it
+(twice at once, as a scheduler and mpirun both signal: one stop), exits 143 with those points in its tables and the command that goes on; --resume finishes it
 with the answers of an uninterrupted run. SIGKILL at another instant leaves a database that
 passes PRAGMA integrity_check, and --resume finishes that too; `kollective compare` matches its
 points with the uninterrupted run's (and a run of the sweep in another order) and --fail-above
@@ -165,7 +165,7 @@ def main(kollective, work, mpiexec=None):
     expect(run(kollective, full).returncode == 0, "the uninterrupted run")
     expected = {name: answers(full, name) for name in ("quick", "sweep", "after")}
 
-    status, stderr = stop_when(kollective, stopped, 3, signal.SIGTERM, again_after=0.1)  # within 3 s: one stop
+    status, stderr = stop_when(kollective, stopped, 3, signal.SIGTERM, again_after=0.0)  # within 3 s: one stop
     expect(status == 143, f"SIGTERM exits 143, not {status}: {stderr}")
     expect(f"kollective run {CONFIG} --out {stopped} --resume" in stderr, f"the stop names the resume command: {stderr}")
     kept = answers(stopped, "sweep") if os.path.exists(os.path.join(stopped, "sweep.csv")) else []
