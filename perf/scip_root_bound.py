@@ -3,8 +3,9 @@
 
 Asks whether a general solver's cut families (zero-half / {0,1/2}-Chvatal-Gomory cuts among
 them) close more of the triangle LP's gap than Kollective's Moebius ladders. The instance is
-perf/lop_peers.py's `--random-tournament N SEED` (the same generator, pair by pair), the model its
-triangle ILP; SCIP (pyscipopt) stops after the root node (limits/nodes = 1), one thread.
+perf/lop_peers.py's `--random-tournament N SEED`, the model its SCIP model (both imported from
+it: the triangle ILP, one ranged row a triangle); SCIP (pyscipopt) stops after the root node
+(limits/nodes = 1), one thread.
 
     /tmp/peers-venv/bin/python perf/scip_root_bound.py N SEED MODE
 
@@ -12,36 +13,25 @@ MODE: none (separation off), default (SCIP's defaults), zerohalf (separation off
 cuts, every root round). Prints SCIP's dual bound as a LOP value (higher is weaker) and as a lower
 bound on the disagreement D = 100 N (N - 1) / 2 - LOP, the root's time and LP iterations.
 """
-import random
 import sys
 import time
 
 from pyscipopt import Model, quicksum
+from pyscipopt.scip import ExprCons
 
-
-def tournament(n, seed):
-    """perf/lop_peers.py's random tournament: pair (i, j) in order gets k of 100 votes, k uniform."""
-    rng = random.Random(seed)
-    w = [[0] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            k = rng.randint(0, 100)
-            w[i][j], w[j][i] = k, 100 - k
-    return w
+from lop_peers import objective_terms, random_tournament, triangles  # the instance and model of the peers' runs
 
 
 def main():
     n, seed, mode = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    w = tournament(n, seed)
+    coef, const = objective_terms(n, random_tournament(n, seed))
     m = Model()
     m.hideOutput()
-    x = {(i, j): m.addVar(vtype="B") for i in range(n) for j in range(i + 1, n)}
-    m.setObjective(quicksum(w[i][j] * x[i, j] + w[j][i] * (1 - x[i, j]) for (i, j) in x), "maximize")
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                m.addCons(x[i, j] + x[j, k] - x[i, k] <= 1)
-                m.addCons(x[i, j] + x[j, k] - x[i, k] >= 0)
+    x = [m.addVar(vtype="B") for _ in coef]
+    for a, b, c in triangles(n):
+        m.addCons(ExprCons(x[a] + x[b] - x[c], lhs=0.0, rhs=1.0))
+    m.setObjective(quicksum(cf * v for cf, v in zip(coef, x) if cf), "maximize")
+    m.addObjoffset(const)
     m.setParam("limits/nodes", 1)
     m.setParam("parallel/maxnthreads", 1)
     m.setParam("limits/time", 600)
