@@ -35,6 +35,14 @@ namespace kollective::driver {
 
 namespace {
 
+/// What is at `path` (nothing: not_found); fails naming it where the file system cannot say.
+std::filesystem::file_status status_of(const std::string& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error && error != std::errc::no_such_file_or_directory) fail("cannot look at '", path, "': ", error.message());
+  return status;
+}
+
 /// A run of the config, checked and ready to start.
 struct PlannedRun {
   std::shared_ptr<const Job> job;
@@ -569,9 +577,7 @@ CheckedConfig check_config_file(const std::string& config_path, std::string out_
         std::filesystem::file_size(database, error) > 0)
       ResultsDatabase(database, ResultsDatabase::Access::read);
     const std::string pending = out_dir + "/results.pending";  // where finished points' files wait
-    const auto pending_status = std::filesystem::status(pending, error);
-    if (error && error != std::errc::no_such_file_or_directory)
-      fail("cannot look at '", pending, "': ", error.message());
+    const auto pending_status = status_of(pending);
     if (std::filesystem::exists(pending_status) && !std::filesystem::is_directory(pending_status)) {
       fail("'", pending, "' is not a folder: kollective keeps the files of unfinished runs there; move it away");
     }
@@ -606,8 +612,7 @@ SessionContext session_context(const std::string& config_path, const std::string
 }  // namespace
 
 int run_config(const std::string& config_path, std::string out_dir, const RunFlags& flags) {
-  std::error_code error;
-  if (flags.resume && !out_dir.empty() && !std::filesystem::exists(out_dir, error)) {  // before the folder is made
+  if (flags.resume && !out_dir.empty() && !std::filesystem::exists(status_of(out_dir))) {  // before the folder is made
     fail("nothing to resume in ", out_dir, "/: it does not exist; run without --resume");
   }
   CheckedConfig checked = check_config_file(config_path, out_dir, flags, true);

@@ -1,5 +1,7 @@
 #include "kollective/drivers/OptionReader.hpp"
 
+#include <optional>
+
 #include "kollective/drivers/Reporting.hpp"
 
 namespace kollective::driver {
@@ -33,29 +35,31 @@ ConfigNode option_node(const ConfigNode& map, const OptionRule& rule, const std:
   return node;
 }
 
-void warn_option(const ConfigNode& map, const std::vector<OptionRule>& rules, const OptionProblem& problem) {
+namespace {
+
+/// The key under which `map` gives `option` (its name or a former one), or none.
+std::optional<std::string> given_key(const ConfigNode& map, const std::vector<OptionRule>& rules,
+                                     const std::string& option) {
   for (const OptionRule& rule : rules) {
-    if (rule.name != problem.option) continue;
-    std::vector<std::string> keys = rule.former_names;
-    keys.insert(keys.begin(), rule.name);
-    for (const std::string& key : keys) {
-      if (!map.has(key)) continue;
-      const ConfigNode node = map.required(key);
-      warn(node.file() + ":" + std::to_string(node.line()) + ": '" + key + "' " + problem.problem);
-      return;
+    if (rule.name != option) continue;
+    if (map.has(rule.name)) return rule.name;
+    for (const std::string& former : rule.former_names) {
+      if (map.has(former)) return former;
     }
   }
-  warn(map.file() + ":" + std::to_string(map.line()) + ": " + problem.option + " " + problem.problem);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void warn_option(const ConfigNode& map, const std::vector<OptionRule>& rules, const OptionProblem& problem) {
+  const auto key = given_key(map, rules, problem.option);
+  const ConfigNode node = key ? map.required(*key) : map;
+  warn(node.file() + ":" + std::to_string(node.line()) + ": '" + key.value_or(problem.option) + "' " + problem.problem);
 }
 
 void fail_option(const ConfigNode& map, const std::vector<OptionRule>& rules, const OptionProblem& problem) {
-  for (const OptionRule& rule : rules) {
-    if (rule.name != problem.option) continue;
-    if (map.has(rule.name)) map.required(rule.name).error(problem.problem);
-    for (const std::string& former : rule.former_names) {
-      if (map.has(former)) map.required(former).error(problem.problem);
-    }
-  }
+  if (const auto key = given_key(map, rules, problem.option)) map.required(*key).error(problem.problem);
   map.error(problem.option + " " + problem.problem);
 }
 

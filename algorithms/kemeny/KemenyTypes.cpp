@@ -86,21 +86,16 @@ std::optional<OptionProblem> check(const Options& options) {
   if (auto problem = check_fields(options, option_fields())) return problem;
   if (options.method == Method::automatic) return std::nullopt;
   // Settings of auto's branch and cut, changed from their defaults, would be ignored.
-  const Options defaults;
-  const std::pair<const char*, bool> changed[] = {
-      {"dp_limit", options.dp_limit != defaults.dp_limit},
-      {"reduce", options.reduce != defaults.reduce},
-      {"ladders", options.ladders != defaults.ladders},
-      {"fences", options.fences != defaults.fences},
-      {"root_triangles", options.root_triangles != defaults.root_triangles}};
-  for (const auto& [name, differs] : changed) {
-    if (differs) return OptionProblem{name, "applies to method auto only (its branch and cut)"};
+  const Options other_method = without_auto_settings(options);
+  for (const auto& field : option_fields()) {
+    if (field.get(options) != field.get(other_method))
+      return OptionProblem{field.name, "applies to method auto only (its branch and cut)"};
   }
   return std::nullopt;
 }
 
 Options without_auto_settings(Options options) {
-  const Options defaults;  // the settings check() names above
+  const Options defaults;  // the settings check() refuses changed beside another method
   options.dp_limit = defaults.dp_limit;
   options.reduce = defaults.reduce;
   options.ladders = defaults.ladders;
