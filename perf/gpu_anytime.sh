@@ -59,6 +59,7 @@ EOF
 done
 python3 - "$out" "${TAG:-}" "$root/perf/lolib/best_known.csv" "$@" <<'EOF'
 import csv, os, sys
+from decimal import Decimal  # lop_value is written as a float (5012504.0)
 out, suffix, known_csv, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 known = {row["instance"]: int(row["best_known"]) for row in csv.DictReader(open(known_csv))}
 print("| run | lop_value | best known | below it | lop_upper_bound | gap | lp_s | lp_rounds | solve_s | backend |")
@@ -71,7 +72,7 @@ for tag in (name + ("_" + suffix if suffix else "") for name in names):
     for row in csv.DictReader(open(path)):
         name = tag[:-len(suffix) - 1] if suffix else tag
         best = known.get(name)
-        below = f"{100 * (best - int(row['lop_value'])) / best:.3f}%" if best else ""
+        below = f"{100 * (best - int(Decimal(row['lop_value']))) / best:.3f}%" if best else ""
         print(f"| {tag} | {row['lop_value']} | {best or ''} | {below} | {row['lop_upper_bound']} | {row['gap']} | "
               f"{row['lp_s']} | {row['lp_rounds']} | {row['solve_s']} | {row['backend']} |")
 EOF
