@@ -5,13 +5,14 @@ The values and rankings come from BKS.zip of the repository carlossegurag/LOP_MA
 Segura, Miranda, "A diversity-aware memetic algorithm for the linear ordering problem", Memetic
 Computing 2022): one file per instance holding a ranking ("Individuo:", 0-based) and its value
 ("Costo:"). The instance files are those of mrpritt/lop-instances (LOLIB's format, original
-matrices). Where an instance file is given, the ranking is evaluated on it and the row says
-whether the value is reproduced (`checked`: equal, or the value the ranking has on this copy).
+matrices). Where an instance file is given, the ranking is evaluated on it: `on_our_copy` is the
+ranking's value there (equal to `best_known` where the copy reproduces it), empty where the file
+is not at hand.
 
     python3 perf/lolib/best_known.py --bks BKS.zip --instances FOLDER > perf/lolib/best_known.csv
 
 FOLDER holds RandA1/ and xLOLIB2/ (files named as in mrpritt/lop-instances: t1d500.07,
-be75np_500); files missing there are listed unchecked. RandA1's copies end in three damaged
+be75np_500); files missing there are listed with `on_our_copy` empty. RandA1's copies end in three damaged
 entries (perf/results/kemeny/cpu_anytime/README.md): there entries above 10^6 are read as 0, so
 a ranking's value on such a copy may fall short of the source's by up to a few hundred.
 """
@@ -55,7 +56,7 @@ def main():
     args = parser.parse_args()
     archive = zipfile.ZipFile(args.bks)
     out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(["collection", "instance", "n", "best_known", "checked"])
+    out.writerow(["collection", "instance", "n", "best_known", "on_our_copy"])
     rows = []
     for entry in archive.namelist():
         parts = entry.split("/")
@@ -68,16 +69,14 @@ def main():
         ranking = [int(t) for t in body.replace(",", " ").split()]
         value = int(re.search(r"Costo:\s*(-?\d+)", text).group(1))
         name = instance_name(parts[1], parts[2])
-        checked = "not here"
+        on_our_copy = ""
         path = os.path.join(args.instances, parts[1], name) if args.instances else None
         if path and os.path.exists(path):
             n, matrix = read_matrix(path, repair=parts[1] == "RandA1")
             if sorted(ranking) != list(range(n)):
-                checked = "not a ranking of this file"
-            else:
-                found = lop_value(matrix, ranking)
-                checked = "equal" if found == value else str(found)
-        rows.append([parts[1], name, len(ranking), value, checked])
+                sys.exit(f"{entry}: not a ranking of the {n} alternatives of {path}")
+            on_our_copy = lop_value(matrix, ranking)
+        rows.append([parts[1], name, len(ranking), value, on_our_copy])
     for row in sorted(rows):
         out.writerow(row)
 
