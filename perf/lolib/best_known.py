@@ -12,9 +12,11 @@ is not at hand.
     python3 perf/lolib/best_known.py --bks BKS.zip --instances FOLDER > perf/lolib/best_known.csv
 
 FOLDER holds RandA1/ and xLOLIB2/ (files named as in mrpritt/lop-instances: t1d500.07,
-be75np_500); files missing there are listed with `on_our_copy` empty. RandA1's copies end in three damaged
-entries (perf/results/kemeny/cpu_anytime/README.md): there entries above 10^6 are read as 0, so
-a ranking's value on such a copy may fall short of the source's by up to a few hundred.
+be75np_500); files missing there are listed with `on_our_copy` empty. RandA1's copies end in
+three damaged entries (perf/results/kemeny/cpu_anytime/README.md): there entries above 10^6 are
+read as 0, so a ranking's value on such a copy may fall short of the source's by up to a few
+hundred. The files are read by check_lolib.py's parser and valued by lop_peers.py's
+ordering_value, as the peers' runs read and value them.
 """
 import argparse
 import csv
@@ -23,22 +25,19 @@ import re
 import sys
 import zipfile
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the imports below
+sys.path.insert(0, os.path.dirname(HERE))
+from check_lolib import parse_lolib  # noqa: E402  (this folder)
+from lop_peers import ordering_value  # noqa: E402  (perf/)
+
 
 def read_matrix(path, repair):
-    tokens = open(path, "rb").read().split()
-    n = int(tokens[0])
-    cells = [int(t) for t in tokens[1:1 + n * n]]
+    """n and the rows of a LOLIB file; with `repair`, entries above 10^6 (RandA1's damage) as 0."""
+    n, rows, _ = parse_lolib(path)
     if repair:
-        cells = [0 if c > 10**6 else c for c in cells]
-    return n, [cells[i * n:(i + 1) * n] for i in range(n)]
-
-
-def lop_value(matrix, ranking):
-    value = 0
-    for p, a in enumerate(ranking):
-        row = matrix[a]
-        value += sum(row[b] for b in ranking[p + 1:])
-    return value
+        rows = [[0 if c > 10**6 else c for c in row] for row in rows]
+    return n, rows
 
 
 def instance_name(collection, entry):
@@ -75,7 +74,7 @@ def main():
             n, matrix = read_matrix(path, repair=parts[1] == "RandA1")
             if sorted(ranking) != list(range(n)):
                 sys.exit(f"{entry}: not a ranking of the {n} alternatives of {path}")
-            on_our_copy = lop_value(matrix, ranking)
+            on_our_copy = ordering_value(matrix, ranking)
         rows.append([parts[1], name, len(ranking), value, on_our_copy])
     for row in sorted(rows):
         out.writerow(row)
