@@ -397,6 +397,8 @@ TEST(TEST_CATEGORY, a_solve_ends_at_an_interruption_point) {
       // The host's chains run in a parallel region, which an exception must not leave.
       {"kemeny local search",
        [&] { return testing::PrintToString(kemeny::iterated_local_search(tournament, start, rounds, 1)); }},
+      {"kemeny memetic search",
+       [&] { return testing::PrintToString(kemeny::memetic_search(tournament, start, rounds, 1, 4)); }},
       {"coalition dp", [&] { return testing::PrintToString(coalition::solve(space, game).structure); }},
       {"coalition ip", [&] { return testing::PrintToString(coalition::solve(space, game, ip).structure); }},
       {"ranksvm", [&] { return testing::PrintToString(ranksvm::train(space, data, ranksvm::Options{}).w); }},

@@ -159,3 +159,40 @@ TEST(kemeny_heuristics, iterated_local_search_reaches_the_optimum_where_one_desc
   }
   EXPECT_GE(beyond_one_descent, 2);  // the test tells the search from one descent
 }
+
+// After an unproven branch and cut (above split_time_alternatives, with a time limit), the
+// search improves its ranking down to the optimum above the bound, keeps the bound, and leaves a
+// ranking alone where the only better one lies at the bound (an optimum with no proof kept).
+TEST(kemeny_heuristics, search_after_branch_and_cut_improves_above_the_bound_only) {
+  const auto [o, optimum, start] = kollective::test::search_case(4);
+  kemeny::Options options;
+  const std::uint64_t from = kemeny::distance(o, start);
+  ASSERT_GT(from, optimum);
+  for (const std::uint64_t bound : {optimum - 1, optimum}) {
+    kemeny::SearchResult searched;
+    searched.optima = {start};
+    searched.distance = from;
+    searched.bound = bound;
+    kemeny::Impl::search_after_branch_and_cut(o, options, 5.0, searched);
+    EXPECT_EQ(searched.bound, bound);
+    EXPECT_EQ(kemeny::distance(o, searched.optima.front()), searched.distance);
+    EXPECT_EQ(searched.distance, bound < optimum ? optimum : from) << "bound " << bound;
+  }
+}
+
+// The memetic search on the same tournaments: the optimum, never worse than its start, the same
+// ranking again under a round limit; and an optimal start, with the optimum as its floor, comes
+// back as it was.
+TEST(kemeny_heuristics, memetic_search_reaches_the_optimum_where_one_descent_does_not) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const auto [o, optimum, start] = kollective::test::search_case(seed);
+    kemeny::SearchLimits limits;
+    limits.rounds = 200;
+    const kemeny::Ranking found = kemeny::memetic_search(o, start, limits, seed, 20);
+    ASSERT_TRUE(kollective::test::is_ranking(found, o.alternatives)) << "seed " << seed;
+    EXPECT_EQ(kemeny::distance(o, found), optimum) << "seed " << seed;
+    EXPECT_EQ(kemeny::memetic_search(o, start, limits, seed, 20), found) << "seed " << seed;
+    limits.floor = optimum;
+    EXPECT_EQ(kemeny::memetic_search(o, found, limits, seed + 1, 20), found) << "seed " << seed;
+  }
+}

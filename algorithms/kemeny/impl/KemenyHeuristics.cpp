@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -224,6 +226,14 @@ class Chain {
     descend();
   }
 
+  /// descend_all again until a pass moves nothing: no insertion move gains.
+  void descend_to_local_optimum() {
+    for (std::uint64_t before = distance_ + 1; distance_ < before;) {
+      before = distance_;
+      descend_all();
+    }
+  }
+
  private:
   /// What the distance falls by when the alternative at `from` moves to `to`.
   std::int64_t gain(int from, int to) const {
@@ -313,6 +323,76 @@ std::pair<Ranking, std::uint64_t> search_chain(const Margins& margins, const Ran
   return {best, best_distance};
 }
 
+/// A member of the memetic search's population: a local optimum, its distance, where each
+/// alternative stands.
+struct Member {
+  Ranking ranking;
+  std::uint64_t distance = 0;
+  std::vector<int> place;
+};
+
+Member make_member(const Margins& margins, const Counts& o, const Ranking& ranking, HostRng& rng) {
+  Chain chain(margins, ranking, distance(o, ranking), rng());
+  chain.descend_to_local_optimum();
+  Member member{chain.ranking(), chain.distance(), std::vector<int>(ranking.size())};
+  for (std::size_t p = 0; p < ranking.size(); ++p) member.place[member.ranking[p]] = static_cast<int>(p);
+  return member;
+}
+
+/// Cycle crossover: the places split into cycles (p, then where x holds y's alternative at p,
+/// ...), each of them filled from x or from y at random; where x and y agree, both keep it.
+Ranking cycle_crossover(const Member& x, const Member& y, HostRng& rng) {
+  const int n = static_cast<int>(x.ranking.size());
+  Ranking child(n, -1);
+  for (int p = 0; p < n; ++p) {
+    if (child[p] >= 0) continue;
+    const Ranking& from = (rng() & 1) ? x.ranking : y.ranking;
+    int q = p;
+    do {
+      child[q] = from[q];
+      q = x.place[y.ranking[q]];
+    } while (q != p);
+  }
+  return child;
+}
+
+/// Spearman's footrule: how far the alternatives stand apart in the two rankings, summed.
+std::int64_t footrule(const Member& x, const Member& y) {
+  std::int64_t total = 0;
+  for (std::size_t a = 0; a < x.place.size(); ++a) total += std::abs(x.place[a] - y.place[a]);
+  return total;
+}
+
+/// The next population from the current one and its children (Segura et al.'s replacement with
+/// enhanced diversity management): the best member first, then again and again, among those at
+/// least `spread` (footrule) from every member taken, the best; where none is that far, the one
+/// farthest from them.
+std::vector<Member> replace(std::vector<Member> pool, std::size_t size, double spread) {
+  const auto best = std::min_element(pool.begin(), pool.end(),
+                                     [](const Member& x, const Member& y) { return x.distance < y.distance; });
+  std::vector<Member> next;
+  next.push_back(std::move(*best));
+  pool.erase(best);
+  std::vector<std::int64_t> apart(pool.size(), std::numeric_limits<std::int64_t>::max());
+  while (next.size() < size && !pool.empty()) {
+    std::size_t chosen = 0;
+    for (std::size_t i = 0; i < pool.size(); ++i) {
+      apart[i] = std::min(apart[i], footrule(pool[i], next.back()));
+      if (i == 0) continue;
+      const bool far = apart[i] >= spread, chosen_far = apart[chosen] >= spread;
+      const bool better = pool[i].distance < pool[chosen].distance ||
+                          (pool[i].distance == pool[chosen].distance && apart[i] > apart[chosen]);
+      const bool farther =
+          apart[i] > apart[chosen] || (apart[i] == apart[chosen] && pool[i].distance < pool[chosen].distance);
+      if (chosen_far ? far && better : farther) chosen = i;
+    }
+    next.push_back(std::move(pool[chosen]));
+    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(chosen));
+    apart.erase(apart.begin() + static_cast<std::ptrdiff_t>(chosen));
+  }
+  return next;
+}
+
 }  // namespace
 
 Ranking iterated_local_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed) {
@@ -339,6 +419,70 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
   const auto best =
       std::min_element(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
   return local_search(o, best->first);
+}
+
+Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
+                       int population_size) {
+  const int n = o.alternatives;
+  if (n < 3) return start;
+  const WallTimer timer;
+  const Margins margins(o);
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const auto child_rng = [seed](std::int64_t generation, int child) {
+    return HostRng(mix64(seed ^ mix64(static_cast<std::uint64_t>(generation) * 0x9e3779b97f4a7c15ull + child)));
+  };
+  // The first population: `start` and random rankings, each descended to a local optimum.
+  std::vector<Member> population(population_size);
+  Kokkos::parallel_for("Kollective::Kemeny::memetic_start", Kokkos::RangePolicy<Host>(0, population_size), [&](int i) {
+    HostRng rng = child_rng(-1, i);
+    Ranking ranking = start;
+    if (i > 0) std::shuffle(ranking.begin(), ranking.end(), rng);
+    population[i] = make_member(margins, o, ranking, rng);
+  });
+  Kokkos::fence("Kollective::Kemeny::memetic_start");
+  // The spread the replacement asks for falls from the first population's mean footrule to 0 as
+  // the time (or the generations) run out.
+  double initial_spread = 0;
+  for (int i = 0; i < population_size; ++i)
+    for (int j = i + 1; j < population_size; ++j)
+      initial_spread += static_cast<double>(footrule(population[i], population[j]));
+  initial_spread /= std::max(1, population_size * (population_size - 1) / 2);
+  Member best = *std::min_element(population.begin(), population.end(),
+                                  [](const Member& x, const Member& y) { return x.distance < y.distance; });
+  std::int64_t stale = 0;
+  for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
+    if (limits.rounds > 0 && generation >= limits.rounds) break;
+    if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
+    const double elapsed = timer.seconds();
+    if (limits.seconds > 0 && elapsed >= limits.seconds) break;
+    kollective::Impl::interruption_point();
+    std::vector<Member> pool(2 * population_size);
+    Kokkos::parallel_for("Kollective::Kemeny::memetic_generation", Kokkos::RangePolicy<Host>(0, population_size),
+                         [&](int c) {
+                           HostRng rng = child_rng(generation, c);
+                           const auto parent = [&] {  // the better of two drawn at random
+                             const Member& x = population[uniform_below(rng, population_size)];
+                             const Member& y = population[uniform_below(rng, population_size)];
+                             return &(x.distance <= y.distance ? x : y);
+                           };
+                           const Member* x = parent();
+                           const Member* y = parent();
+                           pool[population_size + c] = make_member(margins, o, cycle_crossover(*x, *y, rng), rng);
+                         });
+    Kokkos::fence("Kollective::Kemeny::memetic_generation");
+    std::copy(population.begin(), population.end(), pool.begin());
+    for (int c = 0; c < population_size; ++c) {
+      if (pool[population_size + c].distance < best.distance) {
+        best = pool[population_size + c];
+        stale = -1;
+      }
+    }
+    const double progress = limits.seconds > 0  ? elapsed / limits.seconds
+                            : limits.rounds > 0 ? static_cast<double>(generation) / static_cast<double>(limits.rounds)
+                                                : 0.0;
+    population = replace(std::move(pool), population_size, initial_spread * std::max(0.0, 1.0 - progress));
+  }
+  return best.distance < distance(o, start) ? best.ranking : start;
 }
 
 }  // namespace kollective::kemeny
