@@ -45,7 +45,10 @@ struct Options {
   /// finish, the DP where it fits and is expected within time_limit (the search then has about
   /// the DP's expected time), else the best ranking with its certified gap.
   int dp_limit = -1;
-  double time_limit = 300;  ///< auto: seconds at most for each component's branch and cut (0: no limit)
+  /// auto: seconds at most for each component's branch and cut (0: no limit); above 150
+  /// alternatives branch and cut has half of them, and a memetic search the rest where it did not
+  /// prove the optimum
+  double time_limit = 300;
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
   /// ablation, the search without them)
   bool reduce = true;
