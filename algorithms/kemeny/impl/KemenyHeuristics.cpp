@@ -424,7 +424,7 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
 Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
                        int population_size) {
   const int n = o.alternatives;
-  if (n < 3) return start;
+  if (n < 3 || population_size < 1) return start;
   const WallTimer timer;
   const Margins margins(o);
   using Host = Kokkos::DefaultHostExecutionSpace;

@@ -74,14 +74,14 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
 
 /// Memetic search for large profiles (Segura, Lugo and Miranda's memetic algorithm with
 /// enhanced diversity management for the linear ordering problem): a population of local optima
-/// of the insertion moves (`start` and random rankings, descended until no move gains), each
+/// of the insertion moves (`start` and random rankings, descended until no move gains); each
 /// generation as many children, each the cycle crossover of two parents (the better of two drawn,
-/// twice), descended;
-/// the next population is the best member, then the best of those at least a spread (footrule)
-/// from every member taken, the spread falling from the first population's mean to 0 as the time
-/// (or the rounds, one per generation) runs out. The children of a generation are made on the
-/// host threads; each draws from (seed, generation, child), so under a round limit the answer
-/// does not depend on the number of threads. Never worse than `start`.
+/// twice), descended; the next population is the best member, then the best of those at least a
+/// spread (footrule) from every member taken, the spread falling from the first population's mean
+/// to 0 as the time (or the rounds, one per generation) runs out. The children of a generation
+/// are made on the host threads; each draws from (seed, generation, child), so under a round limit
+/// the answer does not depend on the number of threads. Never worse than `start`; `start` itself
+/// where population_size < 1.
 Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
                        int population_size);
 
