@@ -39,12 +39,15 @@ done | W=$work S=$seconds R=$seed F=$folder xargs -P "$jobs" -n 2 \
 python3 - "$here/best_known.csv" "$folder" "$work" "$seconds" "$seed" "$populations" "$@" >"$out" <<'EOF'
 import csv, os, sys
 best_csv, folder, work, seconds, seed, populations = sys.argv[1:7]
+sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the import below
+sys.path.insert(0, os.path.dirname(best_csv))
+from check_lolib import parse_lolib  # noqa: E402  (this folder)
 best = {row["instance"]: int(row["best_known"]) for row in csv.DictReader(open(best_csv))}
 writer = csv.writer(sys.stdout, lineterminator="\n")
 writer.writerow(["instance", "n", "population", "seconds", "seed", "lop_value", "best_known", "below_best_known_pct"])
 missing = []
 for name in sys.argv[7:]:
-    n = int(open(os.path.join(folder, name)).read().split(maxsplit=1)[0])
+    n = parse_lolib(os.path.join(folder, name))[0]
     for population in populations.split():
         path = os.path.join(work, f"{name}.{population}.out")
         lines = open(path).readlines() if os.path.exists(path) else []

@@ -200,6 +200,7 @@ class Chain {
   }
 
   const Ranking& ranking() const { return ranking_; }
+  const std::vector<int>& place() const { return place_; }  ///< where each alternative stands
   std::uint64_t distance() const { return distance_; }
   void reset(const Ranking& ranking, std::uint64_t distance) {
     ranking_ = ranking;
@@ -334,10 +335,10 @@ struct Member {
 Member make_member(const Margins& margins, const Counts& o, const Ranking& ranking, HostRng& rng) {
   Chain chain(margins, ranking, distance(o, ranking), rng());
   chain.descend_to_local_optimum();
-  Member member{chain.ranking(), chain.distance(), std::vector<int>(ranking.size())};
-  for (std::size_t p = 0; p < ranking.size(); ++p) member.place[member.ranking[p]] = static_cast<int>(p);
-  return member;
+  return Member{chain.ranking(), chain.distance(), chain.place()};
 }
+
+bool lower_distance(const Member& x, const Member& y) { return x.distance < y.distance; }
 
 /// Cycle crossover: the places split into cycles (p, then where x holds y's alternative at p,
 /// ...), each of them filled from x or from y at random; where x and y agree, both keep it.
@@ -368,8 +369,7 @@ std::int64_t footrule(const Member& x, const Member& y) {
 /// least `spread` (footrule) from every member taken, the best; where none is that far, the one
 /// farthest from them.
 std::vector<Member> replace(std::vector<Member> pool, std::size_t size, double spread) {
-  const auto best = std::min_element(pool.begin(), pool.end(),
-                                     [](const Member& x, const Member& y) { return x.distance < y.distance; });
+  const auto best = std::min_element(pool.begin(), pool.end(), lower_distance);
   std::vector<Member> next;
   next.push_back(std::move(*best));
   pool.erase(best);
@@ -447,8 +447,7 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
     for (int j = i + 1; j < population_size; ++j)
       initial_spread += static_cast<double>(footrule(population[i], population[j]));
   initial_spread /= std::max(1, population_size * (population_size - 1) / 2);
-  Member best = *std::min_element(population.begin(), population.end(),
-                                  [](const Member& x, const Member& y) { return x.distance < y.distance; });
+  Member best = *std::min_element(population.begin(), population.end(), lower_distance);
   std::int64_t stale = 0;
   for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
     if (limits.rounds > 0 && generation >= limits.rounds) break;
