@@ -62,13 +62,20 @@ int info() {
 /// The OpenMP runtime reads OMP_PROC_BIND when it loads, before main. When it is unset, set
 /// the binding Kokkos recommends (spread over hardware threads) and start the program again,
 /// once, so threads are bound and Kokkos has nothing to warn about. Set OMP_PROC_BIND
-/// yourself (e.g. false) to choose otherwise.
+/// yourself (e.g. false) to choose otherwise. With a device the host's threads are left unbound
+/// (OMP_PROC_BIND=false): the threads a device solve starts beside OpenMP's (Kemeny's LP and the
+/// chains' launches) would inherit the main thread's one place and share its core.
 void bind_openmp_threads(char* argv[]) {
 #ifdef KOKKOS_ENABLE_OPENMP
   if (std::getenv("OMP_PROC_BIND") != nullptr) return;
+#ifdef KOKKOS_ENABLE_CUDA
+  setenv("OMP_PROC_BIND", "false", 1);  // the runtime's default when unset: no start again needed
+  (void)argv;
+#else
   setenv("OMP_PROC_BIND", "spread", 1);
   setenv("OMP_PLACES", "threads", 0);
   execv("/proc/self/exe", argv);  // returns only on failure: then run unbound
+#endif
 #else
   (void)argv;
 #endif

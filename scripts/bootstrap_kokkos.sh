@@ -22,7 +22,10 @@ patch_id=$(sha256sum "$patch" | cut -c1-8)
 case $backend in
   openmp) options=(-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON); key=openmp;;
   serial) options=(-DKokkos_ENABLE_SERIAL=ON); key=serial;;
-  cuda)   options=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_$arch=ON); key=cuda-$arch;;
+  # cuda: OpenMP is the host space, so host work beside the GPU (Kemeny's LP and memetic search)
+  # has the machine's cores, not Serial's one thread.
+  cuda)   options=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_$arch=ON)
+          key=cuda-openmp-$arch;;
   serial-clang)
     clang_cxx=$(command -v "${KOLLECTIVE_CLANG_CXX:-clang++}") \
       || { echo "bootstrap_kokkos: ${KOLLECTIVE_CLANG_CXX:-clang++} not found" >&2; exit 1; }

@@ -1,10 +1,15 @@
 // Kemeny's result check (check_result, run by every solve) on results made by hand: the serial
 // reference's passes, and each inconsistency a solver bug could leave is refused. The LP's cuts
-// (triangles and Möbius ladders) as the arcs they bound. The iterated local search.
+// (triangles and Möbius ladders) as the arcs they bound. The iterated local search. The thread
+// that runs work beside a device's search.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <stdexcept>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -16,6 +21,7 @@
 #include "kollective/algorithms/kemeny/impl/KemenyLP.hpp"
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
+#include "kollective/core/Interrupt.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 #include "kollective/tests/kemeny/KemenySearchCases.hpp"
 
@@ -195,4 +201,28 @@ TEST(kemeny_heuristics, memetic_search_reaches_the_optimum_where_one_descent_doe
     limits.floor = optimum;
     EXPECT_EQ(kemeny::memetic_search(o, found, limits, seed + 1, 20), found) << "seed " << seed;
   }
+}
+
+// BesideThread (on a device, the LP and the chains beside the memetic search): what its work
+// throws reaches join(); destroyed before join() (the search beside it threw), it abandons its
+// work at the next interruption point and waits for it.
+TEST(kemeny_beside_thread, join_rethrows_and_destruction_abandons_the_work) {
+  kemeny::Impl::BesideThread failing([] { throw std::runtime_error("the work failed"); });
+  EXPECT_THROW(failing.join(), std::runtime_error);
+  std::atomic<bool> ended{false};
+  {
+    kemeny::Impl::BesideThread endless([&ended] {
+      struct MarkEnded {
+        std::atomic<bool>& ended;
+        ~MarkEnded() { ended = true; }
+      } mark{ended};
+      while (true) {
+        kollective::Impl::interruption_point();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(ended);
+  }
+  EXPECT_TRUE(ended);
 }

@@ -414,7 +414,7 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
         while (interruption.checked_here() && searching.load() > 0 && !interruption.poll())
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
       });
-  Kokkos::fence("Kollective::Kemeny::iterated_local_search");
+  Host().fence("Kollective::Kemeny::iterated_local_search");
   interruption.rethrow();
   const auto best =
       std::min_element(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
@@ -439,7 +439,7 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
     if (i > 0) std::shuffle(ranking.begin(), ranking.end(), rng);
     population[i] = make_member(margins, o, ranking, rng);
   });
-  Kokkos::fence("Kollective::Kemeny::memetic_start");
+  Host().fence("Kollective::Kemeny::memetic_start");
   // The spread the replacement asks for falls from the first population's mean footrule to 0 as
   // the time (or the generations) run out.
   double initial_spread = 0;
@@ -468,7 +468,7 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
                            const Member* y = parent();
                            pool[population_size + c] = make_member(margins, o, cycle_crossover(*x, *y, rng), rng);
                          });
-    Kokkos::fence("Kollective::Kemeny::memetic_generation");
+    Host().fence("Kollective::Kemeny::memetic_generation");
     std::copy(population.begin(), population.end(), pool.begin());
     for (int c = 0; c < population_size; ++c) {
       if (pool[population_size + c].distance < best.distance) {

@@ -134,7 +134,11 @@ std::vector<Triangle> violated_triangles(const ExecSpace& space, const std::vect
   Kokkos::parallel_for(
       "Kollective::Kemeny::violated_triangles", Policy(space, {0, 0}, {n, n}),
       TriangleSearch<decltype(point), decltype(positions), decltype(chosen)>{point, positions, chosen, n, per_pair});
-  const auto found = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), chosen);
+  // On `space` alone: a global fence would wait for the work beside this search (Kemeny_Impl.hpp's
+  // anytime_component: the chains' launches, the host's memetic search).
+  const auto found = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, chosen);
+  Kokkos::deep_copy(space, found, chosen);
+  space.fence("Kollective::Kemeny::violated_triangles");
   std::vector<Triangle> triangles;  // in row-major pair order, as on the host
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {

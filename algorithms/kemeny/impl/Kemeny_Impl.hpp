@@ -220,15 +220,62 @@ LpBound anytime_bound(const ExecSpace& space, const Counts& o, const Options& op
   return lp;
 }
 
+/// The memetic search's population (memetic_search): 20 after branch and cut above; at 500 and
+/// 1000 alternatives after the LP (28 s on the 2-core CPU), 10 and 20 ended within 0.2 points of
+/// the iterated local search, either way, which stays the search there on the host.
+constexpr int memetic_population = 20;
+
+/// The fewest host threads with which, on a device, the memetic search runs on the host beside
+/// the chains: with one (a Serial host space) it made 11 generations in 57 s at 500 alternatives,
+/// lost to the chains and slowed them (record perf/results/kemeny/gpu_anytime/).
+constexpr int memetic_beside_threads = 4;
+
+/// Work on a host thread of its own beside the calling thread's. What it throws is kept for
+/// join(); destroyed before join() (the calling thread's work threw), it abandons the work, whose
+/// next interruption point throws, and waits for it.
+class BesideThread {
+ public:
+  template <class Work>
+  explicit BesideThread(Work work)
+      : thread_([this, work = std::move(work)] {
+          try {
+            const InterruptCheck on_abandon([this] {
+              if (abandoned_) fail("Kemeny: abandoned beside a failed search");
+            });
+            work();
+          } catch (...) {
+            failed_ = std::current_exception();
+          }
+        }) {}
+  BesideThread(const BesideThread&) = delete;
+  BesideThread& operator=(const BesideThread&) = delete;
+  ~BesideThread() {
+    if (!thread_.joinable()) return;
+    abandoned_ = true;
+    thread_.join();
+  }
+  void join() {
+    thread_.join();
+    if (failed_) std::rethrow_exception(failed_);
+  }
+
+ private:
+  std::atomic<bool> abandoned_{false};
+  std::exception_ptr failed_;
+  std::thread thread_;  // last: it starts once the members it uses are made
+};
+
 /// A component too large for branch and cut, or any without CLP: the LP bound and the iterated
 /// local search from `start`, then the greedy dual's bound at the best ranking found (in a
 /// twentieth of the seconds), the larger bound kept. On the host, the LP in half the seconds, then
-/// the search for the rest, stopping early at the LP's bound. On a device, the search's chains there for all the
-/// seconds and the LP beside them on a host thread of its own (its triangle searches on an instance of the space of
-/// their own) for three quarters of them: its last round may run past its limit (at n = 1000 given 60 s, by 7 s). On
-/// RandA1 at 60 s on an H200, 30 s of search after the LP ended 0.093% and 0.136% below the best known values, 60 s
-/// beside it 0.082% and 0.126%, and with 48 kicks a round (round_kicks) 0.031% below and above (record
-/// perf/results/kemeny/gpu_anytime/).
+/// the search for the rest, stopping early at the LP's bound. On a device, the search's chains
+/// there for all the seconds, and with a time limit where the host has memetic_beside_threads, the
+/// memetic search on them for as long from the same start, the better ranking kept; the LP beside them on a host
+/// thread of its own (its triangle searches on an instance of the space of their own) for three
+/// quarters of the seconds: its last round may run past its limit (at n = 1000 given 60 s, by 7
+/// s). On RandA1 at 60 s on an H200, 30 s of search after the LP ended 0.093% and 0.136% below the
+/// best known values, 60 s beside it 0.082% and 0.126%, and with 48 kicks a round (round_kicks)
+/// 0.031% below and above (record perf/results/kemeny/gpu_anytime/).
 template <class ExecSpace>
 SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Options& options, double seconds,
                                const Ranking& start, Result& totals) {
@@ -245,29 +292,22 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
     limits.seconds = std::max(0.0, seconds - timer.seconds());
     searched.optima = {iterated_local_search(o, start, limits, options.seed)};
   } else {
-    std::exception_ptr lp_failed;
-    std::atomic<bool> abandoned{false};  // the search failed or was interrupted: the LP ends at its next round
-    std::thread lp_thread([&, lp_space = Kokkos::Experimental::partition_space(space, 1)[0]] {
-      try {
-        const InterruptCheck on_abandon([&] {
-          if (abandoned) fail("Kemeny: the LP bound abandoned");
-        });
-        lp = anytime_bound(lp_space, o, options, seconds * 3 / 4);
-      } catch (...) {
-        lp_failed = std::current_exception();
-      }
-    });
     limits.floor = lower_bound(o);
     limits.seconds = seconds;
-    try {
-      searched.optima = {iterated_local_search(space, o, start, limits, options.seed)};
-    } catch (...) {
-      abandoned = true;
-      lp_thread.join();
-      throw;
+    BesideThread lp_side([&, lp_space = Kokkos::Experimental::partition_space(space, 1)[0]] {
+      lp = anytime_bound(lp_space, o, options, seconds * 3 / 4);
+    });
+    Ranking chained;
+    if (options.time_limit > 0 && Kokkos::DefaultHostExecutionSpace().concurrency() >= memetic_beside_threads) {
+      BesideThread chain_side([&] { chained = iterated_local_search(space, o, start, limits, options.seed); });
+      Ranking bred = memetic_search(o, start, limits, options.seed, memetic_population);
+      chain_side.join();
+      if (distance(o, bred) < distance(o, chained)) chained = std::move(bred);
+    } else {
+      chained = iterated_local_search(space, o, start, limits, options.seed);
     }
-    lp_thread.join();
-    if (lp_failed) std::rethrow_exception(lp_failed);
+    lp_side.join();
+    searched.optima = {std::move(chained)};
   }
   add_lp_figures(totals, lp);
   searched.distance = distance(o, searched.optima.front());
@@ -304,11 +344,6 @@ constexpr int searched_start_alternatives = 64;
 /// the memetic search after, 0.15-0.26% (record perf/results/kemeny/cpu_anytime/). LOLIB's 105
 /// (44-79 alternatives) are below it.
 constexpr int split_time_alternatives = 150;
-
-/// The memetic search's population (memetic_search): 20 after branch and cut above; at 500 and
-/// 1000 alternatives after the LP (28 s on the 2-core CPU), 10 and 20 ended within 0.2 points of
-/// the iterated local search, either way, which stays the search there.
-constexpr int memetic_population = 20;
 
 /// The memetic search for `seconds` from branch and cut's unproven ranking; its ranking
 /// replaces that one where better and above the bound (at the bound it would be an optimum, whose
