@@ -12,6 +12,7 @@
 #include "kollective/algorithms/kemeny/impl/KemenyMetrics.hpp"
 #include "kollective/core/preferences/Generators.hpp"
 #include "kollective/core/preferences/Pairwise.hpp"
+#include "kollective/core/Timer.hpp"
 #include "kollective/tests/TestHelpers.hpp"
 #include "kollective/tests/kemeny/KemenySearchCases.hpp"
 
@@ -279,6 +280,36 @@ TEST(TEST_CATEGORY, kemeny_components_above_branch_and_cut_get_a_bound_and_the_s
   EXPECT_LE(result.lower_bound, result.distance);
   EXPECT_GT(result.lower_bound, kemeny::lower_bound(o));
   if (kemeny::lp_available()) EXPECT_GT(result.lp_rounds, 1);
+}
+
+// Above split_time_alternatives, with a time limit, branch and cut's proof ends the component:
+// on a device the memetic search beside it stops at its next generation instead of running out
+// the limit. One cycle through all the alternatives (each beats the next by 10 to 0, the last
+// beats the first by 6 to 4): a single component whose optimum, the order 0, 1, ..., n - 1, the
+// triangle LP proves at its root.
+TEST(TEST_CATEGORY, kemeny_split_components_end_when_branch_and_cut_proves) {
+  if (!kemeny::lp_available()) GTEST_SKIP() << "branch and cut needs CLP";
+  const int n = kemeny::Impl::split_time_alternatives + 1;
+  preferences::PairwiseCounts o = random_tournament(n, 10, 1);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) {
+      o.doubled[static_cast<std::size_t>(i) * n + j] = 20;
+      o.doubled[static_cast<std::size_t>(j) * n + i] = 0;
+    }
+  }
+  o.doubled[n - 1] = 8;                                 // first over last
+  o.doubled[static_cast<std::size_t>(n - 1) * n] = 12;  // last over first
+  kemeny::Options options;
+  options.time_limit = 600;
+  const WallTimer timer;
+  const kemeny::Result result = kemeny::solve(TEST_EXECSPACE(), o, options);
+  EXPECT_LT(timer.seconds(), 300);
+  EXPECT_TRUE(result.exact);
+  EXPECT_EQ(result.component_sizes, (std::vector<int>{n}));
+  kemeny::Ranking order(n);
+  for (int a = 0; a < n; ++a) order[a] = a;
+  EXPECT_EQ(result.distance, kemeny::distance(o, order));
+  EXPECT_EQ(result.optima, (std::vector<kemeny::Ranking>{order}));
 }
 
 TEST(TEST_CATEGORY, kemeny_refuses_what_does_not_fit) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -200,6 +201,29 @@ TEST(kemeny_heuristics, memetic_search_reaches_the_optimum_where_one_descent_doe
     EXPECT_EQ(kemeny::memetic_search(o, start, limits, seed, 20), found) << "seed " << seed;
     limits.floor = optimum;
     EXPECT_EQ(kemeny::memetic_search(o, found, limits, seed + 1, 20), found) << "seed " << seed;
+  }
+}
+
+// With no other limit, the host's searches run until `stop` is set (by a search beside them that
+// proved the optimum): they end then, with a ranking no worse than their start.
+TEST(kemeny_heuristics, host_searches_end_when_stopped) {
+  const auto [o, optimum, start] = kollective::test::search_case(2);
+  std::atomic<bool> stop{false};
+  kemeny::SearchLimits limits;
+  limits.stop = &stop;
+  const std::function<kemeny::Ranking()> searches[] = {
+      [&] { return kemeny::iterated_local_search(o, start, limits, 3); },
+      [&] { return kemeny::memetic_search(o, start, limits, 3, 20); }};
+  for (const auto& search : searches) {
+    stop = false;
+    std::thread stopper([&stop] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      stop = true;
+    });
+    const kemeny::Ranking found = search();
+    stopper.join();
+    ASSERT_TRUE(kollective::test::is_ranking(found, o.alternatives));
+    EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start));
   }
 }
 

@@ -305,6 +305,7 @@ std::pair<Ranking, std::uint64_t> search_chain(const Margins& margins, const Ran
   for (std::int64_t round = 0; best_distance > limits.floor; ++round, ++stale) {
     if (limits.rounds > 0 && round >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
+    if (limits.stopped()) break;
     if (limits.seconds > 0 && (round & 15) == 0 && timer.seconds() >= limits.seconds) break;
     if ((round & 15) == 0 && interruption.poll()) break;
     const Ranking before = chain.ranking();
@@ -452,6 +453,7 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
   for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
     if (limits.rounds > 0 && generation >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
+    if (limits.stopped()) break;
     const double elapsed = timer.seconds();
     if (limits.seconds > 0 && elapsed >= limits.seconds) break;
     kollective::Impl::interruption_point();

@@ -7,6 +7,7 @@
 
 #include <Kokkos_Macros.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -26,12 +27,16 @@ Ranking best_heuristic(const Counts& o, std::uint64_t seed);
 
 /// When iterated_local_search stops: after `seconds`, after `rounds` rounds, or after
 /// `stale_rounds` rounds of a chain without a better ranking (0: no limit on that), or once the
-/// distance reaches `floor` (a proven lower bound: nothing better exists).
+/// distance reaches `floor` (a proven lower bound: nothing better exists). The host's searches
+/// also stop at their next round once `*stop` is true (another search running beside them has
+/// proven the optimum).
 struct SearchLimits {
   double seconds = 0;
   std::int64_t rounds = 0;
   std::int64_t stale_rounds = 0;
   std::uint64_t floor = 0;
+  const std::atomic<bool>* stop = nullptr;
+  bool stopped() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
 /// margin(a, b) = o[a][b] - o[b][a], row by row (n x n): what a distance gains when a passes

@@ -345,22 +345,53 @@ constexpr int searched_start_alternatives = 64;
 /// (44-79 alternatives) are below it.
 constexpr int split_time_alternatives = 150;
 
-/// The memetic search for `seconds` from branch and cut's unproven ranking; its ranking
-/// replaces that one where better and above the bound (at the bound it would be an optimum, whose
-/// proof the unproven branch and cut did not keep).
+/// Where `better` is better than unproven branch and cut's ranking and above its bound, it
+/// replaces that one (at the bound it would be an optimum, whose proof the unproven branch and
+/// cut did not keep).
+inline void keep_better_unproven(const Counts& o, Ranking better, SearchResult& searched) {
+  const std::uint64_t better_distance = distance(o, better);
+  if (searched.proven() || better_distance >= searched.distance || better_distance <= searched.bound) return;
+  searched.optima = {std::move(better)};
+  searched.distance = better_distance;
+  searched.count = 1;
+}
+
+/// The memetic search for `seconds` from branch and cut's unproven ranking, the better kept.
 inline void search_after_branch_and_cut(const Counts& o, const Options& options, double seconds,
                                         SearchResult& searched) {
   if (seconds <= 0) return;
   SearchLimits limits;
   limits.seconds = seconds;
   limits.floor = searched.bound + 1;
-  Ranking better = memetic_search(o, searched.optima.front(), limits, options.seed, memetic_population);
-  const std::uint64_t better_distance = distance(o, better);
-  if (better_distance < searched.distance && better_distance > searched.bound) {
-    searched.optima = {std::move(better)};
-    searched.distance = better_distance;
-    searched.count = 1;
-  }
+  keep_better_unproven(o, memetic_search(o, searched.optima.front(), limits, options.seed, memetic_population),
+                       searched);
+}
+
+/// On a device whose host has memetic_beside_threads, with a time limit, above
+/// split_time_alternatives: branch and cut on a host thread of its own (its triangle searches on
+/// the device) for three quarters of `seconds` (its last round may run past them), the memetic
+/// search on the host's threads beside it for all of them from the same start, ending once branch
+/// and cut proves the optimum; the better ranking kept. On xLOLIB2's t59d11xx_300 at 60 s on an
+/// H200, TODO.
+inline SearchResult branch_and_cut_beside_memetic(const Counts& o, const Options& options, double seconds,
+                                                  const Separation& cuts, const Ranking& start,
+                                                  std::vector<signed char> known, bool certify) {
+  const WallTimer timer;
+  SearchResult searched;
+  std::atomic<bool> proven{false};
+  BesideThread bounding([&] {
+    searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0, seconds * 3 / 4,
+                              std::move(known), certify);
+    proven = searched.proven();
+  });
+  SearchLimits limits;
+  limits.seconds = seconds;
+  limits.floor = lower_bound(o);
+  limits.stop = &proven;
+  Ranking bred = memetic_search(o, start, limits, options.seed, memetic_population);
+  bounding.join();
+  keep_better_unproven(o, std::move(bred), searched);
+  return searched;
 }
 
 /// A component given to the LP: branch and cut from the best heuristic ranking (above
@@ -398,12 +429,19 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     Separation cuts = separation(space, options, options.root_triangles);
     cuts.guide_root = o.alternatives > searched_start_alternatives;
     const bool split = options.time_limit > 0 && o.alternatives > split_time_alternatives;
-    searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0, split ? seconds / 2 : seconds,
-                              std::move(known), certified != nullptr);
+    const bool beside = split && !runs_on_host<ExecSpace> &&
+                        Kokkos::DefaultHostExecutionSpace().concurrency() >= memetic_beside_threads;
+    if (beside) {
+      searched = branch_and_cut_beside_memetic(o, options, seconds, cuts, start, std::move(known), certified != nullptr);
+    } else {
+      searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0,
+                                split ? seconds / 2 : seconds, std::move(known), certified != nullptr);
+    }
     if (certified) certified->proof = std::move(searched.proof);
     add_lp_figures(totals, searched);
     totals.search_nodes += searched.nodes;
-    if (split && !searched.proven()) search_after_branch_and_cut(o, options, allowed - timer.seconds(), searched);
+    if (split && !beside && !searched.proven())
+      search_after_branch_and_cut(o, options, allowed - timer.seconds(), searched);
   } else {
     searched = anytime_component(space, o, options, std::max(0.0, seconds - timer.seconds()), start, totals);
     if (certified) certified->proof = std::move(searched.proof);
