@@ -380,8 +380,8 @@ inline SearchResult branch_and_cut_beside_memetic(const Counts& o, const Options
   SearchResult searched;
   std::atomic<bool> proven{false};
   BesideThread bounding([&] {
-    searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0, seconds * 3 / 4,
-                              std::move(known), certify);
+    searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0, seconds * 3 / 4, std::move(known),
+                              certify);
     proven = searched.proven();
   });
   SearchLimits limits;
@@ -432,10 +432,11 @@ SearchResult search_component(const ExecSpace& space, const Counts& o, const Opt
     const bool beside = split && !runs_on_host<ExecSpace> &&
                         Kokkos::DefaultHostExecutionSpace().concurrency() >= memetic_beside_threads;
     if (beside) {
-      searched = branch_and_cut_beside_memetic(o, options, seconds, cuts, start, std::move(known), certified != nullptr);
+      searched =
+          branch_and_cut_beside_memetic(o, options, seconds, cuts, start, std::move(known), certified != nullptr);
     } else {
-      searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0,
-                                split ? seconds / 2 : seconds, std::move(known), certified != nullptr);
+      searched = branch_and_cut(o, cuts, start, options.count ? options.list_limit : 0, split ? seconds / 2 : seconds,
+                                std::move(known), certified != nullptr);
     }
     if (certified) certified->proof = std::move(searched.proof);
     add_lp_figures(totals, searched);
