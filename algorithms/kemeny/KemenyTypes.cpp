@@ -70,7 +70,8 @@ const OptionFields<Options>& option_fields() {
           .noting("-1: 12 with CLP, else 40"),
       number_option("time_limit", &Options::time_limit, not_negative,
                     "auto: seconds for each component's branch and cut (above 150 alternatives, half of them, then a "
-                    "memetic search), or its LP bound and iterated local search")
+                    "memetic search; on a GPU, three quarters, the memetic search beside it), or its LP bound and "
+                    "iterated local search")
           .noting("0: no limit"),
       flag_option("reduce", &Options::reduce, "auto: fix the pairs the data reduction proves"),
       flag_option("ladders", &Options::ladders,
