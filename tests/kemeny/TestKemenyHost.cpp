@@ -207,7 +207,9 @@ TEST(kemeny_heuristics, memetic_search_reaches_the_optimum_where_one_descent_doe
 // With no other limit, the host's searches run until `stop` is set (by a search beside them that
 // proved the optimum): they end then, with a ranking no worse than their start.
 TEST(kemeny_heuristics, host_searches_end_when_stopped) {
-  const auto [o, optimum, start] = kollective::test::search_case(2);
+  const kollective::test::SearchCase tested = kollective::test::search_case(2);
+  const kemeny::Counts& o = tested.o;  // named, not bound: lambdas may not capture a binding before C++20
+  const kemeny::Ranking& start = tested.start;
   std::atomic<bool> stop{false};
   kemeny::SearchLimits limits;
   limits.stop = &stop;
