@@ -373,8 +373,9 @@ inline void search_after_branch_and_cut(const Counts& o, const Options& options,
 /// search on the host's threads beside it for all of them from the same start, ending once branch
 /// and cut proves the optimum; the better ranking kept. On xLOLIB2's matrices of 300 at 60 s on
 /// an H200: 0.081-0.160% below the best known values (one run each of be75np_300 and
-/// tiw56r72_300, two of t59d11xx_300; branch and cut for half the time then the memetic search:
-/// 0.108% on t59d11xx_300), and bounds from 41 s of branch and cut instead of 28 (record
+/// tiw56r72_300, two of t59d11xx_300; branch and cut for half the time then the memetic search,
+/// the same build: 0.108% and 0.151% on be75np_300 and tiw56r72_300, against 0.082% and 0.134%),
+/// and bounds from 41 s of branch and cut instead of 28 (record
 /// perf/results/kemeny/gpu_anytime/).
 inline SearchResult branch_and_cut_beside_memetic(const Counts& o, const Options& options, double seconds,
                                                   const Separation& cuts, const Ranking& start,
