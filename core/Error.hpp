@@ -12,7 +12,8 @@
 
 namespace kollective {
 
-/// An error with a human-readable message that already says what and where.
+/// An error with a human-readable message that already says what and where, already printable
+/// (Impl::printable, applied once where the message is made: fail, with_context).
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -35,8 +36,13 @@ struct OptionProblem {
 namespace Impl {
 /// A message safe to print: control characters (C0 but line breaks and tabs, DEL, C1) and bytes
 /// that are not UTF-8, as \xNN (an input's bytes quoted in a message must not move a terminal's
-/// cursor). Defined beside utf8_length (TextInput.cpp).
+/// cursor), and a backslash doubled (so \xNN is always an escape). Messages therefore write no
+/// backslash of their own. Defined beside utf8_length (TextInput.cpp).
 std::string printable(const std::string& text);
+
+/// An exception's message to print: a kollective::Error's as it is (printable since it was made),
+/// any other's made printable here.
+std::string message_of(const std::exception& e);
 }  // namespace Impl
 
 /// Builds a message from streamable parts: fail("n = ", n, " is too large"); an input's bytes
@@ -64,9 +70,9 @@ auto with_context(const std::string& context, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const SharedError& e) {
-    throw SharedError(context + ": " + e.what());
+    throw SharedError(Impl::printable(context) + ": " + e.what());
   } catch (const Error& e) {
-    throw Error(context + ": " + e.what());
+    throw Error(Impl::printable(context) + ": " + e.what());
   }
 }
 

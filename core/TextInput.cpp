@@ -63,6 +63,11 @@ std::string Impl::printable(const std::string& text) {
     // C1 controls (U+0080-U+009F, 0xC2 0x80-0x9F) act on terminals too (U+009B opens a sequence).
     const bool c1 = c == 0xC2 && length == 2 && static_cast<unsigned char>(text[at + 1]) < 0xA0;
     const std::size_t escaped = length == 0 || (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F ? 1 : c1 ? 2 : 0;
+    if (c == '\\') {  // doubled, so that an input's own text "\x1b" never reads as an escaped byte
+      out += "\\\\";
+      ++at;
+      continue;
+    }
     for (std::size_t i = 0; i < escaped; ++i) {
       const unsigned char b = static_cast<unsigned char>(text[at + i]);
       out += std::string("\\x") + hex[b >> 4] + hex[b & 15];
@@ -71,6 +76,10 @@ std::string Impl::printable(const std::string& text) {
     at += escaped ? escaped : length;
   }
   return out;
+}
+
+std::string Impl::message_of(const std::exception& e) {
+  return dynamic_cast<const Error*>(&e) ? e.what() : printable(e.what());
 }
 
 bool is_utf8(const std::string& text) {

@@ -120,7 +120,7 @@ void check_same_config(const std::string& config_path, const std::string& text, 
   const std::vector<std::string> signatures = world().allgather(signature);
   for (int r = 1; r < world().size(); ++r) {
     if (signatures[r] != signatures[0]) {
-      throw SharedError("rank " + std::to_string(r) + " read a different '" + config_path +
+      throw SharedError("rank " + std::to_string(r) + " read a different '" + Impl::printable(config_path) +
                         "' or was given other options (--out, --keep-going) than rank 0: every rank must run "
                         "the same config");
     }
@@ -319,11 +319,10 @@ class ConfigRunner {
           record(i, run.points.back(), world().rank());
         }
       } catch (const SharedError& e) {  // every rank failed alike: no rank waits
-        if (world().rank() == 0) std::cerr << "kollective: error: " << Impl::printable(e.what()) << "\n";
+        if (world().rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
         fail_run(run);
       } catch (const std::exception& e) {
-        const std::string message =
-            (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + Impl::printable(e.what());
+        const std::string message = (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + Impl::message_of(e);
         if (shared && world().size() > 1) {  // the other ranks may wait in this point's collectives
           run.files.reset();
           run.discard.reset();
@@ -433,8 +432,7 @@ class ConfigRunner {
         });
       } catch (const Error& e) {
         std::cerr << "kollective: error: "
-                  << (world().size() > 1 ? "rank " + std::to_string(world().rank()) + ": " : "")
-                  << Impl::printable(e.what()) << "\n";
+                  << (world().size() > 1 ? "rank " + std::to_string(world().rank()) + ": " : "") << e.what() << "\n";
         status_.back() = RankRun::failed;  // on this rank: its summary says so
       }
     }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "kollective/core/Error.hpp"
 #include "kollective/core/comm/Communicator.hpp"
 #include "kollective/drivers/Session.hpp"
 
@@ -24,12 +25,12 @@ Reporter reporter(bool log) {
 }
 
 void warn(const std::string& text) {
-  if (world().rank() == 0) std::fprintf(stderr, "kollective: warning: %s\n", text.c_str());
+  if (world().rank() == 0) std::fprintf(stderr, "kollective: warning: %s\n", Impl::printable(text).c_str());
 }
 
 void warn_from_this_rank(const std::string& text) {
   if (world().size() == 1) return warn(text);
-  std::fprintf(stderr, "kollective: warning: rank %d: %s\n", world().rank(), text.c_str());
+  std::fprintf(stderr, "kollective: warning: rank %d: %s\n", world().rank(), Impl::printable(text).c_str());
 }
 
 }  // namespace kollective::driver

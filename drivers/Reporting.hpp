@@ -19,7 +19,8 @@ bool quiet();
 /// log lines (notes, TRON's iterations) when `log`, unless quiet.
 Reporter reporter(bool log);
 
-/// "kollective: warning: <text>" on stderr, from rank 0 (what every rank finds alike: a config's).
+/// "kollective: warning: <text>" on stderr, from rank 0 (what every rank finds alike: a config's), the
+/// text made printable (Impl::printable).
 void warn(const std::string& text);
 /// A warning of work this rank does alone (a point of its own): printed by this rank, named
 /// "rank R: " where there are several.

@@ -175,7 +175,7 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
     try {
       return compare_command(args);
     } catch (const std::exception& e) {  // nothing compared: 2, apart from answers that differ (1)
-      std::cerr << "kollective: error: " << Impl::printable(e.what()) << "\n";
+      std::cerr << "kollective: error: " << Impl::message_of(e) << "\n";
       return 2;
     }
   }
@@ -199,8 +199,8 @@ std::optional<int> answer_without_kokkos(const std::vector<std::string>& args) {
 int report_error(const std::exception& e, const char* kind, int status) {
   const bool shared = dynamic_cast<const SharedError*>(&e) != nullptr;
   if (!shared && driver::world().size() > 1)
-    driver::abort_all(std::string("kollective: ") + kind + ": " + Impl::printable(e.what()), status);
-  if (driver::world().rank() == 0) std::cerr << "kollective: " << kind << ": " << Impl::printable(e.what()) << "\n";
+    driver::abort_all(std::string("kollective: ") + kind + ": " + Impl::message_of(e), status);
+  if (driver::world().rank() == 0) std::cerr << "kollective: " << kind << ": " << Impl::message_of(e) << "\n";
   return status;
 }
 

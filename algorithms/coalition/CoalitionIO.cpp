@@ -307,7 +307,8 @@ void Impl::ValueFileReader::open_binary() {
     s.version = 1;
   } else if (!read || !std::equal(magic, magic + 8, binary_magic)) {
     fail_at(s.path, 0,
-            "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\\0v2\" or \"KLCSG\\0v1\")");
+            "not a Kollective binary coalition file (the first 8 bytes must be \"KLCSG\", a zero byte and \"v2\" or "
+            "\"v1\")");
   }
   const auto agents = read_scalar<std::uint32_t>(s.binary, s.path, "agents");
   s.width = read_scalar<std::uint32_t>(s.binary, s.path, "value bytes");

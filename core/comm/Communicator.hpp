@@ -119,7 +119,7 @@ class Communicator {
       error = e.what();
       if (error.empty()) error = "failed";
     } catch (const std::exception& e) {
-      error = std::string("internal error: ") + e.what();
+      error = "internal error: " + Impl::printable(e.what());
     }
     const std::vector<std::string> errors = allgather(error);
     for (int r = 0; r < size(); ++r) {

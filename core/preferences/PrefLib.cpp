@@ -17,14 +17,6 @@ namespace kollective::preferences {
 
 namespace {
 
-/// A character for a message: 'x', or its code when it does not print ('\x0c').
-std::string quoted_character(char c) {
-  const auto code = static_cast<unsigned char>(c);
-  if (code >= 0x20 && code < 0x7f) return "'" + std::string(1, c) + "'";
-  const char* hex = "0123456789abcdef";
-  return std::string("'\\x") + hex[code >> 4] + hex[code & 15] + "'";
-}
-
 constexpr std::uint64_t max_alternatives = std::uint64_t{1}
                                            << 20;  // as random_pairwise: far beyond what any method solves
 // The pairwise builder keeps twice the voter count in 32 bits.
@@ -114,7 +106,7 @@ class Reader {
       const size_t start = i;
       while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
       if (start == i) {
-        error(line, i < text.size() ? "unexpected " + quoted_character(text[i]) + " in order"
+        error(line, i < text.size() ? "unexpected '" + std::string(1, text[i]) + "' in order"
                                     : "order ends where an alternative was expected");
       }
       const auto value = parse_uint64(std::string_view(text).substr(start, i - start));

@@ -38,10 +38,22 @@ TEST(text_input, messages_quote_an_inputs_bytes_printably) {
   EXPECT_EQ(message, "f.txt:3: label '\\x1b[2K\\xff\\x0d\\x7f' for 'caf\xc3\xa9'\tx\ny");
   EXPECT_EQ(Impl::printable("\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xf0\x9d\x84\x9e"),
             "\\xed\\xa0\\x80 \\xc0\\xaf \\xf4\\x90\\x80\\x80 \xf0\x9d\x84\x9e");
+  // A backslash is doubled: an input's own text "\x1b" (four characters) is not an escaped byte.
+  EXPECT_EQ(Impl::printable("a\\x1b\x1b"), "a\\\\x1b\\x1b");
   EXPECT_EQ(Impl::printable("\xc2\x9b"
                             "2K \xc2\xa0"),
             "\\xc2\\x9b"
             "2K \xc2\xa0");  // C1's CSI; a no-break space stays
+}
+
+TEST(text_input, messages_are_made_printable_once) {
+  // A context added around an error escapes itself only: the message inside was escaped when made.
+  const std::string message = error_of(
+      [] { with_context("run 'a\\b'", [] { fail_at("f.txt", 2, "label '", std::string("x\\y\x1b"), "'"); }); });
+  EXPECT_EQ(message, "run 'a\\\\b': f.txt:2: label 'x\\\\y\\x1b'");
+  // What is printed: a kollective::Error's message as it is, any other exception's made printable.
+  EXPECT_EQ(Impl::message_of(Error("a\\\\b")), "a\\\\b");
+  EXPECT_EQ(Impl::message_of(std::runtime_error("a\\b\x1b")), "a\\\\b\\x1b");
 }
 
 }  // namespace kollective::test
