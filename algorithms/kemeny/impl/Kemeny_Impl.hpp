@@ -9,6 +9,8 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -298,7 +300,16 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
       lp = anytime_bound(lp_space, o, options, seconds * 3 / 4);
     });
     Ranking chained;
-    if (options.time_limit > 0 && Kokkos::DefaultHostExecutionSpace().concurrency() >= memetic_beside_threads) {
+    int device_population = 0, device_children = 0;  // experiment: the memetic search's children on the device
+    if (const char* knob = std::getenv("KOLLECTIVE_DEVICE_MEMETIC"))
+      std::sscanf(knob, "%d,%d", &device_population, &device_children);
+    if (device_population > 0 && device_children > 0) {
+      DeviceDescents<ExecSpace> descents(space, o, device_children);
+      chained = memetic_search(o, start, limits, options.seed, device_population, device_children,
+                               [&](std::vector<Ranking>& rankings, std::vector<std::uint64_t>& distances) {
+                                 descents(rankings, distances);
+                               });
+    } else if (options.time_limit > 0 && Kokkos::DefaultHostExecutionSpace().concurrency() >= memetic_beside_threads) {
       BesideThread chain_side([&] { chained = iterated_local_search(space, o, start, limits, options.seed); });
       Ranking bred = memetic_search(o, start, limits, options.seed, memetic_population);
       chain_side.join();
