@@ -378,7 +378,7 @@ class DeviceDescents {
     }
   }
 
- private:
+  /// `count` rankings (at most the capacity) descended; public for CUDA's lambda.
   void descend(Ranking* rankings, std::uint64_t* distances, int count) {
     const int n = arrays_.n;
     for (int c = 0; c < count; ++c) std::copy(rankings[c].begin(), rankings[c].end(), &starts_(c, 0));
@@ -413,6 +413,7 @@ class DeviceDescents {
     }
   }
 
+ private:
   ExecSpace space_;
   ChainArrays<Memory> arrays_;
   int capacity_;
