@@ -359,10 +359,7 @@ class DeviceDescents {
  public:
   using Memory = typename ExecSpace::memory_space;
   DeviceDescents(const ExecSpace& space, const Counts& o, int capacity)
-      : space_(space), arrays_(space, o.alternatives, capacity), capacity_(capacity) {
-    require_memory(memory_kind<Memory>(), ChainArrays<Memory>::bytes(o.alternatives, capacity),
-                   "the memetic search's " + std::to_string(capacity) + " descents of " +
-                       std::to_string(o.alternatives) + " alternatives");
+      : space_(space), arrays_(allocate(space, o.alternatives, capacity)), capacity_(capacity) {
     arrays_.margin = device_margins(space, o);
     for (int a = 0; a < o.alternatives; ++a)
       for (int b = 0; b < o.alternatives; ++b) total_ += a == b ? 0 : static_cast<std::uint64_t>(o.at(a, b));
@@ -414,6 +411,13 @@ class DeviceDescents {
   }
 
  private:
+  static ChainArrays<Memory> allocate(const ExecSpace& space, int n, int capacity) {
+    require_memory(
+        memory_kind<Memory>(), ChainArrays<Memory>::bytes(n, capacity),
+        "the memetic search's " + std::to_string(capacity) + " descents of " + std::to_string(n) + " alternatives");
+    return ChainArrays<Memory>(space, n, capacity);
+  }
+
   ExecSpace space_;
   ChainArrays<Memory> arrays_;
   int capacity_;

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -495,7 +494,7 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
   // the time (or the generations) run out.
   const double initial_spread = mean_footrule(population);
   Member best = *std::min_element(population.begin(), population.end(), lower_distance);
-  std::int64_t stale = 0, generations = 0;
+  std::int64_t stale = 0;
   for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
     if (limits.rounds > 0 && generation >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
@@ -503,7 +502,6 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
     const double elapsed = timer.seconds();
     if (limits.seconds > 0 && elapsed >= limits.seconds) break;
     kollective::Impl::interruption_point();
-    generations = generation + 1;
     std::vector<Ranking> crossed(children);
     Kokkos::parallel_for("Kollective::Kemeny::memetic_crossovers", Kokkos::RangePolicy<Host>(0, children), [&](int c) {
       HostRng rng = child_rng(generation, c);
@@ -530,10 +528,6 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
                                                 : 0.0;
     population = replace(std::move(pool), population_size, initial_spread * std::max(0.0, 1.0 - progress));
   }
-  if (std::getenv("KOLLECTIVE_MEMETIC_TRACE"))  // experiment
-    std::fprintf(stderr, "memetic: population %d, children %d, %lld generations in %.1f s, best %llu\n",
-                 population_size, children, static_cast<long long>(generations), timer.seconds(),
-                 static_cast<unsigned long long>(best.distance));
   return best.distance < distance(o, start) ? best.ranking : start;
 }
 
