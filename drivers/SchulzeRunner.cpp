@@ -182,8 +182,8 @@ class SchulzeJob : public ElectionJob {
         check_election_inputs(inputs_, settings_.measurement.verify == Verify::always, !settings_.measurement.shared);
     // The least strength width the solve could take: a size that cannot fit even so is refused
     // before any run (the solve checks again once the width is known).
-    const bool narrow = settings_.options.width == schulze::StrengthWidth::bits16 ||
-                        (settings_.options.width == schulze::StrengthWidth::automatic && !runs_on_host<Space>);
+    const bool narrow = settings_.options.strength_bits == schulze::StrengthBits::bits16 ||
+                        (settings_.options.strength_bits == schulze::StrengthBits::automatic && !runs_on_host<Space>);
     for (const ElectionInput& input : checked) {
       if (input.alternatives <= 0) continue;
       const std::string of = " of " + input.describe();

@@ -11,7 +11,7 @@ namespace kollective::schulze {
 const OptionFields<Options>& option_fields() {
   static const OptionFields<Options> fields = {
       choice_option("rule", &Options::rule, link_rule_names, "a link's strength"),
-      choice_option("strength_bits", &Options::width, strength_width_names,
+      choice_option("strength_bits", &Options::strength_bits, strength_bits_names,
                     "path width (auto: 16 on GPUs when every strength fits)"),
   };
   return fields;

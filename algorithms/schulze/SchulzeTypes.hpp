@@ -22,22 +22,28 @@ enum class LinkRule {
   winning_votes,  ///< p[i][j] = d[i][j] if d[i][j] > d[j][i], else 0 (Schulze's default)
   margin          ///< p[i][j] = max(0, d[i][j] - d[j][i])
 };
-enum class StrengthWidth {
+/// The strongest paths' integer width: the option `strength_bits`, and Result::strength_bits.
+enum class StrengthBits {
   automatic,  ///< on GPUs 16 bits when every (doubled) strength is below 65536; 32 on host backends
   bits32,
   bits16  ///< fails when a strength does not fit
 };
+/// The former name of StrengthBits, for a release (CHANGELOG.md).
+using StrengthWidth [[deprecated("schulze::StrengthWidth is now schulze::StrengthBits")]] = StrengthBits;
 inline constexpr EnumNames<LinkRule, 2> link_rule_names{
     {{LinkRule::winning_votes, "winning_votes"}, {LinkRule::margin, "margin"}}};
-inline constexpr EnumNames<StrengthWidth, 3> strength_width_names{
-    {{StrengthWidth::automatic, "auto"}, {StrengthWidth::bits32, "32"}, {StrengthWidth::bits16, "16"}}};
+inline constexpr EnumNames<StrengthBits, 3> strength_bits_names{
+    {{StrengthBits::automatic, "auto"}, {StrengthBits::bits32, "32"}, {StrengthBits::bits16, "16"}}};
+/// The former name of strength_bits_names, for a release.
+[[deprecated("schulze::strength_width_names is now schulze::strength_bits_names")]] inline constexpr const auto&
+    strength_width_names = strength_bits_names;
 inline const char* to_string(LinkRule rule) { return name_of(link_rule_names, rule); }
 
 struct Options {
   LinkRule rule = LinkRule::winning_votes;
-  StrengthWidth width = StrengthWidth::automatic;
-  bool keep_paths = false;  ///< copy the strongest-path matrix to the result
-  Reporter reporter;        ///< progress of the strongest paths (none: silent)
+  StrengthBits strength_bits = StrengthBits::automatic;  ///< was `width`
+  bool keep_paths = false;                               ///< copy the strongest-path matrix to the result
+  Reporter reporter;                                     ///< progress of the strongest paths (none: silent)
   /// The ranks that share the solve (comm::from_mpi; a collective over them); the default, this
   /// process alone.
   comm::Communicator communicator;

@@ -79,9 +79,9 @@ TEST(TEST_CATEGORY, caller_views_schulze_paths_out) {
   const auto counts = preferences::pairwise_reference(random_weak_profile(70, 200, 6));
   const int n = counts.alternatives;
   const auto doubled = column_major<TEST_EXECSPACE, std::uint32_t>(counts);
-  for (const auto width : {schulze::StrengthWidth::bits32, schulze::StrengthWidth::bits16}) {
+  for (const auto bits : {schulze::StrengthBits::bits32, schulze::StrengthBits::bits16}) {
     schulze::Options options;
-    options.width = width;
+    options.strength_bits = bits;
     options.keep_paths = true;
     const auto expected = schulze::solve(space, doubled, options);
     options.keep_paths = false;

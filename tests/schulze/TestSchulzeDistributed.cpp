@@ -60,9 +60,9 @@ TEST(distributed, schulze_shared_by_every_rank_equals_one_rank_and_the_reference
       for (const auto rule : {schulze::LinkRule::winning_votes, schulze::LinkRule::margin}) {
         const auto reference = schulze::solve_reference(counts, rule);
         const bool fits16 = *std::max_element(reference.paths.begin(), reference.paths.end()) <= 0xffffu;
-        for (const auto width : {schulze::StrengthWidth::bits32, schulze::StrengthWidth::bits16}) {
-          if (width == schulze::StrengthWidth::bits16 && !fits16) continue;
-          const schulze::Options options{rule, width, true};
+        for (const auto bits : {schulze::StrengthBits::bits32, schulze::StrengthBits::bits16}) {
+          if (bits == schulze::StrengthBits::bits16 && !fits16) continue;
+          const schulze::Options options{rule, bits, true};
           schulze::Options everyone = options;
           everyone.communicator = world();
           const std::string run = what + " " + schulze::to_string(rule) + (fits16 ? " 16" : " 32");

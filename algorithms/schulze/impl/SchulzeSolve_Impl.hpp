@@ -356,14 +356,14 @@ Result solve(const ExecSpace& space, const RowLayout& layout, const Counts& coun
   validate(options);
   const std::uint32_t largest = max_link_strength(space, layout, counts, options.rule);  // the same on every rank
   const bool fits16 = largest <= 0xffffu;
-  if (options.width == StrengthWidth::bits16 && !fits16) {
+  if (options.strength_bits == StrengthBits::bits16 && !fits16) {
     fail("Schulze: strength_bits 16 requested but the largest link strength is ", largest / 2.0,
          " voters (doubled count ", largest, "; a doubled count of at most 65535 fits): use strength_bits 32 or auto");
   }
   // Host backends emulate the packed 16-bit min/max lane by lane, slower than 32-bit words, so
   // `auto` takes 16 bits on devices only.
-  const bool use16 = options.width == StrengthWidth::bits16 ||
-                     (options.width == StrengthWidth::automatic && fits16 && !runs_on_host<ExecSpace>);
+  const bool use16 = options.strength_bits == StrengthBits::bits16 ||
+                     (options.strength_bits == StrengthBits::automatic && fits16 && !runs_on_host<ExecSpace>);
   return use16 ? solve_with<std::uint16_t>(space, layout, counts, options, out, workspace)
                : solve_with<std::uint32_t>(space, layout, counts, options, out, workspace);
 }
