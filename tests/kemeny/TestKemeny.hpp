@@ -263,6 +263,32 @@ TEST(TEST_CATEGORY, kemeny_search_chains_reach_the_optimum_alike_on_every_vector
   EXPECT_GE(optimal, 3);
 }
 
+// The memetic search's children descended on the space (DeviceDescents: one team each, their
+// distances found there) are the host's children: under a generation limit the same ranking as
+// the host's memetic search, also with more children a generation than fit one batch.
+TEST(TEST_CATEGORY, kemeny_memetic_children_on_the_space_are_the_hosts) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const auto [o, optimum, start] = search_case(seed);
+    kemeny::SearchLimits limits;
+    limits.rounds = 6;
+    const kemeny::Margins margins(o);
+    const auto on_host = [&](std::vector<kemeny::Ranking>& rankings, std::vector<std::uint64_t>& distances) {
+      kemeny::descend_on_host(margins, o, rankings, distances);
+    };
+    kemeny::Impl::DeviceDescents<TEST_EXECSPACE> descents(TEST_EXECSPACE(), o, 5);
+    const auto on_space = [&](std::vector<kemeny::Ranking>& rankings, std::vector<std::uint64_t>& distances) {
+      descents(rankings, distances);
+      for (std::size_t i = 0; i < rankings.size(); ++i)
+        ASSERT_EQ(distances[i], kemeny::distance(o, rankings[i])) << "seed " << seed << ", ranking " << i;
+    };
+    const kemeny::Ranking found = kemeny::memetic_search(o, start, limits, seed, 8, 12, on_space);
+    ASSERT_TRUE(is_ranking(found, o.alternatives)) << "seed " << seed;
+    EXPECT_GE(kemeny::distance(o, found), optimum) << "seed " << seed;
+    EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start)) << "seed " << seed;
+    EXPECT_EQ(kemeny::memetic_search(o, start, limits, seed, 8, 12, on_host), found) << "seed " << seed;
+  }
+}
+
 // Above branch and cut's size, auto gives the component the LP bound and the iterated local
 // search within time_limit (on a device, the search's chains there and the LP beside them), then
 // the greedy dual's bound at the best ranking: a ranking at least as good as the heuristics', a

@@ -123,6 +123,24 @@ class TeamChain {
     keep_as_best();
   }
 
+  /// From `start` (distance `distance`), every alternative looked at again until a pass moves
+  /// none: a local optimum of the insertion moves, as the host's memetic search descends a child.
+  KOKKOS_FUNCTION void descend_from(const int* start, std::uint64_t distance) {
+    begin(start, distance);
+    int* const ranking = ranking_;
+    int* const pending = pending_;
+    int* const queued = queued_;
+    for (std::uint64_t before = state_.distance + 1; state_.distance < before;) {
+      before = state_.distance;
+      lanes(n_, [&](int p) {
+        pending[p] = ranking[p];
+        queued[ranking[p]] = 1;
+      });
+      top_ = n_;
+      descend();
+    }
+  }
+
   /// One round of the iterated local search.
   KOKKOS_FUNCTION void round() {
     copy(before_, ranking_);
@@ -317,6 +335,97 @@ void launch_chains(const ExecSpace& space, const char* name,
       });
 }
 
+/// The margins (Margins) in the memory of `space`.
+template <class ExecSpace>
+Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memory_space> device_margins(
+    const ExecSpace& space, const Counts& o) {
+  const int n = o.alternatives;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memory_space> margin(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_margin"), n, n);
+  const Margins margins(o);
+  const Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+      margins.row(0), n, n);
+  Kokkos::deep_copy(space, margin, host);
+  space.fence();  // before `margins` goes
+  return margin;
+}
+
+/// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
+/// descend_from), one team each, at most `capacity` at once: the memetic search's DescendBatch on
+/// a device. A ranking's distance is found there too: with S the sum of margin(b, a) over the
+/// pairs a placed above b, and T the sum of o over all ordered pairs, the distance is (T + S) / 2.
+template <class ExecSpace>
+class DeviceDescents {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  DeviceDescents(const ExecSpace& space, const Counts& o, int capacity)
+      : space_(space), arrays_(allocate(space, o.alternatives, capacity)), capacity_(capacity) {
+    arrays_.margin = device_margins(space, o);
+    for (int a = 0; a < o.alternatives; ++a)
+      for (int b = 0; b < o.alternatives; ++b) total_ += a == b ? 0 : static_cast<std::uint64_t>(o.at(a, b));
+    starts_ = Kokkos::create_mirror_view(arrays_.before);
+    ends_ = Kokkos::create_mirror_view(arrays_.ranking);
+    states_ = Kokkos::create_mirror_view(arrays_.state);
+  }
+
+  void operator()(std::vector<Ranking>& rankings, std::vector<std::uint64_t>& distances) {
+    for (std::size_t first = 0; first < rankings.size(); first += static_cast<std::size_t>(capacity_)) {
+      const int count = static_cast<int>(std::min<std::size_t>(capacity_, rankings.size() - first));
+      descend(rankings.data() + first, distances.data() + first, count);
+    }
+  }
+
+  /// `count` rankings (at most the capacity) descended; public for CUDA's lambda.
+  void descend(Ranking* rankings, std::uint64_t* distances, int count) {
+    const int n = arrays_.n;
+    for (int c = 0; c < count; ++c) std::copy(rankings[c].begin(), rankings[c].end(), &starts_(c, 0));
+    Kokkos::deep_copy(space_, arrays_.before, starts_);
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Member = typename Policy::member_type;
+    const ChainArrays<Memory> arrays = arrays_;
+    const std::uint64_t total = total_;
+    Kokkos::parallel_for(
+        "Kollective::Kemeny::memetic_descents", Policy(space_, count, 1, chain_lanes<ExecSpace>()),
+        KOKKOS_LAMBDA(const Member& team) {
+          const int* start = &arrays.before(team.league_rank(), 0);
+          const std::int64_t* margin = arrays.margin.data();
+          std::int64_t below = 0;  // the sum of margin(a, b) over the pairs a placed above b: -S
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, n),
+              [&](int p, std::int64_t& sum) {
+                const std::int64_t* row = margin + static_cast<std::int64_t>(start[p]) * n;
+                for (int q = p + 1; q < n; ++q) sum += row[start[q]];
+              },
+              below);
+          TeamChain<Member, Memory> chain(team, arrays, 0);
+          chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
+          chain.save(arrays.state(team.league_rank()));
+        });
+    Kokkos::deep_copy(space_, ends_, arrays_.ranking);
+    Kokkos::deep_copy(space_, states_, arrays_.state);
+    space_.fence("Kollective::Kemeny::memetic_descents");
+    for (int c = 0; c < count; ++c) {
+      std::copy(&ends_(c, 0), &ends_(c, 0) + n, rankings[c].begin());
+      distances[c] = states_(c).distance;
+    }
+  }
+
+ private:
+  static ChainArrays<Memory> allocate(const ExecSpace& space, int n, int capacity) {
+    require_memory(
+        memory_kind<Memory>(), ChainArrays<Memory>::bytes(n, capacity),
+        "the memetic search's " + std::to_string(capacity) + " descents of " + std::to_string(n) + " alternatives");
+    return ChainArrays<Memory>(space, n, capacity);
+  }
+
+  ExecSpace space_;
+  ChainArrays<Memory> arrays_;
+  int capacity_;
+  std::uint64_t total_ = 0;
+  typename Kokkos::View<int**, Kokkos::LayoutRight, Memory>::HostMirror starts_, ends_;
+  typename Kokkos::View<ChainState*, Memory>::HostMirror states_;
+};
+
 /// iterated_local_search (KemenyHeuristics.hpp) with its chains on `space`; the best ranking any
 /// chain found, polished by local_search. `limits.rounds` and `limits.stale_rounds` count each
 /// chain's rounds; under a round limit the result depends on (seed, settings) alone.
@@ -336,16 +445,7 @@ Ranking iterated_local_search(const ExecSpace& space, const Counts& o, const Ran
       memory_kind<Memory>(), ChainArrays<Memory>::bytes(n, chains),
       "the iterated local search's " + std::to_string(chains) + " chains of " + std::to_string(n) + " alternatives");
   ChainArrays<Memory> arrays(space, n, chains);
-  {
-    Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> margin(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_margin"), n, n);
-    const Margins margins(o);
-    const Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
-        margins.row(0), n, n);
-    Kokkos::deep_copy(space, margin, host);
-    space.fence();  // before `margins` goes
-    arrays.margin = margin;
-  }
+  arrays.margin = device_margins(space, o);
   Kokkos::View<int*, Memory> shared(  // the start, then the best
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Kollective::Kemeny::chain_shared"), n);
   {

@@ -333,12 +333,6 @@ struct Member {
   std::vector<int> place;
 };
 
-Member make_member(const Margins& margins, const Counts& o, const Ranking& ranking, HostRng& rng) {
-  Chain chain(margins, ranking, distance(o, ranking), rng());
-  chain.descend_to_local_optimum();
-  return Member{chain.ranking(), chain.distance(), chain.place()};
-}
-
 bool lower_distance(const Member& x, const Member& y) { return x.distance < y.distance; }
 
 /// Cycle crossover: the places split into cycles (p, then where x holds y's alternative at p,
@@ -370,16 +364,20 @@ std::int64_t footrule(const Member& x, const Member& y) {
 /// least `spread` (footrule) from every member taken, the best; where none is that far, the one
 /// farthest from them.
 std::vector<Member> replace(std::vector<Member> pool, std::size_t size, double spread) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
   const auto best = std::min_element(pool.begin(), pool.end(), lower_distance);
   std::vector<Member> next;
   next.push_back(std::move(*best));
   pool.erase(best);
   std::vector<std::int64_t> apart(pool.size(), std::numeric_limits<std::int64_t>::max());
   while (next.size() < size && !pool.empty()) {
+    const Member& taken = next.back();
+    Kokkos::parallel_for("Kollective::Kemeny::memetic_apart",
+                         Kokkos::RangePolicy<Host>(0, static_cast<std::int64_t>(pool.size())),
+                         [&](std::int64_t i) { apart[i] = std::min(apart[i], footrule(pool[i], taken)); });
+    Host().fence("Kollective::Kemeny::memetic_apart");
     std::size_t chosen = 0;
-    for (std::size_t i = 0; i < pool.size(); ++i) {
-      apart[i] = std::min(apart[i], footrule(pool[i], next.back()));
-      if (i == 0) continue;
+    for (std::size_t i = 1; i < pool.size(); ++i) {
       const bool far = apart[i] >= spread, chosen_far = apart[chosen] >= spread;
       const bool better = pool[i].distance < pool[chosen].distance ||
                           (pool[i].distance == pool[chosen].distance && apart[i] > apart[chosen]);
@@ -422,32 +420,79 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
   return local_search(o, best->first);
 }
 
+void descend_on_host(const Margins& margins, const Counts& o, std::vector<Ranking>& rankings,
+                     std::vector<std::uint64_t>& distances) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  Kokkos::parallel_for("Kollective::Kemeny::memetic_descents",
+                       Kokkos::RangePolicy<Host>(0, static_cast<std::int64_t>(rankings.size())), [&](std::int64_t i) {
+                         Chain chain(margins, rankings[i], distance(o, rankings[i]), 0);
+                         chain.descend_to_local_optimum();
+                         rankings[i] = chain.ranking();
+                         distances[i] = chain.distance();
+                       });
+  Host().fence("Kollective::Kemeny::memetic_descents");
+}
+
 Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
                        int population_size) {
-  const int n = o.alternatives;
-  if (n < 3 || population_size < 1) return start;
-  const WallTimer timer;
   const Margins margins(o);
+  return memetic_search(o, start, limits, seed, population_size, population_size,
+                        [&](std::vector<Ranking>& rankings, std::vector<std::uint64_t>& distances) {
+                          descend_on_host(margins, o, rankings, distances);
+                        });
+}
+
+namespace {
+/// The rankings descended by `descend`, as members.
+std::vector<Member> descended(std::vector<Ranking> rankings, const DescendBatch& descend) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  std::vector<std::uint64_t> distances(rankings.size());
+  descend(rankings, distances);
+  std::vector<Member> members(rankings.size());
+  Kokkos::parallel_for("Kollective::Kemeny::memetic_members",
+                       Kokkos::RangePolicy<Host>(0, static_cast<std::int64_t>(members.size())), [&](std::int64_t i) {
+                         members[i].place = places(rankings[i]);
+                         members[i].ranking = std::move(rankings[i]);
+                         members[i].distance = distances[i];
+                       });
+  Host().fence("Kollective::Kemeny::memetic_members");
+  return members;
+}
+
+/// The mean footrule between the members (the replacement's first spread).
+double mean_footrule(const std::vector<Member>& population) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const std::int64_t size = static_cast<std::int64_t>(population.size());
+  double total = 0;
+  Kokkos::parallel_reduce(
+      "Kollective::Kemeny::memetic_spread", Kokkos::RangePolicy<Host>(0, size),
+      [&](std::int64_t i, double& sum) {
+        for (std::int64_t j = i + 1; j < size; ++j) sum += static_cast<double>(footrule(population[i], population[j]));
+      },
+      total);
+  return total / static_cast<double>(std::max<std::int64_t>(1, size * (size - 1) / 2));
+}
+}  // namespace
+
+Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
+                       int population_size, int children, const DescendBatch& descend) {
+  const int n = o.alternatives;
+  if (n < 3 || population_size < 1 || children < 1) return start;
+  const WallTimer timer;
   using Host = Kokkos::DefaultHostExecutionSpace;
   const auto child_rng = [seed](std::int64_t generation, int child) {
     return HostRng(mix64(seed ^ mix64(static_cast<std::uint64_t>(generation) * 0x9e3779b97f4a7c15ull + child)));
   };
   // The first population: `start` and random rankings, each descended to a local optimum.
-  std::vector<Member> population(population_size);
-  Kokkos::parallel_for("Kollective::Kemeny::memetic_start", Kokkos::RangePolicy<Host>(0, population_size), [&](int i) {
+  std::vector<Ranking> first(population_size, start);
+  for (int i = 1; i < population_size; ++i) {
     HostRng rng = child_rng(-1, i);
-    Ranking ranking = start;
-    if (i > 0) std::shuffle(ranking.begin(), ranking.end(), rng);
-    population[i] = make_member(margins, o, ranking, rng);
-  });
-  Host().fence("Kollective::Kemeny::memetic_start");
+    std::shuffle(first[i].begin(), first[i].end(), rng);
+  }
+  std::vector<Member> population = descended(std::move(first), descend);
   // The spread the replacement asks for falls from the first population's mean footrule to 0 as
   // the time (or the generations) run out.
-  double initial_spread = 0;
-  for (int i = 0; i < population_size; ++i)
-    for (int j = i + 1; j < population_size; ++j)
-      initial_spread += static_cast<double>(footrule(population[i], population[j]));
-  initial_spread /= std::max(1, population_size * (population_size - 1) / 2);
+  const double initial_spread = mean_footrule(population);
   Member best = *std::min_element(population.begin(), population.end(), lower_distance);
   std::int64_t stale = 0;
   for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
@@ -457,26 +502,26 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
     const double elapsed = timer.seconds();
     if (limits.seconds > 0 && elapsed >= limits.seconds) break;
     kollective::Impl::interruption_point();
-    std::vector<Member> pool(2 * population_size);
-    Kokkos::parallel_for("Kollective::Kemeny::memetic_generation", Kokkos::RangePolicy<Host>(0, population_size),
-                         [&](int c) {
-                           HostRng rng = child_rng(generation, c);
-                           const auto parent = [&] {  // the better of two drawn at random
-                             const Member& x = population[uniform_below(rng, population_size)];
-                             const Member& y = population[uniform_below(rng, population_size)];
-                             return &(x.distance <= y.distance ? x : y);
-                           };
-                           const Member* x = parent();
-                           const Member* y = parent();
-                           pool[population_size + c] = make_member(margins, o, cycle_crossover(*x, *y, rng), rng);
-                         });
-    Host().fence("Kollective::Kemeny::memetic_generation");
-    std::copy(population.begin(), population.end(), pool.begin());
-    for (int c = 0; c < population_size; ++c) {
-      if (pool[population_size + c].distance < best.distance) {
-        best = pool[population_size + c];
+    std::vector<Ranking> crossed(children);
+    Kokkos::parallel_for("Kollective::Kemeny::memetic_crossovers", Kokkos::RangePolicy<Host>(0, children), [&](int c) {
+      HostRng rng = child_rng(generation, c);
+      const auto parent = [&] {  // the better of two drawn at random
+        const Member& x = population[uniform_below(rng, population_size)];
+        const Member& y = population[uniform_below(rng, population_size)];
+        return &(x.distance <= y.distance ? x : y);
+      };
+      const Member* x = parent();
+      const Member* y = parent();
+      crossed[c] = cycle_crossover(*x, *y, rng);
+    });
+    Host().fence("Kollective::Kemeny::memetic_crossovers");
+    std::vector<Member> pool = std::move(population);
+    for (Member& child : descended(std::move(crossed), descend)) {
+      if (child.distance < best.distance) {
+        best = child;
         stale = -1;
       }
+      pool.push_back(std::move(child));
     }
     const double progress = limits.seconds > 0  ? elapsed / limits.seconds
                             : limits.rounds > 0 ? static_cast<double>(generation) / static_cast<double>(limits.rounds)

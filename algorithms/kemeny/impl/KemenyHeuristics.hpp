@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "kollective/algorithms/kemeny/KemenyTypes.hpp"
@@ -55,6 +56,11 @@ class Margins {
   std::vector<std::int64_t> cells_;
 };
 
+/// Each ranking descended to a local optimum of the insertion moves (in place) on the host's
+/// threads, its distance into `distances` (sized as `rankings`).
+void descend_on_host(const Margins& margins, const Counts& o, std::vector<Ranking>& rankings,
+                     std::vector<std::uint64_t>& distances);
+
 /// Random moves a round of the iterated local search begins with: n / 10, at least 8 and at most
 /// 48. On RandA1's t1d500.07 and t1d500.25 (n = 500) at 60 s, 48 moves against 8 ended 0.041%
 /// and 0.032% below the best known values against 0.193% and 0.167% on the 2-core CPU, and 0.031%
@@ -89,6 +95,14 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
 /// where population_size < 1.
 Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
                        int population_size);
+
+/// Descends each ranking to a local optimum of the insertion moves (in place), its distance into
+/// `distances` (sized as `rankings`).
+using DescendBatch = std::function<void(std::vector<Ranking>& rankings, std::vector<std::uint64_t>& distances)>;
+/// memetic_search with `children` a generation, every batch of rankings (the first population, a
+/// generation's children) descended by `descend`.
+Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits& limits, std::uint64_t seed,
+                       int population_size, int children, const DescendBatch& descend);
 
 /// Strongly connected components of the majority graph (edge i -> j when o[i][j] >= o[j][i],
 /// i != j), in the order they appear in every Kemeny ranking; each component lists its
