@@ -234,9 +234,10 @@ constexpr int memetic_beside_threads = 4;
 /// memetic search runs with its children descended there (DeviceDescents), a population of
 /// device_memetic_population and device_memetic_children children a generation, instead of the
 /// chains with the host's memetic search beside them. On an H200 at 60 s (one run each): be75np_500
-/// ended 0.163% below the best known value (64 and 1024; 256 and 4224: 0.176%) against 0.261% and
-/// 0.297% with the chains; t70l11xx_1000 0.566% (0.704%) against 0.473% and 0.489%: at 1000 a
-/// generation of 1024 took 1.8 s, 31 in the minute (record perf/results/kemeny/gpu_anytime/).
+/// ended 0.105-0.223% below the best known value in four runs (64 and 1024; 256 and 4224: 0.176%)
+/// against 0.261% and 0.297% with the chains, t59b11xx_500 0.170% against 0.253%, RandA1 0.026%
+/// and 0.033% against 0.064% and 0.069%; t70l11xx_1000 0.566% (0.704%) against 0.473% and 0.489%:
+/// at 1000 a generation of 1024 took 1.8 s, 31 in the minute (record perf/results/kemeny/gpu_anytime/).
 constexpr int device_memetic_alternatives = 500;
 constexpr int device_memetic_population = 64;
 constexpr int device_memetic_children = 1024;
@@ -288,8 +289,9 @@ class BesideThread {
 /// A component too large for branch and cut, or any without CLP: the LP bound and the iterated
 /// local search from `start`, then the greedy dual's bound at the best ranking found (in a
 /// twentieth of the seconds), the larger bound kept. On the host, the LP in half the seconds, then
-/// the search for the rest, stopping early at the LP's bound. On a device, the search's chains
-/// there for all the seconds, and with a time limit where the host has memetic_beside_threads, the
+/// the search for the rest, stopping early at the LP's bound. On a device with a time limit up to
+/// device_memetic_alternatives, the memetic search with its children descended there; otherwise
+/// the search's chains there for all the seconds, and with a time limit where the host has memetic_beside_threads, the
 /// memetic search on them for as long from the same start, the better ranking kept; the LP beside them on a host
 /// thread of its own (its triangle searches on an instance of the space of their own) for three
 /// quarters of the seconds: its last round may run past its limit (at n = 1000 given 60 s, by 7
