@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -494,8 +495,8 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
   // the time (or the generations) run out.
   const double initial_spread = mean_footrule(population);
   Member best = *std::min_element(population.begin(), population.end(), lower_distance);
-  std::int64_t stale = 0;
-  for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
+  std::int64_t stale = 0, generations = 0;  // experiment: generations printed, not kept
+  for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale, generations = generation) {
     if (limits.rounds > 0 && generation >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
     if (limits.stopped()) break;
@@ -528,6 +529,9 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
                                                 : 0.0;
     population = replace(std::move(pool), population_size, initial_spread * std::max(0.0, 1.0 - progress));
   }
+  if (std::getenv("KOLLECTIVE_MEMETIC_VERBOSE"))
+    std::fprintf(stderr, "memetic: n %d, children %d, %lld generations in %.1f s, distance %llu\n", n, children,
+                 static_cast<long long>(generations), timer.seconds(), static_cast<unsigned long long>(best.distance));
   return best.distance < distance(o, start) ? best.ranking : start;
 }
 

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <string>
@@ -242,12 +244,22 @@ constexpr int device_memetic_alternatives = 500;
 constexpr int device_memetic_population = 64;
 constexpr int device_memetic_children = 1024;
 
+/// Experiment knobs (not kept): KOLLECTIVE_DEVICE_MEMETIC=ALTERNATIVES,POPULATION,CHILDREN.
+inline int device_memetic_knob(int which, int otherwise) {
+  const char* given = std::getenv("KOLLECTIVE_DEVICE_MEMETIC");
+  if (!given) return otherwise;
+  int values[3] = {device_memetic_alternatives, device_memetic_population, device_memetic_children};
+  std::sscanf(given, "%d,%d,%d", &values[0], &values[1], &values[2]);
+  return values[which];
+}
+
 template <class ExecSpace>
 Ranking device_memetic_search(const ExecSpace& space, const Counts& o, const Ranking& start, const SearchLimits& limits,
                               std::uint64_t seed) {
-  DeviceDescents<ExecSpace> descents(space, o, device_memetic_children);
+  const int children = device_memetic_knob(2, device_memetic_children);
+  DeviceDescents<ExecSpace> descents(space, o, children);
   return memetic_search(
-      o, start, limits, seed, device_memetic_population, device_memetic_children,
+      o, start, limits, seed, device_memetic_knob(1, device_memetic_population), children,
       [&](std::vector<Ranking>& rankings, std::vector<std::uint64_t>& distances) { descents(rankings, distances); });
 }
 
@@ -320,7 +332,7 @@ SearchResult anytime_component(const ExecSpace& space, const Counts& o, const Op
       lp = anytime_bound(lp_space, o, options, seconds * 3 / 4);
     });
     Ranking chained;
-    if (options.time_limit > 0 && o.alternatives <= device_memetic_alternatives) {
+    if (options.time_limit > 0 && o.alternatives <= device_memetic_knob(0, device_memetic_alternatives)) {
       chained = device_memetic_search(space, o, start, limits, options.seed);
     } else if (options.time_limit > 0 && Kokkos::DefaultHostExecutionSpace().concurrency() >= memetic_beside_threads) {
       BesideThread chain_side([&] { chained = iterated_local_search(space, o, start, limits, options.seed); });
