@@ -228,12 +228,10 @@ class TeamChain {
     std::int64_t total = 0;
     if (to < from) {
       Kokkos::parallel_reduce(
-          range(from - to), [&](int i, std::int64_t& sum) { sum += row[ranking[to + i]]; },
-          total);
+          range(from - to), [&](int i, std::int64_t& sum) { sum += row[ranking[to + i]]; }, total);
     } else if (to > from) {
       Kokkos::parallel_reduce(
-          range(to - from),
-          [&](int i, std::int64_t& sum) { sum -= row[ranking[from + 1 + i]]; }, total);
+          range(to - from), [&](int i, std::int64_t& sum) { sum -= row[ranking[from + 1 + i]]; }, total);
     }
     return total;
   }
@@ -373,9 +371,10 @@ Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memo
 
 /// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
 /// descend_from), one team each, its threads sharing each scan (on a GPU descent_threads of
-/// them), at most `capacity` at once: the memetic search's DescendBatch on a device. A ranking's distance is found there too: with S the sum of margin(b, a) over the
-/// pairs a placed above b, and T the sum of o over all ordered pairs, the distance is (T + S) / 2.
-/// Threads a descent on a GPU: KOLLECTIVE_DESCENT_THREADS (experiment, not kept), else 256.
+/// them), at most `capacity` at once: the memetic search's DescendBatch on a device. A ranking's distance is found
+/// there too: with S the sum of margin(b, a) over the pairs a placed above b, and T the sum of o over all ordered
+/// pairs, the distance is (T + S) / 2. Threads a descent on a GPU: KOLLECTIVE_DESCENT_THREADS (experiment, not kept),
+/// else 256.
 inline int descent_threads() {
   const char* given = std::getenv("KOLLECTIVE_DESCENT_THREADS");
   return given ? std::atoi(given) : 256;
@@ -412,20 +411,20 @@ class DeviceDescents {
     const ChainArrays<Memory> arrays = arrays_;
     const std::uint64_t total = total_;
     const auto body = KOKKOS_LAMBDA(const Member& team) {
-          const int* start = &arrays.before(team.league_rank(), 0);
-          const std::int64_t* margin = arrays.margin.data();
-          std::int64_t below = 0;  // the sum of margin(a, b) over the pairs a placed above b: -S
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, n),
-              [&](int p, std::int64_t& sum) {
-                const std::int64_t* row = margin + static_cast<std::int64_t>(start[p]) * n;
-                for (int q = p + 1; q < n; ++q) sum += row[start[q]];
-              },
-              below);
-          TeamChain<Member, Memory, true> chain(team, arrays, 0);
-          chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
-          chain.save(arrays.state(team.league_rank()));
-        };
+      const int* start = &arrays.before(team.league_rank(), 0);
+      const std::int64_t* margin = arrays.margin.data();
+      std::int64_t below = 0;  // the sum of margin(a, b) over the pairs a placed above b: -S
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, n),
+          [&](int p, std::int64_t& sum) {
+            const std::int64_t* row = margin + static_cast<std::int64_t>(start[p]) * n;
+            for (int q = p + 1; q < n; ++q) sum += row[start[q]];
+          },
+          below);
+      TeamChain<Member, Memory, true> chain(team, arrays, 0);
+      chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
+      chain.save(arrays.state(team.league_rank()));
+    };
     int threads = runs_on_host<ExecSpace> ? 1 : descent_threads();
     threads = Kokkos::min(threads, Policy(space_, count, 1).team_size_max(body, Kokkos::ParallelForTag()));
     Kokkos::parallel_for("Kollective::Kemeny::memetic_descents", Policy(space_, count, threads, 1), body);
