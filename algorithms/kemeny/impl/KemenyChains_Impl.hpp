@@ -18,7 +18,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -369,17 +368,17 @@ Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memo
   return margin;
 }
 
-/// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
-/// descend_from), one team each, its threads sharing each scan (on a GPU descent_threads of
-/// them), at most `capacity` at once: the memetic search's DescendBatch on a device. A ranking's distance is found
-/// there too: with S the sum of margin(b, a) over the pairs a placed above b, and T the sum of o over all ordered
-/// pairs, the distance is (T + S) / 2. Threads a descent on a GPU: KOLLECTIVE_DESCENT_THREADS (experiment, not kept),
-/// else 256.
-inline int descent_threads() {
-  const char* given = std::getenv("KOLLECTIVE_DESCENT_THREADS");
-  return given ? std::atoi(given) : 256;
-}
+/// Threads of a team that descends one of the memetic search's children on a GPU. On an H200
+/// (60 s, 1024 children a generation) a warp a child made 31 generations a minute at 1000
+/// alternatives, 256 threads 53-54 (128: 58, but ended farther below the best known value), and at
+/// 500 the same 166-194 (record perf/results/kemeny/gpu_anytime/).
+constexpr int descent_threads = 256;
 
+/// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
+/// descend_from), one team each whose threads share each scan (descent_threads of them on a GPU),
+/// at most `capacity` at once: the memetic search's DescendBatch on a device. A ranking's distance
+/// is found there too: with S the sum of margin(b, a) over the pairs a placed above b, and T the
+/// sum of o over all ordered pairs, the distance is (T + S) / 2.
 template <class ExecSpace>
 class DeviceDescents {
  public:
@@ -425,7 +424,7 @@ class DeviceDescents {
       chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
       chain.save(arrays.state(team.league_rank()));
     };
-    int threads = runs_on_host<ExecSpace> ? 1 : descent_threads();
+    int threads = runs_on_host<ExecSpace> ? 1 : descent_threads;
     threads = Kokkos::min(threads, Policy(space_, count, 1).team_size_max(body, Kokkos::ParallelForTag()));
     Kokkos::parallel_for("Kollective::Kemeny::memetic_descents", Policy(space_, count, threads, 1), body);
     Kokkos::deep_copy(space_, ends_, arrays_.ranking);

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -201,7 +200,6 @@ class Chain {
   }
 
   const Ranking& ranking() const { return ranking_; }
-  const std::vector<int>& place() const { return place_; }  ///< where each alternative stands
   std::uint64_t distance() const { return distance_; }
   void reset(const Ranking& ranking, std::uint64_t distance) {
     ranking_ = ranking;
@@ -495,8 +493,8 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
   // the time (or the generations) run out.
   const double initial_spread = mean_footrule(population);
   Member best = *std::min_element(population.begin(), population.end(), lower_distance);
-  std::int64_t stale = 0, generations = 0;  // experiment: generations printed, not kept
-  for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale, generations = generation) {
+  std::int64_t stale = 0;
+  for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
     if (limits.rounds > 0 && generation >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
     if (limits.stopped()) break;
@@ -529,9 +527,6 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
                                                 : 0.0;
     population = replace(std::move(pool), population_size, initial_spread * std::max(0.0, 1.0 - progress));
   }
-  if (std::getenv("KOLLECTIVE_MEMETIC_VERBOSE"))
-    std::fprintf(stderr, "memetic: n %d, children %d, %lld generations in %.1f s, distance %llu\n", n, children,
-                 static_cast<long long>(generations), timer.seconds(), static_cast<unsigned long long>(best.distance));
   return best.distance < distance(o, start) ? best.ranking : start;
 }
 
