@@ -71,7 +71,7 @@ const OptionFields<Options>& option_fields() {
       number_option("time_limit", &Options::time_limit, not_negative,
                     "auto: seconds for each component's branch and cut (above 150 alternatives, half of them, then a "
                     "memetic search; on a GPU, three quarters, the memetic search beside it), or its LP bound and "
-                    "iterated local search")
+                    "iterated local search (on a GPU up to 1000 alternatives, the memetic search)")
           .noting("0: no limit"),
       flag_option("reduce", &Options::reduce, "auto: fix the pairs the data reduction proves"),
       flag_option("ladders", &Options::ladders,

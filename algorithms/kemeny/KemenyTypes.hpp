@@ -47,7 +47,7 @@ struct Options {
   int dp_limit = -1;
   /// auto: seconds at most for each component's branch and cut (0: no limit); above 150
   /// alternatives branch and cut has half of them, and a memetic search the rest where it did not
-  /// prove the optimum
+  /// prove the optimum; above branch and cut's size, the LP bound and a heuristic search
   double time_limit = 300;
   /// auto: fix the pairs of KemenyReductions.hpp before a component's branch and cut (false: an
   /// ablation, the search without them)

@@ -83,9 +83,10 @@ struct ChainArrays {
   }
 };
 
-/// One chain, run by one team's vector lanes. Every lane holds the same scalars; arrays are
-/// written inside vector loops (or by one lane) and read after a team barrier.
-template <class Member, class Memory>
+/// One chain, run by one team's vector lanes (whole_team: by the team's threads, a vector lane
+/// each). Every lane holds the same scalars; arrays are written inside the team's loops (or by one
+/// lane) and read after a team barrier.
+template <class Member, class Memory, bool whole_team = false>
 class TeamChain {
  public:
   using Arrays = ChainArrays<Memory>;
@@ -169,14 +170,33 @@ class TeamChain {
   }
 
   KOKKOS_FUNCTION void save(ChainState& out) const {
-    Kokkos::single(Kokkos::PerThread(team_), [&] { out = state_; });
+    once([&] { out = state_; });
   }
 
  private:
+  /// [0, count) spread over the lanes that run the chain.
+  KOKKOS_FUNCTION auto range(int count) const {
+    if constexpr (whole_team) {
+      return Kokkos::TeamThreadRange(team_, count);
+    } else {
+      return Kokkos::ThreadVectorRange(team_, count);
+    }
+  }
+
+  /// f() by one of the lanes that run the chain.
+  template <class F>
+  KOKKOS_FUNCTION void once(const F& f) const {
+    if constexpr (whole_team) {
+      Kokkos::single(Kokkos::PerTeam(team_), f);
+    } else {
+      Kokkos::single(Kokkos::PerThread(team_), f);
+    }
+  }
+
   /// f(p) for p in [0, count), by the lanes; then a barrier, so every lane sees the writes.
   template <class F>
   KOKKOS_FUNCTION void lanes(int count, const F& f) const {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team_, count), f);
+    Kokkos::parallel_for(range(count), f);
     team_.team_barrier();
   }
 
@@ -207,12 +227,10 @@ class TeamChain {
     std::int64_t total = 0;
     if (to < from) {
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team_, from - to), [&](int i, std::int64_t& sum) { sum += row[ranking[to + i]]; },
-          total);
+          range(from - to), [&](int i, std::int64_t& sum) { sum += row[ranking[to + i]]; }, total);
     } else if (to > from) {
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team_, to - from),
-          [&](int i, std::int64_t& sum) { sum -= row[ranking[from + 1 + i]]; }, total);
+          range(to - from), [&](int i, std::int64_t& sum) { sum -= row[ranking[from + 1 + i]]; }, total);
     }
     return total;
   }
@@ -238,7 +256,7 @@ class TeamChain {
     const int top = top_;
     int added = 0;
     Kokkos::parallel_scan(
-        Kokkos::ThreadVectorRange(team_, span),
+        range(span),
         [&](int i, int& offset, bool final) {
           const int b = moved[low + i];
           const int fresh = queued[b] == 0 ? 1 : 0;
@@ -259,7 +277,7 @@ class TeamChain {
       const int a = pending_[--top_];
       team_.team_barrier();  // every lane has read the top before it is written again
       int* const queued = queued_;
-      Kokkos::single(Kokkos::PerThread(team_), [&] { queued[a] = 0; });
+      once([&] { queued[a] = 0; });
       const int from = place_[a];
       int to = from;
       const std::int64_t gained = best_insertion(a, from, to);
@@ -279,7 +297,7 @@ class TeamChain {
     const int* ranking = ranking_;
     std::int64_t* key = key_;
     const int n = n_;
-    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team_, n), [&](int p, std::int64_t& prefix, bool final) {
+    Kokkos::parallel_scan(range(n), [&](int p, std::int64_t& prefix, bool final) {
       const std::int64_t value = p == from ? 0 : row[ranking[p]];
       if (final) key[p] = p > from ? prefix + value : prefix;
       prefix += value;
@@ -288,7 +306,7 @@ class TeamChain {
     using Lowest = Kokkos::MinFirstLoc<std::int64_t, int, Kokkos::AnonymousSpace>;
     typename Lowest::value_type lowest;
     Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team_, n),
+        range(n),
         [&](int p, typename Lowest::value_type& found) {
           const int order = p < from ? from - 1 - p : (p > from ? p - 1 : n - 1);
           if (key[p] < found.val || (key[p] == found.val && order < found.loc)) {
@@ -350,10 +368,17 @@ Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memo
   return margin;
 }
 
+/// Threads of a team that descends one of the memetic search's children on a GPU. On an H200
+/// (60 s, 1024 children a generation) a warp a child made 31 generations a minute at 1000
+/// alternatives, 256 threads 53-54 (128: 58, but ended farther below the best known value), and at
+/// 500 the same 166-194 (record perf/results/kemeny/gpu_anytime/).
+constexpr int descent_threads = 256;
+
 /// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
-/// descend_from), one team each, at most `capacity` at once: the memetic search's DescendBatch on
-/// a device. A ranking's distance is found there too: with S the sum of margin(b, a) over the
-/// pairs a placed above b, and T the sum of o over all ordered pairs, the distance is (T + S) / 2.
+/// descend_from), one team each whose threads share each scan (descent_threads of them on a GPU),
+/// at most `capacity` at once: the memetic search's DescendBatch on a device. A ranking's distance
+/// is found there too: with S the sum of margin(b, a) over the pairs a placed above b, and T the
+/// sum of o over all ordered pairs, the distance is (T + S) / 2.
 template <class ExecSpace>
 class DeviceDescents {
  public:
@@ -384,23 +409,24 @@ class DeviceDescents {
     using Member = typename Policy::member_type;
     const ChainArrays<Memory> arrays = arrays_;
     const std::uint64_t total = total_;
-    Kokkos::parallel_for(
-        "Kollective::Kemeny::memetic_descents", Policy(space_, count, 1, chain_lanes<ExecSpace>()),
-        KOKKOS_LAMBDA(const Member& team) {
-          const int* start = &arrays.before(team.league_rank(), 0);
-          const std::int64_t* margin = arrays.margin.data();
-          std::int64_t below = 0;  // the sum of margin(a, b) over the pairs a placed above b: -S
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(team, n),
-              [&](int p, std::int64_t& sum) {
-                const std::int64_t* row = margin + static_cast<std::int64_t>(start[p]) * n;
-                for (int q = p + 1; q < n; ++q) sum += row[start[q]];
-              },
-              below);
-          TeamChain<Member, Memory> chain(team, arrays, 0);
-          chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
-          chain.save(arrays.state(team.league_rank()));
-        });
+    const auto body = KOKKOS_LAMBDA(const Member& team) {
+      const int* start = &arrays.before(team.league_rank(), 0);
+      const std::int64_t* margin = arrays.margin.data();
+      std::int64_t below = 0;  // the sum of margin(a, b) over the pairs a placed above b: -S
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, n),
+          [&](int p, std::int64_t& sum) {
+            const std::int64_t* row = margin + static_cast<std::int64_t>(start[p]) * n;
+            for (int q = p + 1; q < n; ++q) sum += row[start[q]];
+          },
+          below);
+      TeamChain<Member, Memory, true> chain(team, arrays, 0);
+      chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
+      chain.save(arrays.state(team.league_rank()));
+    };
+    int threads = runs_on_host<ExecSpace> ? 1 : descent_threads;
+    threads = Kokkos::min(threads, Policy(space_, count, 1).team_size_max(body, Kokkos::ParallelForTag()));
+    Kokkos::parallel_for("Kollective::Kemeny::memetic_descents", Policy(space_, count, threads, 1), body);
     Kokkos::deep_copy(space_, ends_, arrays_.ranking);
     Kokkos::deep_copy(space_, states_, arrays_.state);
     space_.fence("Kollective::Kemeny::memetic_descents");

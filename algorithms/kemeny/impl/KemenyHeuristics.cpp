@@ -200,7 +200,6 @@ class Chain {
   }
 
   const Ranking& ranking() const { return ranking_; }
-  const std::vector<int>& place() const { return place_; }  ///< where each alternative stands
   std::uint64_t distance() const { return distance_; }
   void reset(const Ranking& ranking, std::uint64_t distance) {
     ranking_ = ranking;

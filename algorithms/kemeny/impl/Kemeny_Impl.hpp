@@ -233,12 +233,14 @@ constexpr int memetic_beside_threads = 4;
 /// At most this many alternatives (above branch and cut's), on a device with a time limit, the
 /// memetic search runs with its children descended there (DeviceDescents), a population of
 /// device_memetic_population and device_memetic_children children a generation, instead of the
-/// chains with the host's memetic search beside them. On an H200 at 60 s (one run each): be75np_500
-/// ended 0.105-0.223% below the best known value in four runs (64 and 1024; 256 and 4224: 0.176%)
-/// against 0.261% and 0.297% with the chains, t59b11xx_500 0.170% against 0.253%, RandA1 0.026%
-/// and 0.033% against 0.064% and 0.069%; t70l11xx_1000 0.566% (0.704%) against 0.473% and 0.489%:
-/// at 1000 a generation of 1024 took 1.8 s, 31 in the minute (record perf/results/kemeny/gpu_anytime/).
-constexpr int device_memetic_alternatives = 500;
+/// chains with the host's memetic search beside them (measured up to 1000 alternatives). On an
+/// H200 at 60 s, below the best known values (one run each unless a range): be75np_500
+/// 0.105-0.223% (five runs) against 0.261% and 0.297% with the chains, t59b11xx_500 0.157-0.170%
+/// against 0.253%, RandA1 0.017-0.036% against 0.064-0.069%, t75e11xx_750 0.280% against 0.410%
+/// (the chains alone), t70l11xx_1000 0.321% and 0.376% against 0.473% and 0.489%, t65l11xx_1000
+/// 0.325% against 0.824% (the chains alone); with a warp a child (not a team of descent_threads)
+/// t70l11xx_1000 ended 0.566% below (record perf/results/kemeny/gpu_anytime/).
+constexpr int device_memetic_alternatives = 1000;
 constexpr int device_memetic_population = 64;
 constexpr int device_memetic_children = 1024;
 
