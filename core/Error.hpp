@@ -43,6 +43,10 @@ std::string printable(const std::string& text);
 /// An exception's message to print: a kollective::Error's as it is (printable since it was made),
 /// any other's made printable here.
 std::string message_of(const std::exception& e);
+
+/// What a failure reports: a kollective::Error's message; any other exception is a bug, reported
+/// as "internal error: " and its message made printable.
+std::string error_message(const std::exception& e);
 }  // namespace Impl
 
 /// Builds a message from streamable parts: fail("n = ", n, " is too large"); an input's bytes

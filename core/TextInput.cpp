@@ -82,6 +82,10 @@ std::string Impl::message_of(const std::exception& e) {
   return dynamic_cast<const Error*>(&e) ? e.what() : printable(e.what());
 }
 
+std::string Impl::error_message(const std::exception& e) {
+  return dynamic_cast<const Error*>(&e) ? e.what() : "internal error: " + printable(e.what());
+}
+
 bool is_utf8(const std::string& text) {
   for (std::size_t at = 0; at < text.size();) {
     const std::size_t length = utf8_length(text, at);

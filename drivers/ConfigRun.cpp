@@ -322,7 +322,7 @@ class ConfigRunner {
         if (world().rank() == 0) std::cerr << "kollective: error: " << e.what() << "\n";
         fail_run(run);
       } catch (const std::exception& e) {
-        const std::string message = (dynamic_cast<const Error*>(&e) ? "" : "internal error: ") + Impl::message_of(e);
+        const std::string message = Impl::error_message(e);
         if (shared && world().size() > 1) {  // the other ranks may wait in this point's collectives
           run.files.reset();
           run.discard.reset();

@@ -115,11 +115,9 @@ class Communicator {
     std::string error;
     try {
       result.emplace(step());
-    } catch (const Error& e) {
-      error = e.what();
-      if (error.empty()) error = "failed";
     } catch (const std::exception& e) {
-      error = "internal error: " + Impl::printable(e.what());
+      error = Impl::error_message(e);
+      if (error.empty()) error = "failed";
     }
     const std::vector<std::string> errors = allgather(error);
     for (int r = 0; r < size(); ++r) {

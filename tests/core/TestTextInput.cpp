@@ -54,6 +54,8 @@ TEST(text_input, messages_are_made_printable_once) {
   // What is printed: a kollective::Error's message as it is, any other exception's made printable.
   EXPECT_EQ(Impl::message_of(Error("a\\\\b")), "a\\\\b");
   EXPECT_EQ(Impl::message_of(std::runtime_error("a\\b\x1b")), "a\\\\b\\x1b");
+  EXPECT_EQ(Impl::error_message(Error("a\\\\b")), "a\\\\b");
+  EXPECT_EQ(Impl::error_message(std::runtime_error("a\\b\x1b")), "internal error: a\\\\b\\x1b");
 }
 
 }  // namespace kollective::test
