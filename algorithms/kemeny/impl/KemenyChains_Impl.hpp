@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -280,12 +281,53 @@ class TeamChain {
       once([&] { queued[a] = 0; });
       const int from = place_[a];
       int to = from;
-      const std::int64_t gained = best_insertion(a, from, to);
+      std::int64_t gained = 0;
+      if constexpr (whole_team) {
+        gained = blocks_ ? best_insertion_by_blocks(a, from, to) : best_insertion(a, from, to);
+      } else {
+        gained = best_insertion(a, from, to);
+      }
       if (gained > 0) {
         state_.distance -= static_cast<std::uint64_t>(gained);
         move(from, to);
       }
     }
+  }
+
+  /// Experiment (not kept): best_insertion by contiguous blocks, one a thread (whole_team only).
+  KOKKOS_FUNCTION void use_blocks(bool blocks) { blocks_ = blocks; }
+
+  /// best_insertion with each thread of the team walking a contiguous block of the ranking twice
+  /// (its sum, then its keys from the sum of the blocks before it, in registers): one team scan and
+  /// one team reduction a step, the keys never written to memory.
+  KOKKOS_FUNCTION std::int64_t best_insertion_by_blocks(int a, int from, int& to) const {
+    const std::int64_t* row = margin_ + static_cast<std::int64_t>(a) * n_;
+    const int* ranking = ranking_;
+    const int n = n_, threads = team_.team_size();
+    const int per = (n + threads - 1) / threads;
+    const int first = Kokkos::min(n, team_.team_rank() * per), last = Kokkos::min(n, first + per);
+    std::int64_t block = 0;
+    for (int p = first; p < last; ++p) block += p == from ? 0 : row[ranking[p]];
+    std::int64_t prefix = team_.team_scan(block);
+    using Lowest = Kokkos::MinFirstLoc<std::int64_t, int, Kokkos::AnonymousSpace>;
+    typename Lowest::value_type lowest;
+    Lowest(lowest).init(lowest);
+    std::int64_t stay = 0;
+    for (int p = first; p < last; ++p) {
+      const std::int64_t value = p == from ? 0 : row[ranking[p]];
+      const std::int64_t key = p > from ? prefix + value : prefix;
+      prefix += value;
+      if (p == from) stay = key;
+      const int order = p < from ? from - 1 - p : (p > from ? p - 1 : n - 1);
+      if (key < lowest.val || (key == lowest.val && order < lowest.loc)) {
+        lowest.val = key;
+        lowest.loc = order;
+      }
+    }
+    team_.team_reduce(Kokkos::Sum<std::int64_t>(stay));
+    team_.team_reduce(Lowest(lowest));
+    to = lowest.loc < from ? from - 1 - lowest.loc : (lowest.loc < n - 1 ? lowest.loc + 1 : from);
+    return stay - lowest.val;
   }
 
   /// The best place `to` for alternative `a` at `from` and what moving there gains (0: stay), the
@@ -329,6 +371,7 @@ class TeamChain {
   ChainState state_;
   std::uint64_t seed_;
   int top_ = 0;
+  bool blocks_ = false;
 };
 
 /// The team policy of the chains: one team of `lanes` vector lanes per chain.
@@ -409,6 +452,7 @@ class DeviceDescents {
     using Member = typename Policy::member_type;
     const ChainArrays<Memory> arrays = arrays_;
     const std::uint64_t total = total_;
+    const bool blocks = std::getenv("KOLLECTIVE_BLOCK_SCANS") != nullptr;  // experiment, not kept
     const auto body = KOKKOS_LAMBDA(const Member& team) {
       const int* start = &arrays.before(team.league_rank(), 0);
       const std::int64_t* margin = arrays.margin.data();
@@ -421,10 +465,12 @@ class DeviceDescents {
           },
           below);
       TeamChain<Member, Memory, true> chain(team, arrays, 0);
+      chain.use_blocks(blocks);
       chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
       chain.save(arrays.state(team.league_rank()));
     };
-    int threads = runs_on_host<ExecSpace> ? 1 : descent_threads;
+    const char* host_threads = std::getenv("KOLLECTIVE_HOST_DESCENT_THREADS");  // experiment, not kept
+    int threads = runs_on_host<ExecSpace> ? (host_threads ? std::atoi(host_threads) : 1) : descent_threads;
     threads = Kokkos::min(threads, Policy(space_, count, 1).team_size_max(body, Kokkos::ParallelForTag()));
     Kokkos::parallel_for("Kollective::Kemeny::memetic_descents", Policy(space_, count, threads, 1), body);
     Kokkos::deep_copy(space_, ends_, arrays_.ranking);
