@@ -170,6 +170,9 @@ class TeamChain {
     keep_as_best();
   }
 
+  /// Experiment (not kept): best_insertion by contiguous blocks, one a thread (whole_team only).
+  KOKKOS_FUNCTION void use_blocks(bool blocks) { blocks_ = blocks; }
+
   KOKKOS_FUNCTION void save(ChainState& out) const {
     once([&] { out = state_; });
   }
@@ -293,9 +296,6 @@ class TeamChain {
       }
     }
   }
-
-  /// Experiment (not kept): best_insertion by contiguous blocks, one a thread (whole_team only).
-  KOKKOS_FUNCTION void use_blocks(bool blocks) { blocks_ = blocks; }
 
   /// best_insertion with each thread of the team walking a contiguous block of the ranking twice
   /// (its sum, then its keys from the sum of the blocks before it, in registers): one team scan and
