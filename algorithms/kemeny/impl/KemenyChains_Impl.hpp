@@ -421,13 +421,19 @@ constexpr int descent_threads = 256;
 /// descend_from), one team each whose threads share each scan (descent_threads of them on a GPU),
 /// at most `capacity` at once: the memetic search's DescendBatch on a device. A ranking's distance
 /// is found there too: with S the sum of margin(b, a) over the pairs a placed above b, and T the
-/// sum of o over all ordered pairs, the distance is (T + S) / 2.
+/// sum of o over all ordered pairs, the distance is (T + S) / 2. `threads` (0: one on the host,
+/// descent_threads on a GPU) sets each team's threads, at most the space's most.
 template <class ExecSpace>
 class DeviceDescents {
  public:
   using Memory = typename ExecSpace::memory_space;
-  DeviceDescents(const ExecSpace& space, const Counts& o, int capacity)
-      : space_(space), arrays_(allocate(space, o.alternatives, capacity)), capacity_(capacity) {
+  DeviceDescents(const ExecSpace& space, const Counts& o, int capacity, int threads = 0)
+      : space_(space),
+        arrays_(allocate(space, o.alternatives, capacity)),
+        capacity_(capacity),
+        threads_(threads > 0               ? threads
+                 : runs_on_host<ExecSpace> ? 1
+                                           : descent_threads) {
     arrays_.margin = device_margins(space, o);
     for (int a = 0; a < o.alternatives; ++a)
       for (int b = 0; b < o.alternatives; ++b) total_ += a == b ? 0 : static_cast<std::uint64_t>(o.at(a, b));
@@ -469,9 +475,7 @@ class DeviceDescents {
       chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
       chain.save(arrays.state(team.league_rank()));
     };
-    const char* host_threads = std::getenv("KOLLECTIVE_HOST_DESCENT_THREADS");  // experiment, not kept
-    int threads = runs_on_host<ExecSpace> ? (host_threads ? std::atoi(host_threads) : 1) : descent_threads;
-    threads = Kokkos::min(threads, Policy(space_, count, 1).team_size_max(body, Kokkos::ParallelForTag()));
+    const int threads = Kokkos::min(threads_, Policy(space_, count, 1).team_size_max(body, Kokkos::ParallelForTag()));
     Kokkos::parallel_for("Kollective::Kemeny::memetic_descents", Policy(space_, count, threads, 1), body);
     Kokkos::deep_copy(space_, ends_, arrays_.ranking);
     Kokkos::deep_copy(space_, states_, arrays_.state);
@@ -493,6 +497,7 @@ class DeviceDescents {
   ExecSpace space_;
   ChainArrays<Memory> arrays_;
   int capacity_;
+  int threads_;
   std::uint64_t total_ = 0;
   typename Kokkos::View<int**, Kokkos::LayoutRight, Memory>::HostMirror starts_, ends_;
   typename Kokkos::View<ChainState*, Memory>::HostMirror states_;
