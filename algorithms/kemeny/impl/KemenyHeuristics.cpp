@@ -4,7 +4,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -495,14 +494,7 @@ Ranking memetic_search(const Counts& o, const Ranking& start, const SearchLimits
   const double initial_spread = mean_footrule(population);
   Member best = *std::min_element(population.begin(), population.end(), lower_distance);
   std::int64_t stale = 0;
-  std::int64_t generation = 0;
-  struct Report {  // experiment, not kept
-    const std::int64_t& generation;
-    ~Report() {
-      if (std::getenv("KOLLECTIVE_MEMETIC_VERBOSE")) std::fprintf(stderr, "memetic: %lld generations\n", static_cast<long long>(generation));
-    }
-  } report{generation};
-  for (; best.distance > limits.floor; ++generation, ++stale) {
+  for (std::int64_t generation = 0; best.distance > limits.floor; ++generation, ++stale) {
     if (limits.rounds > 0 && generation >= limits.rounds) break;
     if (limits.stale_rounds > 0 && stale >= limits.stale_rounds) break;
     if (limits.stopped()) break;
