@@ -18,7 +18,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -170,9 +169,6 @@ class TeamChain {
     keep_as_best();
   }
 
-  /// Experiment (not kept): best_insertion by contiguous blocks, one a thread (whole_team only).
-  KOKKOS_FUNCTION void use_blocks(bool blocks) { blocks_ = blocks; }
-
   KOKKOS_FUNCTION void save(ChainState& out) const {
     once([&] { out = state_; });
   }
@@ -284,12 +280,7 @@ class TeamChain {
       once([&] { queued[a] = 0; });
       const int from = place_[a];
       int to = from;
-      std::int64_t gained = 0;
-      if constexpr (whole_team) {
-        gained = blocks_ ? best_insertion_by_blocks(a, from, to) : best_insertion(a, from, to);
-      } else {
-        gained = best_insertion(a, from, to);
-      }
+      const std::int64_t gained = whole_team ? best_insertion_by_blocks(a, from, to) : best_insertion(a, from, to);
       if (gained > 0) {
         state_.distance -= static_cast<std::uint64_t>(gained);
         move(from, to);
@@ -297,9 +288,10 @@ class TeamChain {
     }
   }
 
-  /// best_insertion with each thread of the team walking a contiguous block of the ranking twice
-  /// (its sum, then its keys from the sum of the blocks before it, in registers): one team scan and
-  /// one team reduction a step, the keys never written to memory.
+  /// best_insertion for a whole team: each thread walks a contiguous block of the ranking twice (its
+  /// sum, then its keys from the sum of the blocks before it, in registers), so a step is one team
+  /// scan and two team reductions and the keys are never written to memory. On an H200 it made 1.5-1.9x
+  /// the generations of best_insertion's TeamThreadRange scan at 1000 alternatives.
   KOKKOS_FUNCTION std::int64_t best_insertion_by_blocks(int a, int from, int& to) const {
     const std::int64_t* row = margin_ + static_cast<std::int64_t>(a) * n_;
     const int* ranking = ranking_;
@@ -371,7 +363,6 @@ class TeamChain {
   ChainState state_;
   std::uint64_t seed_;
   int top_ = 0;
-  bool blocks_ = false;
 };
 
 /// The team policy of the chains: one team of `lanes` vector lanes per chain.
@@ -413,8 +404,9 @@ Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memo
 
 /// Threads of a team that descends one of the memetic search's children on a GPU. On an H200
 /// (60 s, 1024 children a generation) a warp a child made 31 generations a minute at 1000
-/// alternatives, 256 threads 53-54 (128: 58, but ended farther below the best known value), and at
-/// 500 the same 166-194 (record perf/results/kemeny/gpu_anytime/).
+/// alternatives, 256 threads 53-54 (128: 58, but ended farther below the best known value) with
+/// TeamThreadRange scans, 77-95 by blocks (at 500: 250 against 219; record
+/// perf/results/kemeny/gpu_anytime/).
 constexpr int descent_threads = 256;
 
 /// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
@@ -458,7 +450,6 @@ class DeviceDescents {
     using Member = typename Policy::member_type;
     const ChainArrays<Memory> arrays = arrays_;
     const std::uint64_t total = total_;
-    const bool blocks = std::getenv("KOLLECTIVE_BLOCK_SCANS") != nullptr;  // experiment, not kept
     const auto body = KOKKOS_LAMBDA(const Member& team) {
       const int* start = &arrays.before(team.league_rank(), 0);
       const std::int64_t* margin = arrays.margin.data();
@@ -471,7 +462,6 @@ class DeviceDescents {
           },
           below);
       TeamChain<Member, Memory, true> chain(team, arrays, 0);
-      chain.use_blocks(blocks);
       chain.descend_from(start, (total - static_cast<std::uint64_t>(below)) / 2);
       chain.save(arrays.state(team.league_rank()));
     };
