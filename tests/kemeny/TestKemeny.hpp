@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -291,6 +292,32 @@ TEST(TEST_CATEGORY, kemeny_memetic_children_on_the_space_are_the_hosts) {
       EXPECT_GE(kemeny::distance(o, found), tested.optimum) << "seed " << seed;
       EXPECT_LE(kemeny::distance(o, found), kemeny::distance(o, start)) << "seed " << seed;
       EXPECT_EQ(by_host, found) << "seed " << seed << ", threads " << threads;
+    }
+  }
+}
+
+// Each local optimum the space's teams descend to is the host's, ranking for ranking: a tournament
+// of 3 voters (odd margins, so many moves tie) from shuffled rankings, with the space's own team
+// size and with teams of two threads (one on Serial), whose blocks of the ranking meet mid-scan.
+TEST(TEST_CATEGORY, kemeny_descents_on_the_space_reach_the_hosts_local_optima) {
+  const kemeny::Counts o = random_tournament(41, 3, 5);
+  const kemeny::Margins margins(o);
+  std::vector<kemeny::Ranking> starts(16, kemeny::borda(o));
+  std::mt19937_64 rng(7);
+  for (kemeny::Ranking& ranking : starts) std::shuffle(ranking.begin(), ranking.end(), rng);
+  std::vector<kemeny::Ranking> by_host = starts;
+  std::vector<std::uint64_t> host_distances(starts.size());
+  kemeny::descend_on_host(margins, o, by_host, host_distances);
+  for (const int threads : {0, 2}) {
+    kemeny::Impl::DeviceDescents<TEST_EXECSPACE> descents(TEST_EXECSPACE(), o, static_cast<int>(starts.size()),
+                                                          threads);
+    std::vector<kemeny::Ranking> found = starts;
+    std::vector<std::uint64_t> distances(starts.size());
+    descents(found, distances);
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      EXPECT_EQ(found[i], by_host[i]) << "ranking " << i << ", threads " << threads;
+      EXPECT_EQ(distances[i], host_distances[i]) << "ranking " << i << ", threads " << threads;
+      EXPECT_EQ(distances[i], kemeny::distance(o, found[i])) << "ranking " << i << ", threads " << threads;
     }
   }
 }

@@ -239,7 +239,8 @@ constexpr int memetic_beside_threads = 4;
 /// against 0.253%, RandA1 0.017-0.036% against 0.064-0.069%, t75e11xx_750 0.280% against 0.410%
 /// (the chains alone), t70l11xx_1000 0.321% and 0.376% against 0.473% and 0.489%, t65l11xx_1000
 /// 0.325% against 0.824% (the chains alone); with a warp a child (not a team of descent_threads)
-/// t70l11xx_1000 ended 0.566% below (record perf/results/kemeny/gpu_anytime/).
+/// t70l11xx_1000 ended 0.566% below. With the team's scan by blocks, t70l11xx_1000 0.234% and
+/// 0.243%, t65l11xx_1000 0.391% (record perf/results/kemeny/gpu_anytime/).
 constexpr int device_memetic_alternatives = 1000;
 constexpr int device_memetic_population = 64;
 constexpr int device_memetic_children = 1024;
