@@ -422,9 +422,9 @@ Ranking iterated_local_search(const Counts& o, const Ranking& start, const Searc
 void descend_on_host(const Margins& margins, const Counts& o, std::vector<Ranking>& rankings,
                      std::vector<std::uint64_t>& distances) {
   using Host = Kokkos::DefaultHostExecutionSpace;
-  // One ranking at a time to the next free thread: the slowest descent of a batch takes 2.5-3x the
-  // mean one, and on the 2-core CPU a generation of 20 children took 13-19% less time so than in
-  // fixed shares (record perf/results/kemeny/cpu_anytime/).
+  // One ranking at a time to the next free thread, not fixed shares: a batch's slowest descent
+  // takes 2.5-3.2x the mean one, and on the 2-core CPU a generation of 20 children took 13-19%
+  // less time (record perf/results/kemeny/cpu_anytime/).
   using Dynamic = Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Dynamic>>;
   Kokkos::parallel_for("Kollective::Kemeny::memetic_descents",
                        Dynamic(0, static_cast<std::int64_t>(rankings.size())).set_chunk_size(1), [&](std::int64_t i) {
