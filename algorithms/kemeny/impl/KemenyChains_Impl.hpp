@@ -301,7 +301,6 @@ class TeamChain {
     std::int64_t block = 0;
     for (int p = first; p < last; ++p) block += p == from ? 0 : row[ranking[p]];
     std::int64_t prefix = team_.team_scan(block);
-    using Lowest = Kokkos::MinFirstLoc<std::int64_t, int, Kokkos::AnonymousSpace>;
     typename Lowest::value_type lowest;
     Lowest(lowest).init(lowest);
     std::int64_t stay = 0;
@@ -310,15 +309,11 @@ class TeamChain {
       const std::int64_t key = p > from ? prefix + value : prefix;
       prefix += value;
       if (p == from) stay = key;
-      const int order = p < from ? from - 1 - p : (p > from ? p - 1 : n - 1);
-      if (key < lowest.val || (key == lowest.val && order < lowest.loc)) {
-        lowest.val = key;
-        lowest.loc = order;
-      }
+      keep_lower(lowest, key, p, from, n);
     }
     team_.team_reduce(Kokkos::Sum<std::int64_t>(stay));
     team_.team_reduce(Lowest(lowest));
-    to = lowest.loc < from ? from - 1 - lowest.loc : (lowest.loc < n - 1 ? lowest.loc + 1 : from);
+    to = place_in_order(lowest.loc, from, n);
     return stay - lowest.val;
   }
 
@@ -337,22 +332,33 @@ class TeamChain {
       prefix += value;
     });
     team_.team_barrier();
-    using Lowest = Kokkos::MinFirstLoc<std::int64_t, int, Kokkos::AnonymousSpace>;
     typename Lowest::value_type lowest;
     Kokkos::parallel_reduce(
-        range(n),
-        [&](int p, typename Lowest::value_type& found) {
-          const int order = p < from ? from - 1 - p : (p > from ? p - 1 : n - 1);
-          if (key[p] < found.val || (key[p] == found.val && order < found.loc)) {
-            found.val = key[p];
-            found.loc = order;
-          }
-        },
+        range(n), [&](int p, typename Lowest::value_type& found) { keep_lower(found, key[p], p, from, n); },
         Lowest(lowest));
     const std::int64_t stay = key[from];
     team_.team_barrier();  // every lane has read the keys before the next scan writes them
-    to = lowest.loc < from ? from - 1 - lowest.loc : (lowest.loc < n - 1 ? lowest.loc + 1 : from);
+    to = place_in_order(lowest.loc, from, n);
     return stay - lowest.val;
+  }
+
+  /// The lowest key of a best insertion and its place's order in the host scan: places above
+  /// `from` nearest first, then those below, `from` itself last (on equal keys, the earliest wins).
+  using Lowest = Kokkos::MinFirstLoc<std::int64_t, int, Kokkos::AnonymousSpace>;
+
+  /// `lowest` becomes place p's (key `key`) where p's key is lower, or equal and p comes earlier.
+  KOKKOS_FUNCTION static void keep_lower(typename Lowest::value_type& lowest, std::int64_t key, int p, int from,
+                                         int n) {
+    const int order = p < from ? from - 1 - p : (p > from ? p - 1 : n - 1);
+    if (key < lowest.val || (key == lowest.val && order < lowest.loc)) {
+      lowest.val = key;
+      lowest.loc = order;
+    }
+  }
+
+  /// The place that comes `order`-th in the host scan (keep_lower's order).
+  KOKKOS_FUNCTION static int place_in_order(int order, int from, int n) {
+    return order < from ? from - 1 - order : (order < n - 1 ? order + 1 : from);
   }
 
   const Member& team_;
