@@ -408,12 +408,13 @@ Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::memo
   return margin;
 }
 
-/// Threads of a team that descends one of the memetic search's children on a GPU. On an H200
-/// (60 s, 1024 children a generation) a warp a child made 31 generations a minute at 1000
-/// alternatives, 256 threads 53-54 (128: 58, but ended farther below the best known value) with
-/// TeamThreadRange scans, 77-95 by blocks (at 500: 250 against 219; record
+/// Threads of a team that descends one of the memetic search's children on a GPU. On an H200 at
+/// 1000 alternatives (60 s, scans by blocks) 64 threads with 4096 children a generation descended
+/// 2.3x the children a minute of 256 threads with 1024 (241,664 against 106,496: a GPU full of
+/// small teams), 32 threads with 8192 1.3x; with TeamThreadRange scans and 1024 children a warp
+/// a child had made 31 generations a minute, 256 threads 53-54 (record
 /// perf/results/kemeny/gpu_anytime/).
-constexpr int descent_threads = 256;
+constexpr int descent_threads = 64;
 
 /// Batches of rankings descended on `space` as the memetic search's children are (TeamChain::
 /// descend_from), one team each whose threads share each scan (descent_threads of them on a GPU),

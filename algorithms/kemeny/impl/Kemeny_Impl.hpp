@@ -240,10 +240,12 @@ constexpr int memetic_beside_threads = 4;
 /// (the chains alone), t70l11xx_1000 0.321% and 0.376% against 0.473% and 0.489%, t65l11xx_1000
 /// 0.325% against 0.824% (the chains alone); with a warp a child (not a team of descent_threads)
 /// t70l11xx_1000 ended 0.566% below. With the team's scan by blocks, t70l11xx_1000 0.234% and
-/// 0.243%, t65l11xx_1000 0.391% (record perf/results/kemeny/gpu_anytime/).
+/// 0.243%, t65l11xx_1000 0.391%; with 4096 children a generation of descent_threads (64) each,
+/// not 1024 of 256, t70l11xx_1000 0.196% and 0.286%, be75np_500 0.088% (record
+/// perf/results/kemeny/gpu_anytime/).
 constexpr int device_memetic_alternatives = 1000;
 constexpr int device_memetic_population = 64;
-constexpr int device_memetic_children = 1024;
+constexpr int device_memetic_children = 4096;
 
 template <class ExecSpace>
 Ranking device_memetic_search(const ExecSpace& space, const Counts& o, const Ranking& start, const SearchLimits& limits,
