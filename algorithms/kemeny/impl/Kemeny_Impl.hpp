@@ -241,7 +241,9 @@ constexpr int memetic_beside_threads = 4;
 /// 0.325% against 0.824% (the chains alone); with a warp a child (not a team of descent_threads)
 /// t70l11xx_1000 ended 0.566% below. With the team's scan by blocks, t70l11xx_1000 0.234% and
 /// 0.243%, t65l11xx_1000 0.391%; with 4096 children a generation of descent_threads (64) each,
-/// not 1024 of 256, t70l11xx_1000 0.196% and 0.286%, be75np_500 0.088% (record
+/// not 1024 of 256, t70l11xx_1000 0.196% and 0.286%, be75np_500 0.088%, t59b11xx_500 0.110%,
+/// t75e11xx_750 0.197%, t65l11xx_1000 0.296%, RandA1 0.019-0.045% (0.026-0.062% the old shape in
+/// the same calls); populations of 128 and 256 ended further below (record
 /// perf/results/kemeny/gpu_anytime/).
 constexpr int device_memetic_alternatives = 1000;
 constexpr int device_memetic_population = 64;
