@@ -216,20 +216,54 @@ def test_a_square_array_must_say_what_it_holds():
 
 def test_ctrl_c_ends_a_long_solve():
     """SIGINT during a solve raises KeyboardInterrupt at its next interruption point, not after it;
-    the module solves again afterwards."""
+    the module solves again afterwards. The signal goes once the main thread is in the extension's
+    call, not at a fixed delay from the start (once, in CI, a signal sent 0.5 s in was lost and the
+    solve ran its 300 s: not reproduced, cause unknown); should one be lost again, the message says
+    whether and where the handler ran."""
+    import linecache
     import os
     import signal
+    import sys
     import threading
     import time
+    import traceback
 
     rng = np.random.default_rng(1)
     n = 44  # a random tournament the branch and cut takes minutes to prove
     upper = np.triu(rng.integers(0, 101, (n, n)), 1)
     counts = kollective.Pairwise.from_counts(upper + np.tril(100 - upper.T, -1))
-    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    main = threading.main_thread().ident
+    handled = []  # where the handler ran
+
+    def on_sigint(signum, frame):
+        handled.append("".join(traceback.format_stack(frame, limit=3)))
+        raise KeyboardInterrupt
+
+    def in_the_solve():
+        frame = sys._current_frames().get(main)
+        return frame is not None and "_kollective.kemeny(" in linecache.getline(frame.f_code.co_filename,
+                                                                                 frame.f_lineno)
+
+    def interrupt_the_solve():
+        deadline = time.monotonic() + 30
+        while not in_the_solve() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)  # into the branch and cut
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    interrupter = threading.Thread(target=interrupt_the_solve)
     started = time.monotonic()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
+    try:
+        interrupter.start()
         kollective.kemeny(counts, time_limit=300)
+    except KeyboardInterrupt:
+        pass
+    else:
+        pytest.fail(f"the solve returned after {time.monotonic() - started:.1f} s without KeyboardInterrupt; "
+                    f"the handler ran {len(handled)} times: {handled}")
+    finally:
+        interrupter.join()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 60
     assert kollective.kemeny(kollective.Pairwise.from_counts(counts.doubled[:5, :5] / 2)).exact
